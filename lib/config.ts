@@ -1,0 +1,79 @@
+import type { Connector, Resolver, TrustedTarget } from "./guard/types.ts";
+import { parseTrustedTargets } from "./guard/trusted.ts";
+import denoJson from "../deno.json" with { type: "json" };
+
+export const VERSION: string = denoJson.version;
+export const REPO_URL = "https://github.com/linkpeek/linkpeek";
+
+/** Every setting resolved once at start-up; nothing downstream reads the environment. */
+export interface Config {
+  port: number;
+  listenHost: string;
+  /** Hosts that select the pro endpoint; null means "first label is `pro`". */
+  proHosts: string[] | null;
+  proPort: number | null;
+  publicUrl: string;
+  dataDir: string;
+  redisUrl: string | null;
+  trustedTargets: TrustedTarget[];
+  trustedProxies: string[];
+  freeDailyLimit: number;
+  cacheMaxBytes: number;
+  chromiumPath: string | null;
+  fetchTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxBodyBytes: number;
+  userAgent: string;
+  metricsToken: string | null;
+  /** DNS resolution for targets; tests inject a fake one. */
+  resolver: Resolver | null;
+  /** Where a checked address is really dialled; tests map onto loopback canaries. */
+  connector: Connector | null;
+  /** Ports linkpeek itself listens on (API, pro, browser proxy); never exempt from the guard. */
+  ownPorts: number[];
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Reads the contract's environment variables; throws a readable Error on a bad value. */
+export function loadConfig(env: Env = Deno.env.toObject()): Config {
+  const port = int(env, "PORT", 3000);
+  const proPort = env.PRO_PORT ? int(env, "PRO_PORT", 0, 1) : null;
+  const proHosts = list(env, "PRO_HOSTS");
+  return {
+    port,
+    listenHost: env.LISTEN_HOST || "0.0.0.0",
+    proHosts: proHosts.length ? proHosts.map((h) => h.toLowerCase()) : null,
+    proPort,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    dataDir: env.DATA_DIR || "./data",
+    redisUrl: env.REDIS_URL || null,
+    trustedTargets: parseTrustedTargets(env.TRUSTED_TARGETS ?? ""),
+    trustedProxies: list(env, "TRUSTED_PROXIES"),
+    freeDailyLimit: int(env, "FREE_DAILY_LIMIT", 50),
+    cacheMaxBytes: int(env, "CACHE_MAX_BYTES", 256 * 1024 * 1024),
+    chromiumPath: env.CHROMIUM_PATH || null,
+    fetchTimeoutMs: int(env, "FETCH_TIMEOUT_MS", 10_000, 1),
+    requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 28_000, 1),
+    maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1),
+    userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
+    metricsToken: env.METRICS_TOKEN || null,
+    resolver: null,
+    connector: null,
+    ownPorts: [port, ...(proPort ? [proPort] : [])],
+  };
+}

@@ -1,0 +1,51 @@
+import type { Redirect } from "../types.ts";
+import type { Socket } from "node:net";
+
+export interface FetchOptions {
+  method?: "GET" | "HEAD";
+  /** Sent on every hop (e.g. User-Agent, Range). */
+  headers?: Record<string, string>;
+  /**
+   * The caller's `headers.*`: sent only while the hop's origin equals the first URL's origin,
+   * dropped from the first cross-origin hop on.
+   */
+  originHeaders?: Record<string, string>;
+  /** Redirect hops followed; default 10. The 11th (or a loop) is EMAXREDIRECTS. */
+  maxRedirects?: number;
+  /** Whole-fetch deadline in ms; default config.fetchTimeoutMs. */
+  timeoutMs?: number;
+  /** Aborts the fetch (e.g. the request's own deadline). */
+  signal?: AbortSignal;
+  /** Bytes of decoded body read before the connection is closed; default config.maxBodyBytes. */
+  maxBytes?: number;
+}
+
+export interface FetchResult {
+  /** Final URL after redirects. */
+  url: string;
+  statusCode: number;
+  /** Lower-cased response headers of the final hop (set-cookie included; callers strip it). */
+  headers: Record<string, string>;
+  /** Each hop that answered 3xx, in order. */
+  redirects: Redirect[];
+  /** Decoded (decompressed) body, at most maxBytes. Empty for HEAD. */
+  body: Uint8Array;
+  /** True when the body was cut at maxBytes. */
+  truncated: boolean;
+  /** Milliseconds from start to last byte read. */
+  timeMs: number;
+}
+
+/**
+ * The only way linkpeek reaches a target. Every hop: parse (EINVALURL), resolve, check every
+ * address (EFORBIDDENURL), connect to exactly the checked address, deadlines (ETIMEOUT),
+ * network failure (EFETCH). Errors are ApiError from lib/errors.ts.
+ */
+export interface Fetcher {
+  fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
+  /**
+   * Resolve + check + connect a raw TCP socket to host:port (for the browser's egress proxy).
+   * Throws ApiError EFORBIDDENURL / EFETCH / ETIMEOUT.
+   */
+  dial(host: string, port: number, options?: { signal?: AbortSignal }): Promise<Socket>;
+}

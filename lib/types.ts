@@ -1,0 +1,53 @@
+/** Shapes shared across modules: the payload the API answers with. */
+
+/** image, logo, audio, video, screenshot, pdf. Unknown members are null, never absent. */
+export interface MediaObject {
+  url: string;
+  type: string | null;
+  size: number | null;
+  size_pretty: string | null;
+  width: number | null;
+  height: number | null;
+  /** audio and video only, when the file's header tells. */
+  duration?: number | null;
+  duration_pretty?: string | null;
+  /** With `palette=true` on image and logo. */
+  palette?: string[];
+  background_color?: string | null;
+  color?: string | null;
+  alternative_color?: string | null;
+}
+
+export const MEDIA_FIELDS = ["image", "logo", "audio", "video"] as const;
+export type MediaField = typeof MEDIA_FIELDS[number];
+
+export const TEXT_FIELDS = [
+  "title",
+  "description",
+  "lang",
+  "author",
+  "publisher",
+  "date",
+  "url",
+] as const;
+export type TextField = typeof TEXT_FIELDS[number];
+
+/** The default fields of `data`, in the order the contract shows them. */
+export interface DefaultData {
+  title: string | null;
+  description: string | null;
+  lang: string | null;
+  author: string | null;
+  publisher: string | null;
+  date: string | null;
+  url: string | null;
+  image: MediaObject | null;
+  logo: MediaObject | null;
+  audio: MediaObject | null;
+  video: MediaObject | null;
+}
+
+export interface Redirect {
+  statusCode: number;
+  url: string;
+}

@@ -1,0 +1,138 @@
+import { ApiError } from "../errors.ts";
+import type { ParamDef, Schema } from "./schema.ts";
+import { findKid, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
+
+function invalid(path: string, message: string): ApiError {
+  return new ApiError("EINVALQUERY", `The parameter \`${path}\` ${message}`);
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "1500" (ms), "1.5s", "10m", "2h", "1d" -> milliseconds, or null when unreadable. */
+export function parseDuration(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
+  if (!match) return null;
+  const unit = UNITS[(match[2] ?? "ms").toLowerCase()]!;
+  return Math.round(Number(match[1]) * unit);
+}
+
+function coerceBoolean(text: string, path: string): boolean {
+  if (text === "" || text === "true") return true;
+  if (text === "false") return false;
+  throw invalid(path, `must be true or false, got "${text}".`);
+}
+
+function coerceNumber(text: string, path: string, schema: { min: number; max: number }, integer: boolean) {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw invalid(path, `must be ${integer ? "an integer" : "a number"}, got "${text}".`);
+  }
+  if (value < schema.min || value > schema.max) {
+    throw invalid(path, `must be between ${schema.min} and ${schema.max}, got ${value}.`);
+  }
+  return value;
+}
+
+const HOP_BY_HOP = new Set([
+  "host",
+  "content-length",
+  "connection",
+  "keep-alive",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+function coerceHeaders(node: QueryNode, path: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [rawName, kid] of node.kids) {
+    const name = toHeaderName(rawName);
+    const value = kid.value ?? "";
+    const where = `${path}.${rawName}`;
+    if (kid.kids.size > 0) throw invalid(where, "must be a single header value.");
+    if (HOP_BY_HOP.has(name) || name.startsWith("proxy-")) {
+      throw invalid(where, "names a header that cannot be set.");
+    }
+    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw invalid(where, "is not a header name.");
+    if (/[\r\n\0]/.test(value)) throw invalid(where, "must not contain line breaks.");
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Turns one query subtree into the value its schema describes. */
+export function coerce(node: QueryNode, def: ParamDef, path: string): unknown {
+  return coerceSchema(node, def.schema, path);
+}
+
+function leaf(node: QueryNode, path: string): string {
+  if (node.value === undefined) throw invalid(path, "needs a value.");
+  if (/[\r\n]/.test(node.value) && !path.startsWith("data.")) {
+    // Line breaks are allowed only where they are content (scripts, styles, custom rules).
+    if (!/^(scripts|styles)\b/.test(path)) throw invalid(path, "must not contain line breaks.");
+  }
+  return node.value;
+}
+
+function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
+  switch (schema.kind) {
+    case "boolean":
+      return coerceBoolean(leaf(node, path), path);
+    case "string": {
+      const text = leaf(node, path);
+      if (schema.maxLength !== undefined && text.length > schema.maxLength) {
+        throw invalid(path, `is longer than ${schema.maxLength} characters.`);
+      }
+      return text;
+    }
+    case "integer":
+    case "number":
+      return coerceNumber(leaf(node, path), path, schema, schema.kind === "integer");
+    case "enum": {
+      const text = leaf(node, path);
+      const match = schema.values.find((v) => v.toLowerCase() === text.toLowerCase());
+      if (match === undefined) {
+        throw invalid(path, `must be one of ${schema.values.join(", ")}, got "${text}".`);
+      }
+      return match;
+    }
+    case "duration": {
+      const text = leaf(node, path);
+      const ms = parseDuration(text);
+      if (ms === null) throw invalid(path, `must be a duration like 1500, 10s or 1d, got "${text}".`);
+      if (ms < schema.min || ms > schema.max) {
+        throw invalid(path, `must be between ${schema.min} ms and ${schema.max} ms, got ${ms} ms.`);
+      }
+      return ms;
+    }
+    case "list": {
+      if (node.kids.size === 0) return [coerceSchema(node, schema.of, path)];
+      const items: [number, unknown][] = [];
+      for (const [key, kid] of node.kids) {
+        if (!/^\d+$/.test(key)) throw invalid(`${path}.${key}`, "is not a list index.");
+        items.push([Number(key), coerceSchema(kid, schema.of, `${path}.${key}`)]);
+      }
+      return items.sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+    }
+    case "object": {
+      const out: Record<string, unknown> = {};
+      if (schema.boolean) {
+        out.enabled = node.value === undefined ? node.kids.size > 0 : coerceBoolean(node.value, path);
+      } else if (node.value !== undefined && node.kids.size === 0) {
+        throw invalid(path, "is an object: set its members with dotted names.");
+      }
+      for (const [name, def] of Object.entries(schema.props)) {
+        const kid = findKid(node, name);
+        if (kid) out[name] = coerceSchema(kid, def.schema, `${path}.${name}`);
+      }
+      return out;
+    }
+    case "headers":
+      return coerceHeaders(node, path);
+    case "tree":
+      return toPlain(node);
+    case "stringOrTree":
+      return node.kids.size > 0 ? toPlain(node) : leaf(node, path);
+  }
+}

@@ -1,0 +1,237 @@
+import { ApiError } from "../errors.ts";
+import { MEDIA_FIELDS, type MediaField } from "../types.ts";
+import { coerce } from "./coerce.ts";
+import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
+import { buildTree, findKid, type QueryNode, toCamel } from "./tree.ts";
+
+export interface ScreenshotParams {
+  element?: string;
+  overlay?: { browser?: "light" | "dark"; background?: string };
+  fullPage?: boolean;
+  type?: "png" | "jpeg";
+  quality?: number;
+  omitBackground?: boolean;
+}
+
+export interface PdfParams {
+  format?: string;
+  scale?: number;
+  margin?: string | Record<string, unknown>;
+  landscape?: boolean;
+  pageRanges?: string;
+}
+
+/** Browser page options shared by screenshot, pdf and prerender. */
+export interface PageParams {
+  waitUntil?: string[];
+  waitForSelector?: string;
+  waitForTimeout?: number;
+  viewport?: {
+    width?: number;
+    height?: number;
+    deviceScaleFactor?: number;
+    isMobile?: boolean;
+    hasTouch?: boolean;
+    isLandscape?: boolean;
+  };
+  device?: string;
+  colorScheme?: "light" | "dark" | "no-preference";
+  javascript?: boolean;
+  animations?: boolean;
+  mediaType?: "screen" | "print";
+  click?: string[];
+  scroll?: string;
+  styles?: string[];
+  scripts?: string[];
+}
+
+export interface Params {
+  /** The raw `url` value; validated by lib/url.ts. */
+  url: string | null;
+  /** Caller headers for the target (lower-case names), the API key removed. */
+  headers: Record<string, string>;
+  /** API key given as headers.apiKey / headers.x-api-key in the query. */
+  queryApiKey: string | null;
+  /** Per media field: verify (probe) its URLs. */
+  ping: Record<MediaField, boolean>;
+  screenshot: ScreenshotParams | null;
+  pdf: PdfParams | null;
+  page: PageParams;
+  embed: string | null;
+  /** false: no extraction; otherwise the default fields kept. */
+  meta: false | Set<string>;
+  filter: string[] | null;
+  data: unknown | null;
+  prerender: "auto" | "true" | "false";
+  iframe: { maxWidth?: number; maxHeight?: number } | null;
+  palette: boolean;
+  audio: boolean;
+  video: boolean;
+  markdown: boolean;
+  ttlMs: number | null;
+  staleTtlMs: number | null;
+  force: boolean;
+  timeoutMs: number | null;
+  signature: string | null;
+  /** Sorted [name, value] pairs of everything that changes the answer (for the cache key). */
+  canonical: [string, string][];
+}
+
+const API_KEY_HEADERS = new Set(["api-key", "x-api-key"]);
+const DEFAULT_FIELDS = [
+  "title",
+  "description",
+  "lang",
+  "author",
+  "publisher",
+  "date",
+  "url",
+  "image",
+  "logo",
+  "audio",
+  "video",
+];
+
+type Values = Record<string, unknown>;
+
+function readAll(root: QueryNode): Values {
+  const values: Values = {};
+  for (const [name, def] of Object.entries(PARAMS)) {
+    const node = findKid(root, name);
+    if (node) values[name] = coerce(node, def, name);
+  }
+  return values;
+}
+
+function refuseFileWriters(root: QueryNode): void {
+  for (const path of FORBIDDEN_PARAMS) {
+    let node: QueryNode | undefined = root;
+    for (const segment of path.split(".")) node = node && findKid(node, toCamel(segment));
+    if (node) {
+      throw new ApiError("EINVALQUERY", `The parameter \`${path}\` is not allowed: linkpeek never writes files for a request.`);
+    }
+  }
+}
+
+function screenshotParams(values: Values): ScreenshotParams | null {
+  const nested = (values.screenshot ?? {}) as Values & { enabled?: boolean };
+  const options: Values = {};
+  for (const name of Object.keys(SCREENSHOT_OPTIONS)) {
+    const value = nested[name] ?? values[name];
+    if (value !== undefined) options[name] = value;
+  }
+  const on = nested.enabled === true || (nested.enabled === undefined &&
+    (options.element !== undefined || options.overlay !== undefined));
+  if (nested.enabled === false || !on) return null;
+  return options as ScreenshotParams;
+}
+
+function toggles(value: unknown, fields: readonly string[]): Record<string, boolean> {
+  const object = (value ?? {}) as Values & { enabled?: boolean };
+  const all = object.enabled ?? true;
+  return Object.fromEntries(fields.map((f) => [f, (object[f] as boolean | undefined) ?? all]));
+}
+
+function metaParam(value: unknown): false | Set<string> {
+  const object = (value ?? {}) as Values & { enabled?: boolean };
+  const explicit = DEFAULT_FIELDS.filter((f) => typeof object[f] === "boolean");
+  if (object.enabled === false && explicit.length === 0) return false;
+  // meta.title=true alone keeps only the fields named true.
+  const anyTrue = explicit.some((f) => object[f] === true);
+  const base = anyTrue ? false : (object.enabled ?? true);
+  return new Set(DEFAULT_FIELDS.filter((f) => (object[f] as boolean | undefined) ?? base));
+}
+
+function canonicalPairs(values: Values): [string, string][] {
+  const pairs: [string, string][] = [];
+  const walk = (prefix: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value)) walk(`${prefix}.${k}`, v);
+    } else {
+      pairs.push([prefix, JSON.stringify(value)]);
+    }
+  };
+  for (const [name, value] of Object.entries(values)) {
+    if (!NOT_IN_CACHE_KEY.includes(name)) walk(name, value);
+  }
+  return pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** The query string to typed parameters, or EINVALQUERY naming the parameter. */
+export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: number }): Params {
+  const root = buildTree(query);
+  refuseFileWriters(root);
+  const values = readAll(root);
+
+  const allHeaders = (values.headers ?? {}) as Record<string, string>;
+  let queryApiKey: string | null = null;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(allHeaders)) {
+    if (API_KEY_HEADERS.has(name)) queryApiKey = value;
+    else headers[name] = value;
+  }
+  values.headers = headers;
+
+  const timeoutMs = (values.timeout as number | undefined) ?? null;
+  if (timeoutMs !== null && timeoutMs > options.maxTimeoutMs) {
+    throw new ApiError(
+      "EINVALQUERY",
+      `The parameter \`timeout\` must be at most ${options.maxTimeoutMs} ms, got ${timeoutMs} ms.`,
+    );
+  }
+  const pdf = values.pdf as (PdfParams & { enabled?: boolean }) | undefined;
+  const iframe = values.iframe as { enabled?: boolean; maxWidth?: number; maxHeight?: number } | undefined;
+  const page: PageParams = {};
+  for (
+    const name of [
+      "waitUntil",
+      "waitForSelector",
+      "waitForTimeout",
+      "viewport",
+      "device",
+      "colorScheme",
+      "javascript",
+      "animations",
+      "mediaType",
+      "click",
+      "scroll",
+      "styles",
+      "scripts",
+    ] as const
+  ) {
+    if (values[name] !== undefined) (page as Values)[name] = values[name];
+  }
+  const withoutEnabled = <T extends object>(o: T & { enabled?: boolean }): T => {
+    const { enabled: _enabled, ...rest } = o;
+    return rest as T;
+  };
+
+  return {
+    url: (values.url as string | undefined) ?? null,
+    headers,
+    queryApiKey,
+    ping: toggles(values.ping, MEDIA_FIELDS) as Record<MediaField, boolean>,
+    screenshot: screenshotParams(values),
+    pdf: pdf?.enabled ? withoutEnabled(pdf) : null,
+    page,
+    embed: (values.embed as string | undefined) ?? null,
+    meta: metaParam(values.meta),
+    filter: typeof values.filter === "string"
+      ? values.filter.split(",").map((s) => s.trim()).filter(Boolean)
+      : null,
+    data: values.data ?? null,
+    prerender: (values.prerender as Params["prerender"] | undefined) ?? "auto",
+    iframe: iframe?.enabled ? withoutEnabled(iframe) : null,
+    palette: (values.palette as boolean | undefined) ?? false,
+    audio: (values.audio as boolean | undefined) ?? true,
+    video: (values.video as boolean | undefined) ?? true,
+    markdown: (values.markdown as boolean | undefined) ?? false,
+    ttlMs: (values.ttl as number | undefined) ?? null,
+    staleTtlMs: (values.staleTtl as number | undefined) ?? null,
+    force: (values.force as boolean | undefined) ?? false,
+    timeoutMs,
+    signature: (values.signature as string | undefined) ?? null,
+    canonical: canonicalPairs(values),
+  };
+}

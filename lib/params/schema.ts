@@ -1,0 +1,285 @@
+/**
+ * Every query parameter as data. The parser (parse.ts) walks these definitions and the OpenAPI
+ * document is generated from them, so there is one source of truth for both.
+ */
+export type Schema =
+  | { kind: "boolean"; default?: boolean }
+  | { kind: "string"; maxLength?: number }
+  | { kind: "integer"; min: number; max: number }
+  | { kind: "number"; min: number; max: number }
+  | { kind: "enum"; values: readonly string[] }
+  /** Milliseconds; accepts "1500", "10s", "5m", "2h", "1d". */
+  | { kind: "duration"; min: number; max: number }
+  /** A single value or index-dotted items (`click.0=a&click.1=b`). */
+  | { kind: "list"; of: Schema }
+  /** Named members; with `boolean` the bare parameter may also be true/false. */
+  | { kind: "object"; boolean?: boolean; props: Record<string, ParamDef> }
+  /** Free keys with string values (headers); keys are header names. */
+  | { kind: "headers" }
+  /** Free-form tree (custom `data` rules), validated by its own module. */
+  | { kind: "tree" }
+  /** A string or a tree (e.g. pdf.margin=1cm or pdf.margin.top=1cm). */
+  | { kind: "stringOrTree" };
+
+export interface ParamDef {
+  schema: Schema;
+  description: string;
+  example?: string;
+}
+
+const bool = (description: string, example = "true"): ParamDef => ({
+  schema: { kind: "boolean" },
+  description,
+  example,
+});
+const str = (description: string, example?: string): ParamDef => ({
+  schema: { kind: "string", maxLength: 2048 },
+  description,
+  example,
+});
+const strings = (description: string, example?: string): ParamDef => ({
+  schema: { kind: "list", of: { kind: "string", maxLength: 8192 } },
+  description,
+  example,
+});
+
+const MEDIA_TOGGLES = {
+  image: bool("Verify image URLs.", "false"),
+  logo: bool("Verify logo URLs.", "false"),
+  audio: bool("Verify audio URLs.", "false"),
+  video: bool("Verify video URLs.", "false"),
+};
+
+const META_TOGGLES = Object.fromEntries(
+  [
+    "title",
+    "description",
+    "lang",
+    "author",
+    "publisher",
+    "date",
+    "url",
+    "image",
+    "logo",
+    "audio",
+    "video",
+  ].map((field) => [field, bool(`Keep (true) or drop (false) data.${field}.`, "false")]),
+);
+
+export const OVERLAY: ParamDef = {
+  schema: {
+    kind: "object",
+    props: {
+      browser: {
+        schema: { kind: "enum", values: ["light", "dark"] },
+        description: "Draw a browser window frame around the capture.",
+        example: "dark",
+      },
+      background: str(
+        "Background around the frame: a CSS colour, a linear/radial gradient or an image URL.",
+        "#c1c1c1",
+      ),
+    },
+  },
+  description: "Screenshot overlay: a browser frame and a background.",
+};
+
+/** Screenshot options, accepted under `screenshot.` and at the top level. */
+export const SCREENSHOT_OPTIONS: Record<string, ParamDef> = {
+  element: str("CSS selector of the element to capture; turns the screenshot on.", "#main"),
+  overlay: OVERLAY,
+  fullPage: bool("Capture the whole scrollable page."),
+  type: {
+    schema: { kind: "enum", values: ["png", "jpeg"] },
+    description: "Image format.",
+    example: "jpeg",
+  },
+  quality: {
+    schema: { kind: "integer", min: 0, max: 100 },
+    description: "JPEG quality.",
+    example: "80",
+  },
+  omitBackground: bool("Transparent background instead of white (png)."),
+};
+
+const VIEWPORT: ParamDef = {
+  schema: {
+    kind: "object",
+    props: {
+      width: {
+        schema: { kind: "integer", min: 100, max: 3840 },
+        description: "Viewport width in CSS pixels.",
+        example: "1280",
+      },
+      height: {
+        schema: { kind: "integer", min: 100, max: 2160 },
+        description: "Viewport height in CSS pixels.",
+        example: "800",
+      },
+      deviceScaleFactor: {
+        schema: { kind: "number", min: 0.5, max: 3 },
+        description: "Device pixel ratio.",
+        example: "2",
+      },
+      isMobile: bool("Emulate a mobile device."),
+      hasTouch: bool("Emulate touch support."),
+      isLandscape: bool("Landscape orientation."),
+    },
+  },
+  description: "Browser viewport.",
+};
+
+const WAIT_UNTIL: Schema = {
+  kind: "enum",
+  values: ["load", "domcontentloaded", "networkidle0", "networkidle2", "auto"],
+};
+
+/** Top-level parameters. Names are canonical camelCase; snake_case is accepted too. */
+export const PARAMS: Record<string, ParamDef> = {
+  url: {
+    schema: { kind: "string", maxLength: 8192 },
+    description: "Target URL (http or https), percent-encoded as a URL component.",
+    example: "https://example.com/article",
+  },
+  headers: {
+    schema: { kind: "headers" },
+    description:
+      "Headers sent to the target's origin only (e.g. headers.user-agent, headers.cookie). headers.apiKey carries the pro API key and is never forwarded.",
+    example: "headers.accept-language=es",
+  },
+  ping: {
+    schema: { kind: "object", boolean: true, props: MEDIA_TOGGLES },
+    description: "Verify every URL in data (default true); ping.<field>=false for one field.",
+    example: "false",
+  },
+  screenshot: {
+    schema: { kind: "object", boolean: true, props: SCREENSHOT_OPTIONS },
+    description: "Add data.screenshot, an image hosted by the service.",
+    example: "true",
+  },
+  ...SCREENSHOT_OPTIONS,
+  embed: str("Answer with this field's content instead of JSON.", "screenshot.url"),
+  meta: {
+    schema: { kind: "object", boolean: true, props: META_TOGGLES },
+    description: "Extract the default fields (default true); meta.<field>=false drops one.",
+    example: "false",
+  },
+  filter: str("Comma-separated field paths kept in data.", "title,image.url"),
+  data: {
+    schema: { kind: "tree" },
+    description:
+      "Custom rules: data.<name>.selector|selectorAll|attr|type, fallbacks by index, nested rules under attr.",
+    example: "data.price.selector=.price&data.price.type=number",
+  },
+  prerender: {
+    schema: { kind: "enum", values: ["auto", "true", "false"] },
+    description: "Render with the browser before extracting: auto, true or false.",
+    example: "true",
+  },
+  pdf: {
+    schema: {
+      kind: "object",
+      boolean: true,
+      props: {
+        format: {
+          schema: {
+            kind: "enum",
+            values: ["Letter", "Legal", "Tabloid", "Ledger", "A0", "A1", "A2", "A3", "A4", "A5", "A6"],
+          },
+          description: "Paper format.",
+          example: "A4",
+        },
+        scale: {
+          schema: { kind: "number", min: 0.1, max: 2 },
+          description: "Rendering scale.",
+          example: "1",
+        },
+        margin: {
+          schema: { kind: "stringOrTree" },
+          description: "CSS margin for every side, or margin.top/right/bottom/left.",
+          example: "1cm",
+        },
+        landscape: bool("Landscape paper."),
+        pageRanges: str("Pages to print, e.g. 1-3.", "1-2"),
+      },
+    },
+    description: "Add data.pdf, a PDF of the page hosted by the service.",
+    example: "true",
+  },
+  iframe: {
+    schema: {
+      kind: "object",
+      boolean: true,
+      props: {
+        maxWidth: {
+          schema: { kind: "integer", min: 1, max: 10000 },
+          description: "oEmbed maxwidth.",
+          example: "640",
+        },
+        maxHeight: {
+          schema: { kind: "integer", min: 1, max: 10000 },
+          description: "oEmbed maxheight.",
+          example: "480",
+        },
+      },
+    },
+    description: "Add data.iframe {html, scripts} from the page's oEmbed provider.",
+    example: "true",
+  },
+  palette: bool("Add dominant colours to image and logo."),
+  audio: bool("Detect audio (default true); false makes data.audio null.", "false"),
+  video: bool("Detect video (default true); false makes data.video null.", "false"),
+  markdown: bool("Add data.markdown, the main content as Markdown."),
+  ttl: {
+    schema: { kind: "duration", min: 60_000, max: 31 * 86_400_000 },
+    description: "How long the answer is cached (1m to 31d, e.g. 1d).",
+    example: "1h",
+  },
+  staleTtl: {
+    schema: { kind: "duration", min: 0, max: 31 * 86_400_000 },
+    description: "Serve a stale cached answer and refresh it in the background.",
+    example: "0",
+  },
+  force: bool("Bypass the cache."),
+  timeout: {
+    schema: { kind: "duration", min: 1_000, max: 600_000 },
+    description: "Deadline for the whole request (1s up to REQUEST_TIMEOUT_MS).",
+    example: "8s",
+  },
+  waitUntil: {
+    schema: { kind: "list", of: WAIT_UNTIL },
+    description: "Browser navigation event(s) to wait for.",
+    example: "networkidle0",
+  },
+  waitForSelector: str("Wait until this selector is visible.", "#content"),
+  waitForTimeout: {
+    schema: { kind: "duration", min: 0, max: 60_000 },
+    description: "Extra wait after load.",
+    example: "500",
+  },
+  viewport: VIEWPORT,
+  device: str("Device preset, e.g. iPhone 15, iPad, Macbook Pro 13.", "iPhone 15"),
+  colorScheme: {
+    schema: { kind: "enum", values: ["light", "dark", "no-preference"] },
+    description: "prefers-color-scheme.",
+    example: "dark",
+  },
+  javascript: bool("Run the page's JavaScript (default true).", "false"),
+  animations: bool("Keep CSS animations (default false).", "true"),
+  mediaType: {
+    schema: { kind: "enum", values: ["screen", "print"] },
+    description: "CSS media type.",
+    example: "print",
+  },
+  click: strings("Selector(s) clicked before capture.", "#accept"),
+  scroll: str("Selector scrolled into view before capture.", "#footer"),
+  styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
+  scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  signature: str("HMAC signature authorising this exact query on the pro endpoint."),
+};
+
+/** Parameters that would write files on the server: always refused. */
+export const FORBIDDEN_PARAMS = ["path", "screenshot.path", "pdf.path"];
+
+/** Parameters that change how an answer is cached or authorised, not the answer itself. */
+export const NOT_IN_CACHE_KEY = ["ttl", "staleTtl", "force", "signature", "timeout"];

@@ -1,0 +1,59 @@
+/** A query string as a tree of dotted names: `a.b=1&a=true` -> a{value:"true", kids{b{value:"1"}}}. */
+export interface QueryNode {
+  value?: string;
+  kids: Map<string, QueryNode>;
+}
+
+export function emptyNode(): QueryNode {
+  return { kids: new Map() };
+}
+
+export function buildTree(query: URLSearchParams): QueryNode {
+  const root = emptyNode();
+  for (const [name, value] of query) {
+    let node = root;
+    for (const segment of name.split(".")) {
+      let kid = node.kids.get(segment);
+      if (!kid) {
+        kid = emptyNode();
+        node.kids.set(segment, kid);
+      }
+      node = kid;
+    }
+    node.value = value;
+  }
+  return root;
+}
+
+/** snake_case and kebab-case to camelCase: `full_page` -> `fullPage`. */
+export function toCamel(name: string): string {
+  return name.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Any spelling of a header name to its lower-case dashed form: `userAgent` -> `user-agent`. */
+export function toHeaderName(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+}
+
+/** Looks a canonical name up among kids spelled in any case style (last spelling wins). */
+export function findKid(node: QueryNode, canonical: string): QueryNode | undefined {
+  let found: QueryNode | undefined;
+  for (const [name, kid] of node.kids) {
+    if (toCamel(name) === canonical) found = kid;
+  }
+  return found;
+}
+
+/** A free-form subtree as plain data: numeric keys become arrays, leaves strings. */
+export function toPlain(node: QueryNode, renameKey: (key: string) => string = (k) => k): unknown {
+  if (node.kids.size === 0) return node.value ?? "";
+  const keys = [...node.kids.keys()];
+  if (keys.every((k) => /^\d+$/.test(k))) {
+    return keys.sort((a, b) => Number(a) - Number(b)).map((k) =>
+      toPlain(node.kids.get(k)!, renameKey)
+    );
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, kid] of node.kids) out[renameKey(key)] = toPlain(kid, renameKey);
+  return out;
+}

@@ -1,0 +1,62 @@
+import { encodeBase64Url } from "./base64url.ts";
+import { prettyBytes } from "../media/pretty.ts";
+import type { MediaObject } from "../types.ts";
+import type { Services } from "../services.ts";
+
+export const ASSET_PREFIX = "/assets/";
+const CONTENT_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  pdf: "application/pdf",
+};
+/** Hosted assets live as long as the longest cache entry that can point at them. */
+const ASSET_TTL_MS = 31 * 86_400_000;
+
+/** Stores a capture and describes it as a media object with a URL served by linkpeek. */
+export async function hostAsset(
+  services: Services,
+  asset: {
+    bytes: Uint8Array;
+    type: "png" | "jpg" | "pdf";
+    width: number | null;
+    height: number | null;
+    credentialed: boolean;
+  },
+): Promise<MediaObject> {
+  // 128 random bits: ids of credentialed captures must not be guessable, and no others are.
+  const id = encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+  await services.store.putAsset(id, {
+    bytes: asset.bytes,
+    contentType: CONTENT_TYPES[asset.type]!,
+    private: asset.credentialed,
+    ttlMs: ASSET_TTL_MS,
+  });
+  return {
+    url: `${services.config.publicUrl}${ASSET_PREFIX}${id}.${asset.type}`,
+    type: asset.type,
+    size: asset.bytes.length,
+    size_pretty: prettyBytes(asset.bytes.length),
+    width: asset.width,
+    height: asset.height,
+  };
+}
+
+/** GET /assets/<id>.<ext> */
+export async function serveAsset(services: Services, path: string): Promise<Response | null> {
+  const match = /^\/assets\/([A-Za-z0-9_-]{1,128})\.(png|jpg|pdf)$/.exec(path);
+  if (!match) return null;
+  const asset = await services.store.getAsset(match[1]!);
+  if (!asset) return null;
+  return new Response(asset.bytes, {
+    headers: {
+      "content-type": asset.contentType,
+      "content-length": String(asset.bytes.length),
+      "cache-control": asset.private
+        ? "private, max-age=31536000, immutable"
+        : "public, max-age=31536000, immutable",
+      "access-control-allow-origin": "*",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import { ApiError } from "../errors.ts";
+import { kindOf } from "../media/sniff.ts";
+import type { Services } from "../services.ts";
+import { ASSET_PREFIX } from "./assets.ts";
+
+/** Reads a dot path (`image.url`, `screenshot.url`, `title`) out of data. */
+export function fieldAt(data: Record<string, unknown>, path: string): unknown {
+  let value: unknown = data;
+  for (const key of path.split(".")) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+const INLINE_KINDS = new Set(["image", "audio", "video", "pdf"]);
+
+function safeBody(bytes: Uint8Array, contentType: string | null, url: string): Headers {
+  const kind = kindOf({ bytes, contentType, url });
+  const headers = new Headers();
+  // SVG is an image that can carry script: never inline.
+  const svg = /svg/i.test(contentType ?? "") || /^\s*(<\?xml[^>]*>\s*)?<svg/i.test(
+    new TextDecoder().decode(bytes.subarray(0, 256)),
+  );
+  if (INLINE_KINDS.has(kind) && !svg) {
+    headers.set("content-type", contentType && !/octet-stream/i.test(contentType)
+      ? contentType
+      : kind === "pdf"
+      ? "application/pdf"
+      : "application/octet-stream");
+  } else {
+    headers.set("content-type", "application/octet-stream");
+    headers.set("content-security-policy", "default-src 'none'; sandbox");
+    headers.set("content-disposition", "attachment");
+  }
+  return headers;
+}
+
+/** `embed=<field>`: that field's content as the body instead of JSON. */
+export async function embedResponse(
+  services: Services,
+  options: { data: Record<string, unknown>; path: string; signal: AbortSignal; headers: Headers },
+): Promise<Response> {
+  const { data, path, signal, headers } = options;
+  const value = fieldAt(data, path);
+  if (value === null || value === undefined) {
+    throw new ApiError("ENOTFOUND", `The field \`${path}\` is empty for this URL.`);
+  }
+  if (typeof value === "object") {
+    headers.set("content-type", "application/json; charset=utf-8");
+    return new Response(JSON.stringify(value), { headers });
+  }
+  const text = String(value);
+  const isUrlField = path === "url" || path.endsWith(".url");
+  if (!isUrlField) {
+    headers.set("content-type", `${path === "markdown" ? "text/markdown" : "text/plain"}; charset=utf-8`);
+    return new Response(text, { headers });
+  }
+  const assetBase = `${services.config.publicUrl}${ASSET_PREFIX}`;
+  if (text.startsWith(assetBase)) {
+    const id = text.slice(assetBase.length).replace(/\.[a-z]+$/, "");
+    const asset = await services.store.getAsset(id);
+    if (!asset) throw new ApiError("ENOTFOUND", `The asset for \`${path}\` has expired.`);
+    for (const [name, v] of safeBody(asset.bytes, asset.contentType, text)) headers.set(name, v);
+    if (asset.private) headers.set("cache-control", "private, max-age=86400");
+    return new Response(asset.bytes, { headers });
+  }
+  const result = await services.fetcher.fetch(text, { signal });
+  if (result.statusCode < 200 || result.statusCode > 299) {
+    throw new ApiError("ENOTFOUND", `The field \`${path}\` points at ${text}, which answered ${result.statusCode}.`);
+  }
+  const contentType = result.headers["content-type"] ?? null;
+  for (const [name, v] of safeBody(result.body, contentType, result.url)) headers.set(name, v);
+  return new Response(result.body, { headers });
+}

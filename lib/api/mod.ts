@@ -1,0 +1,118 @@
+import { ApiError, isApiError } from "../errors.ts";
+import { log } from "../log.ts";
+import { parseParams } from "../params/mod.ts";
+import { parseTargetUrl } from "../url.ts";
+import type { Services } from "../services.ts";
+import { embedResponse } from "./embed.ts";
+import { filterData } from "./filter.ts";
+import { buildPayload, type Payload } from "./payload.ts";
+import { apiKeyOf, selectPlan } from "./plan.ts";
+import { apiHeaders, errorResponse, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
+import { admit } from "./admit.ts";
+import { cachedPayload } from "./cache_step.ts";
+
+export interface ApiRequest {
+  request: Request;
+  requestId: string;
+  /** Socket address of the client. */
+  remoteAddr: string;
+  arrivedOnProPort: boolean;
+}
+
+/** Headers that carry no credentials; anything else in headers.* makes a request private. */
+const UNCREDENTIALED = new Set(["user-agent", "accept-language"]);
+
+function deadline(ms: number): { signal: AbortSignal; expired: Promise<never>; clear(): void } {
+  const controller = new AbortController();
+  let timer = 0;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  expired.catch(() => {});
+  return { signal: controller.signal, expired, clear: () => clearTimeout(timer) };
+}
+
+async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): Promise<Response> {
+  const { config } = services;
+  const query = new URL(api.request.url).searchParams;
+  meta.extra = await admit(services, {
+    plan: meta.plan,
+    apiKey: apiKeyOf(api.request, query),
+    query,
+    remoteAddr: api.remoteAddr,
+    forwardedFor: api.request.headers.get("x-forwarded-for"),
+  });
+  const params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
+  const target = parseTargetUrl(params.url);
+  const credentialed = target.username !== "" || target.password !== "" ||
+    Object.keys(params.headers).some((name) => !UNCREDENTIALED.has(name));
+  meta.private = credentialed;
+
+  const limit = deadline(params.timeoutMs ?? config.requestTimeoutMs);
+  try {
+    const compute = async () => {
+      const result = await Promise.race([
+        buildPayload({ params, target, services, signal: limit.signal, credentialed }),
+        limit.expired,
+      ]);
+      meta.fetchMode = result.fetchMode;
+      meta.fetchTimeMs = result.fetchTimeMs;
+      return result.payload;
+    };
+    const payload: Payload = await cachedPayload(services, { params, target, credentialed, meta, compute });
+    const data = params.filter ? filterData(payload.data, params.filter) : payload.data;
+    const headers = apiHeaders(meta);
+    if (params.embed) {
+      return await Promise.race([
+        embedResponse(services, { data: payload.data, path: params.embed, signal: limit.signal, headers }),
+        limit.expired,
+      ]);
+    }
+    return jsonResponse({ ...payload, data }, 200, headers);
+  } catch (error) {
+    if (limit.signal.aborted && !isApiError(error)) throw limit.signal.reason;
+    throw error;
+  } finally {
+    limit.clear();
+  }
+}
+
+/** One API request, start to finish; never throws. */
+export async function handleApi(services: Services, api: ApiRequest): Promise<Response> {
+  const meta = newMeta(api.requestId, selectPlan(api.request, services.config, api.arrivedOnProPort));
+  const started = performance.now();
+  let response: Response;
+  let code = "";
+  try {
+    response = await answer(services, api, meta);
+  } catch (error) {
+    const apiError = isApiError(error)
+      ? error
+      : new ApiError("EFATAL", "An unexpected error happened; it has been logged.");
+    if (!isApiError(error)) {
+      log.error("unexpected error", {
+        requestId: api.requestId,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+    }
+    code = apiError.code;
+    const url = new URL(api.request.url).searchParams.get("url") ?? undefined;
+    response = errorResponse(apiError, meta, url);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  services.metrics.request({ plan: meta.plan, status: response.status, code }, seconds);
+  log.info("request", {
+    requestId: api.requestId,
+    plan: meta.plan,
+    status: response.status,
+    code: code || undefined,
+    cache: meta.cacheStatus,
+    fetchMode: meta.fetchMode,
+    ms: Math.round(seconds * 1000),
+  });
+  return response;
+}

@@ -1,0 +1,243 @@
+import { ApiError } from "../errors.ts";
+import { decodeHtml } from "../fetch/decode.ts";
+import type { FetchResult } from "../fetch/types.ts";
+import { extract, type Extracted } from "../extract/mod.ts";
+import { runRules, validateRules } from "../extract/custom.ts";
+import { toMarkdown } from "../extract/markdown.ts";
+import { fetchIframe } from "../oembed.ts";
+import { describeMedia } from "../media/describe.ts";
+import { kindOf } from "../media/sniff.ts";
+import { resolveMedia } from "../ping.ts";
+import type { Params } from "../params/mod.ts";
+import { MEDIA_FIELDS, type MediaField, type MediaObject, type Redirect } from "../types.ts";
+import type { Services } from "../services.ts";
+import type { VisitResult } from "../browser/types.ts";
+import { needsPrerender } from "./prerender.ts";
+import { hostAsset } from "./assets.ts";
+import { visitOptions } from "./visit_options.ts";
+
+export interface Payload {
+  status: "success";
+  data: Record<string, unknown>;
+  statusCode: number | null;
+  redirects: Redirect[];
+  headers: Record<string, string>;
+}
+
+export interface PayloadResult {
+  payload: Payload;
+  fetchMode: "fetch" | "prerender" | "skipped";
+  fetchTimeMs: number;
+}
+
+export interface PayloadContext {
+  params: Params;
+  target: URL;
+  services: Services;
+  signal: AbortSignal;
+  /** The request carried credentials: assets get private, unguessable ids. */
+  credentialed: boolean;
+}
+
+const EMPTY_FIELDS = {
+  title: null,
+  description: null,
+  lang: null,
+  author: null,
+  publisher: null,
+  date: null,
+  url: null,
+  image: null,
+  logo: null,
+  audio: null,
+  video: null,
+};
+
+function publicHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name !== "set-cookie" && name !== "set-cookie2") out[name] = value;
+  }
+  return out;
+}
+
+/** Does any feature need the page's HTML? */
+function needsHtml(params: Params): boolean {
+  return params.meta !== false || params.data !== null || params.markdown || params.iframe !== null;
+}
+
+function wantsBrowser(params: Params): boolean {
+  return params.screenshot !== null || params.pdf !== null;
+}
+
+/** A target that is itself an image, audio, video or PDF is described as that file. */
+function describeFileTarget(result: FetchResult): Record<string, unknown> | null {
+  const contentType = result.headers["content-type"] ?? null;
+  const kind = kindOf({ bytes: result.body, contentType, url: result.url });
+  if (kind === "other") return null;
+  const total = Number(result.headers["content-length"] ?? NaN);
+  const media = describeMedia({
+    url: result.url,
+    bytes: result.body,
+    contentType,
+    totalSize: Number.isFinite(total) && !result.truncated ? total : result.body.length,
+  });
+  const data: Record<string, unknown> = { ...EMPTY_FIELDS, url: result.url };
+  if (kind === "image") data.image = media;
+  if (kind === "audio") data.audio = media;
+  if (kind === "video") data.video = media;
+  if (kind === "pdf") data.pdf = media;
+  return data;
+}
+
+async function mediaFields(
+  extracted: Extracted,
+  context: PayloadContext,
+): Promise<Record<MediaField, MediaObject | null>> {
+  const { params, services, signal } = context;
+  const candidates = Object.fromEntries(
+    MEDIA_FIELDS.map((field) => {
+      const off = (field === "audio" && !params.audio) || (field === "video" && !params.video) ||
+        (params.meta !== false && !params.meta.has(field));
+      return [field, off ? [] : extracted[field]];
+    }),
+  ) as Record<MediaField, string[]>;
+  return await resolveMedia(candidates, {
+    fetcher: services.fetcher,
+    verify: params.ping,
+    palette: params.palette,
+    signal,
+    pageUrl: extracted.url,
+    skipPrefix: `${services.config.publicUrl}/assets/`,
+  });
+}
+
+/** Runs everything the parameters ask for against one target and builds `data`. */
+export async function buildPayload(context: PayloadContext): Promise<PayloadResult> {
+  const { params, target, services, signal } = context;
+  let fetchMode: PayloadResult["fetchMode"] = "skipped";
+  let fetchTimeMs = 0;
+  let statusCode: number | null = null;
+  let redirects: Redirect[] = [];
+  let headers: Record<string, string> = {};
+  let html: string | null = null;
+  let finalUrl = target.href;
+  let fileData: Record<string, unknown> | null = null;
+  let visit: Promise<VisitResult> | null = null;
+
+  const startVisit = (withHtml: boolean) =>
+    services.browser.visit(finalUrl, { ...visitOptions(params, withHtml), signal });
+
+  if (needsHtml(params) && params.prerender !== "true") {
+    const started = performance.now();
+    const result = await services.fetcher.fetch(target.href, {
+      originHeaders: params.headers,
+      signal,
+    });
+    fetchTimeMs = performance.now() - started;
+    fetchMode = "fetch";
+    statusCode = result.statusCode;
+    redirects = result.redirects;
+    headers = publicHeaders(result.headers);
+    finalUrl = result.url;
+    fileData = describeFileTarget(result);
+    if (!fileData) {
+      html = decodeHtml(result.body, result.headers["content-type"] ?? null);
+      if (params.prerender === "auto" && needsPrerender(html, result.statusCode)) {
+        visit = startVisit(true);
+        const rendered = await visit.catch((error) => {
+          // auto falls back to the fetched HTML when the browser cannot help.
+          if (error instanceof ApiError && error.code === "EBROWSER") return null;
+          throw error;
+        });
+        if (rendered?.html) {
+          html = rendered.html;
+          fetchMode = "prerender";
+        } else {
+          visit = null;
+        }
+      }
+    }
+  } else if (needsHtml(params) || wantsBrowser(params)) {
+    const started = performance.now();
+    visit = startVisit(needsHtml(params));
+    const rendered = await visit;
+    fetchTimeMs = performance.now() - started;
+    if (needsHtml(params)) fetchMode = "prerender";
+    statusCode = rendered.statusCode;
+    headers = publicHeaders(rendered.headers);
+    finalUrl = rendered.url;
+    html = rendered.html ?? null;
+  }
+
+  // The screenshot/pdf visit runs while extraction and probing go on.
+  if (wantsBrowser(params) && !visit) visit = startVisit(false);
+  const captured = visit?.then((v) => v);
+
+  let data: Record<string, unknown> = fileData ?? {};
+  const work: Promise<void>[] = [];
+  if (html !== null) {
+    const extracted = extract(html, finalUrl);
+    if (params.meta !== false) {
+      const fields = params.meta;
+      data = Object.fromEntries(
+        Object.entries({
+          title: extracted.title,
+          description: extracted.description,
+          lang: extracted.lang,
+          author: extracted.author,
+          publisher: extracted.publisher,
+          date: extracted.date,
+          url: extracted.url,
+          ...Object.fromEntries(MEDIA_FIELDS.map((field) => [field, null])),
+        }).filter(([name]) => fields.has(name)),
+      );
+      work.push(mediaFields(extracted, context).then((media) => {
+        for (const field of MEDIA_FIELDS) if (fields.has(field)) data[field] = media[field];
+      }));
+    }
+    if (params.data !== null) {
+      Object.assign(data, runRules(html, finalUrl, validateRules(params.data)));
+    }
+    if (params.markdown) data.markdown = toMarkdown(html, finalUrl);
+    if (params.iframe !== null) {
+      const iframe = params.iframe;
+      work.push(
+        (extracted.oembed
+          ? fetchIframe(extracted.oembed, { fetcher: services.fetcher, ...iframe, signal })
+          : Promise.resolve(null)).then((value) => {
+            data.iframe = value;
+          }),
+      );
+    }
+  }
+  if (captured && wantsBrowser(params)) {
+    work.push(captured.then(async (result) => {
+      if (params.screenshot !== null && result.screenshot) {
+        data.screenshot = await hostAsset(services, {
+          bytes: result.screenshot.bytes,
+          type: result.screenshot.type === "jpeg" ? "jpg" : "png",
+          width: result.screenshot.width,
+          height: result.screenshot.height,
+          credentialed: context.credentialed,
+        });
+      }
+      if (params.pdf !== null && result.pdf) {
+        data.pdf = await hostAsset(services, {
+          bytes: result.pdf.bytes,
+          type: "pdf",
+          width: result.pdf.width ?? null,
+          height: result.pdf.height ?? null,
+          credentialed: context.credentialed,
+        });
+      }
+      if (statusCode === null) statusCode = result.statusCode;
+    }));
+  }
+  await Promise.all(work);
+  return {
+    payload: { status: "success", data, statusCode, redirects, headers },
+    fetchMode,
+    fetchTimeMs,
+  };
+}

@@ -1,0 +1,123 @@
+import type { Config } from "./config.ts";
+import { ApiError } from "./errors.ts";
+import { handleApi } from "./api/mod.ts";
+import { serveAsset } from "./api/assets.ts";
+import { CORS_HEADERS, jsonResponse, plainError } from "./api/respond.ts";
+import { createServices, type Services } from "./services.ts";
+import { openApiDocument } from "./openapi.ts";
+import { playgroundAsset, wantsPlayground } from "./playground/mod.ts";
+
+export interface ConnInfo {
+  remoteAddr: string;
+  /** The request arrived on PRO_PORT. */
+  pro?: boolean;
+}
+
+export interface Handler {
+  (request: Request, conn?: ConnInfo): Promise<Response>;
+  services: Services;
+  close(): Promise<void>;
+}
+
+function isLoopback(address: string): boolean {
+  return /^127\./.test(address) || address === "::1" || /^::ffff:127\./i.test(address);
+}
+
+/** /ready and /metrics: loopback, or anyone with METRICS_TOKEN as a bearer token. */
+function mayObserve(config: Config, request: Request, conn: ConnInfo): boolean {
+  if (isLoopback(conn.remoteAddr)) return true;
+  const token = config.metricsToken;
+  return token !== null && request.headers.get("authorization") === `Bearer ${token}`;
+}
+
+async function ready(services: Services): Promise<Response> {
+  const [browser, store] = await Promise.all([
+    services.browser.ready().catch(() => false),
+    services.store.health().then((h) => h.ok).catch(() => false),
+  ]);
+  const ok = browser && store;
+  return jsonResponse(
+    { status: ok ? "ready" : "unready", browser, store },
+    ok ? 200 : 503,
+    new Headers({ "cache-control": "no-store" }),
+  );
+}
+
+type Route = (request: Request, url: URL, conn: ConnInfo) => Promise<Response | null> | Response | null;
+
+function routes(services: Services): Route[] {
+  const { config } = services;
+  return [
+    (request) =>
+      request.method === "OPTIONS"
+        ? new Response(null, { status: 204, headers: { ...CORS_HEADERS, "access-control-max-age": "86400" } })
+        : null,
+    (request) =>
+      request.method !== "GET" && request.method !== "HEAD"
+        ? plainError(
+          new ApiError("EMETHOD", `The method ${request.method} is not allowed: use GET.`, {
+            headers: { allow: "GET, HEAD, OPTIONS" },
+          }),
+        )
+        : null,
+    (request, url, conn) => {
+      if (url.pathname !== "/") return null;
+      if (wantsPlayground(request, url)) return playgroundAsset("/");
+      return handleApi(services, {
+        request,
+        requestId: crypto.randomUUID(),
+        remoteAddr: conn.remoteAddr,
+        arrivedOnProPort: conn.pro === true,
+      }).then((response) => {
+        response.headers.set("vary", "Accept, Accept-Encoding");
+        return response;
+      });
+    },
+    (_request, url) =>
+      url.pathname === "/health"
+        ? jsonResponse({ status: "ok" }, 200, new Headers({ "cache-control": "no-store" }))
+        : null,
+    (request, url, conn) => {
+      if (url.pathname !== "/ready" && url.pathname !== "/metrics") return null;
+      if (!mayObserve(config, request, conn)) {
+        return plainError(new ApiError("ENOROUTE", `Not found: ${url.pathname}`));
+      }
+      if (url.pathname === "/ready") return ready(services);
+      const stats = services.browser.stats();
+      const body = services.metrics.render({
+        linkpeek_browser_pages_in_use: stats.inUse,
+        linkpeek_browser_queue_length: stats.queued,
+      });
+      return new Response(body, {
+        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" },
+      });
+    },
+    (_request, url) =>
+      url.pathname === "/openapi.json"
+        ? jsonResponse(openApiDocument(config), 200, new Headers({ ...CORS_HEADERS }))
+        : null,
+    (_request, url) => url.pathname.startsWith("/assets/") ? serveAsset(services, url.pathname) : null,
+    (_request, url) => playgroundAsset(url.pathname),
+  ];
+}
+
+/** The whole HTTP surface: a short route table, first match wins, default 404. */
+export async function createHandler(config: Config): Promise<Handler> {
+  const services = await createServices(config);
+  const table = routes(services);
+  const handler = (async (request: Request, conn: ConnInfo = { remoteAddr: "127.0.0.1" }) => {
+    const url = new URL(request.url);
+    try {
+      for (const route of table) {
+        const response = await route(request, url, conn);
+        if (response) return response;
+      }
+      return plainError(new ApiError("ENOROUTE", `Not found: ${url.pathname}`));
+    } catch {
+      return plainError(new ApiError("EFATAL", "An unexpected error happened."));
+    }
+  }) as Handler;
+  handler.services = services;
+  handler.close = () => services.close();
+  return handler;
+}

@@ -1,0 +1,129 @@
+/**
+ * Embedded blobs (cache entries, assets) as files under DATA_DIR, indexed in Deno KV so that
+ * they survive a restart. All namespaces share one byte budget, evicted least recently used
+ * first; the index and its LRU order live in memory, so a read costs one file read.
+ */
+import { join } from "node:path";
+
+export interface BlobMeta {
+  size: number;
+  /** Epoch ms. */
+  expiresAt: number;
+  createdAt: number;
+  contentType?: string;
+  private?: boolean;
+}
+
+export class Blobs {
+  #kv: Deno.Kv;
+  #dir: string;
+  #maxBytes: number;
+  /** `ns/id` -> meta, in least-recently-used-first order. */
+  #index = new Map<string, BlobMeta>();
+  #total = 0;
+
+  private constructor(kv: Deno.Kv, dir: string, maxBytes: number) {
+    this.#kv = kv;
+    this.#dir = dir;
+    this.#maxBytes = maxBytes;
+  }
+
+  static async open(options: { kv: Deno.Kv; dir: string; maxBytes: number }): Promise<Blobs> {
+    const blobs = new Blobs(options.kv, options.dir, options.maxBytes);
+    await blobs.#load();
+    return blobs;
+  }
+
+  get totalBytes(): number {
+    return this.#total;
+  }
+
+  async get(ns: string, id: string): Promise<{ bytes: Uint8Array; meta: BlobMeta } | null> {
+    const name = `${ns}/${id}`;
+    const meta = this.#index.get(name);
+    if (!meta) return null;
+    if (meta.expiresAt <= Date.now()) {
+      await this.#remove(name);
+      return null;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(join(this.#dir, name));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      await this.#remove(name);
+      return null;
+    }
+    // Still indexed (not evicted meanwhile): mark as most recently used.
+    if (this.#index.get(name) === meta) {
+      this.#index.delete(name);
+      this.#index.set(name, meta);
+    }
+    return { bytes, meta };
+  }
+
+  /** Stores a blob; one larger than the whole budget is not stored (returns false). */
+  async put(
+    ns: string,
+    id: string,
+    value: { bytes: Uint8Array; ttlMs: number; contentType?: string; private?: boolean },
+  ): Promise<boolean> {
+    const name = `${ns}/${id}`;
+    const size = value.bytes.byteLength;
+    if (size > this.#maxBytes) return false;
+    const now = Date.now();
+    const meta: BlobMeta = { size, expiresAt: now + value.ttlMs, createdAt: now };
+    if (value.contentType !== undefined) meta.contentType = value.contentType;
+    if (value.private !== undefined) meta.private = value.private;
+    const path = join(this.#dir, name);
+    const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+    await Deno.mkdir(join(this.#dir, ns), { recursive: true });
+    await Deno.writeFile(tmp, value.bytes);
+    await Deno.rename(tmp, path);
+    await this.#kv.set(["blob", ns, id], meta);
+    const old = this.#index.get(name);
+    if (old) {
+      this.#total -= old.size;
+      this.#index.delete(name);
+    }
+    this.#index.set(name, meta);
+    this.#total += size;
+    await this.#evict(name);
+    return true;
+  }
+
+  async #evict(keep: string): Promise<void> {
+    for (const name of this.#index.keys()) {
+      if (this.#total <= this.#maxBytes) return;
+      if (name !== keep) await this.#remove(name);
+    }
+  }
+
+  async #remove(name: string): Promise<void> {
+    const meta = this.#index.get(name);
+    if (!meta) return;
+    this.#index.delete(name);
+    this.#total -= meta.size;
+    const slash = name.indexOf("/");
+    await this.#kv.delete(["blob", name.slice(0, slash), name.slice(slash + 1)]);
+    await Deno.remove(join(this.#dir, name)).catch(() => {});
+  }
+
+  /** Rebuilds the index, oldest first; drops expired entries and files that went missing. */
+  async #load(): Promise<void> {
+    const found: [string, BlobMeta][] = [];
+    for await (const entry of this.#kv.list<BlobMeta>({ prefix: ["blob"] })) {
+      const [, ns, id] = entry.key;
+      found.push([`${String(ns)}/${String(id)}`, entry.value]);
+    }
+    found.sort((a, b) => a[1].createdAt - b[1].createdAt);
+    const now = Date.now();
+    for (const [name, meta] of found) {
+      this.#index.set(name, meta);
+      this.#total += meta.size;
+      const exists = await Deno.stat(join(this.#dir, name)).then(() => true, () => false);
+      if (meta.expiresAt <= now || !exists) await this.#remove(name);
+    }
+    await this.#evict("");
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * Shared state on Redis so that N instances behave as one. Commands fail fast when Redis is
+ * unreachable (no offline queue, short command timeout) as ApiError EUNAVAILABLE, and the
+ * client reconnects by itself in the background. Memory is bounded by TTLs on every cache
+ * entry, asset and counter; operators add `maxmemory` + `maxmemory-policy volatile-lru`,
+ * which never evicts keys or the server secret (they have no TTL).
+ */
+import { Buffer } from "node:buffer";
+import { Redis } from "ioredis";
+import { ApiError } from "../errors.ts";
+import { log } from "../log.ts";
+import {
+  checkId,
+  type KeyRecord,
+  type Store,
+  type StoredAsset,
+  type StoreHealth,
+} from "./types.ts";
+
+const P = "lp:";
+const COMMAND_TIMEOUT_MS = 1500;
+const READY_WAIT_MS = 3000;
+
+// INCR and expiry in one step, so a counter can never outlive its window.
+const INCR_LUA = `local v = redis.call('INCR', KEYS[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[1])
+return v`;
+// Claims the name only while no active key holds it, then writes record and indexes.
+const ADD_KEY_LUA = `if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('SET', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[4], ARGV[2])
+redis.call('RPUSH', KEYS[4], ARGV[2])
+return 1`;
+const REVOKE_LUA = `if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[3])
+return 1`;
+
+/** Reply errors that mean "not serving right now" rather than a bug in a command. */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)/;
+
+function unavailable(error: unknown): ApiError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ApiError("EUNAVAILABLE", `Shared state (Redis) is unavailable: ${reason}`, {
+    headers: { "retry-after": "5" },
+  });
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function toBytes(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+export class RedisStore implements Store {
+  readonly kind = "redis" as const;
+  #redis: Redis;
+  #secret: Promise<Uint8Array> | null = null;
+  #down = false;
+
+  private constructor(redis: Redis) {
+    this.#redis = redis;
+    // Without a listener an 'error' event would crash the process.
+    redis.on("error", (error: Error) => {
+      if (this.#down) return;
+      this.#down = true;
+      log.warn("redis unreachable", { error: error.message });
+    });
+    redis.on("ready", () => {
+      if (this.#down) log.info("redis reachable again");
+      this.#down = false;
+    });
+  }
+
+  /** Connects; when Redis is not up within a few seconds the store still opens and recovers. */
+  static async open(url: string): Promise<RedisStore> {
+    const redis = new Redis(url, {
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 2000,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times: number) => Math.min(times * 200, 2000),
+    });
+    const store = new RedisStore(redis);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ready = await Promise.race([
+      new Promise<boolean>((resolve) => redis.once("ready", () => resolve(true))),
+      new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), READY_WAIT_MS)),
+    ]);
+    clearTimeout(timer);
+    if (!ready) {
+      log.warn("redis not ready at start-up; requests fail with EUNAVAILABLE until it is");
+    }
+    return store;
+  }
+
+  async #call<T>(run: (redis: Redis) => Promise<T>): Promise<T> {
+    try {
+      return await run(this.#redis);
+    } catch (error) {
+      const reply = error instanceof Error && error.name === "ReplyError";
+      if (reply && !TRANSIENT_REPLY.test(error.message)) throw error;
+      throw unavailable(error);
+    }
+  }
+
+  async increment(key: string, expiresAt: number): Promise<number> {
+    return Number(await this.#call((r) => r.eval(INCR_LUA, 1, `${P}count:${key}`, expiresAt)));
+  }
+
+  async getCache(key: string): Promise<Uint8Array | null> {
+    checkId("cache", key);
+    const value = await this.#call((r) => r.getBuffer(`${P}cache:${key}`));
+    return value ? toBytes(value) : null;
+  }
+
+  async setCache(key: string, entry: { value: Uint8Array; ttlMs: number }): Promise<void> {
+    checkId("cache", key);
+    const ttl = Math.max(1, Math.round(entry.ttlMs));
+    await this.#call((r) => r.set(`${P}cache:${key}`, toBuffer(entry.value), "PX", ttl));
+  }
+
+  async putAsset(id: string, asset: StoredAsset & { ttlMs: number }): Promise<void> {
+    checkId("asset", id);
+    const key = `${P}asset:${id}`;
+    const ttl = Math.max(1, Math.round(asset.ttlMs));
+    await this.#call((r) =>
+      r.multi()
+        .del(key)
+        .hset(
+          key,
+          "b",
+          toBuffer(asset.bytes),
+          "t",
+          asset.contentType,
+          "p",
+          asset.private ? "1" : "0",
+        )
+        .pexpire(key, ttl)
+        .exec()
+    );
+  }
+
+  async getAsset(id: string): Promise<StoredAsset | null> {
+    checkId("asset", id);
+    const [bytes, type, priv] = await this.#call((r) =>
+      r.hmgetBuffer(`${P}asset:${id}`, "b", "t", "p")
+    );
+    if (!bytes || !type) return null;
+    return {
+      bytes: toBytes(bytes),
+      contentType: type.toString(),
+      private: priv?.toString() === "1",
+    };
+  }
+
+  async addKey(record: KeyRecord): Promise<void> {
+    const added = await this.#call((r) =>
+      r.eval(
+        ADD_KEY_LUA,
+        4,
+        `${P}keyactive`,
+        `${P}key:${record.id}`,
+        `${P}keyhash`,
+        `${P}keyids`,
+        record.name,
+        record.id,
+        JSON.stringify(record),
+        record.hash,
+      )
+    );
+    if (Number(added) !== 1) throw new Error(`A key named "${record.name}" already exists.`);
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyRecord | null> {
+    const id = await this.#call((r) => r.hget(`${P}keyhash`, hash));
+    return id === null ? null : await this.findKeyById(id);
+  }
+
+  async findKeyById(id: string): Promise<KeyRecord | null> {
+    const json = await this.#call((r) => r.get(`${P}key:${id}`));
+    return json === null ? null : JSON.parse(json) as KeyRecord;
+  }
+
+  async listKeys(): Promise<KeyRecord[]> {
+    const ids = await this.#call((r) => r.lrange(`${P}keyids`, 0, -1));
+    if (ids.length === 0) return [];
+    const values = await this.#call((r) => r.mget(ids.map((id) => `${P}key:${id}`)));
+    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as KeyRecord);
+  }
+
+  async revokeKey(name: string): Promise<boolean> {
+    const id = await this.#call((r) => r.hget(`${P}keyactive`, name));
+    if (id === null) return false;
+    const record = await this.findKeyById(id);
+    if (!record) return false;
+    const revoked = JSON.stringify({ ...record, revokedAt: Date.now() });
+    const done = await this.#call((r) =>
+      r.eval(REVOKE_LUA, 2, `${P}keyactive`, `${P}key:${id}`, name, id, revoked)
+    );
+    return Number(done) === 1;
+  }
+
+  serverSecret(): Promise<Uint8Array> {
+    this.#secret ??= this.#loadSecret().catch((error) => {
+      this.#secret = null;
+      throw error;
+    });
+    return this.#secret;
+  }
+
+  async #loadSecret(): Promise<Uint8Array> {
+    const fresh = toBuffer(crypto.getRandomValues(new Uint8Array(32)));
+    // NX: the first instance wins, every later one reads the same bytes.
+    await this.#call((r) => r.set(`${P}secret`, fresh, "NX"));
+    const value = await this.#call((r) => r.getBuffer(`${P}secret`));
+    if (!value || value.byteLength !== 32) throw unavailable("the server secret is missing");
+    return new Uint8Array(value);
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      await this.#call((r) => r.ping());
+      return { ok: true, kind: this.kind };
+    } catch (error) {
+      return { ok: false, kind: this.kind, error: (error as Error).message };
+    }
+  }
+
+  close(): Promise<void> {
+    this.#redis.disconnect();
+    return Promise.resolve();
+  }
+}

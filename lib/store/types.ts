@@ -1,0 +1,67 @@
+/**
+ * Shared state behind one interface: embedded (Deno KV + files in DATA_DIR) or Redis.
+ * Every method may throw ApiError("EUNAVAILABLE") when the backing service is unreachable.
+ */
+
+/** A hosted file, e.g. a screenshot. */
+export interface StoredAsset {
+  bytes: Uint8Array;
+  contentType: string;
+  /** Made from a credentialed request: served with `cache-control: private`. */
+  private: boolean;
+}
+
+/** A registered API key. Only the SHA-256 of the key itself is ever stored. */
+export interface KeyRecord {
+  /** Short public id, e.g. the prefix of signed URLs' `signature` parameter. */
+  id: string;
+  name: string;
+  /** Hex SHA-256 of the key. */
+  hash: string;
+  /** base64url secret that signs embed URLs for this key. */
+  signingSecret: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Requests per UTC day; null means unlimited. */
+  dailyLimit: number | null;
+  /** Epoch ms of revocation; null while active. */
+  revokedAt: number | null;
+}
+
+export interface StoreHealth {
+  ok: boolean;
+  kind: "embedded" | "redis";
+  /** Why it is not ok. */
+  error?: string;
+}
+
+export interface Store {
+  readonly kind: "embedded" | "redis";
+  /** Adds one to `key` and returns the new value; the counter disappears at `expiresAt` (epoch ms). */
+  increment(key: string, expiresAt: number): Promise<number>;
+  /** Response cache: opaque bytes, null when absent or expired. */
+  getCache(key: string): Promise<Uint8Array | null>;
+  setCache(key: string, entry: { value: Uint8Array; ttlMs: number }): Promise<void>;
+  /** `id`: 1-128 characters of [A-Za-z0-9_-]. */
+  putAsset(id: string, asset: StoredAsset & { ttlMs: number }): Promise<void>;
+  getAsset(id: string): Promise<StoredAsset | null>;
+  /** Throws a plain Error when an active key already has that name. */
+  addKey(record: KeyRecord): Promise<void>;
+  findKeyByHash(hash: string): Promise<KeyRecord | null>;
+  findKeyById(id: string): Promise<KeyRecord | null>;
+  /** Every key ever added, revoked ones included, oldest first. */
+  listKeys(): Promise<KeyRecord[]>;
+  /** False when no active key has that name. */
+  revokeKey(name: string): Promise<boolean>;
+  /** 32 random bytes made once and shared by every instance on the same state. */
+  serverSecret(): Promise<Uint8Array>;
+  health(): Promise<StoreHealth>;
+  close(): Promise<void>;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Cache keys and asset ids double as file names in embedded mode, so they stay plain. */
+export function checkId(kind: string, id: string): void {
+  if (!ID.test(id)) throw new Error(`Invalid ${kind} id "${id.slice(0, 140)}".`);
+}

@@ -1,0 +1,284 @@
+import assert from "node:assert/strict";
+import { isApiError } from "../../lib/errors.ts";
+import { EmbeddedStore } from "../../lib/store/embedded.ts";
+import { openStore } from "../../lib/store/mod.ts";
+import type { KeyRecord, Store } from "../../lib/store/types.ts";
+import { startRedis } from "./_redis.ts";
+
+const MB = 1024 * 1024;
+
+function record(name: string, overrides: Partial<KeyRecord> = {}): KeyRecord {
+  return {
+    id: crypto.randomUUID().slice(0, 12),
+    name,
+    hash: Array.from(
+      crypto.getRandomValues(new Uint8Array(32)),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join(""),
+    signingSecret: "c2VjcmV0",
+    createdAt: Date.now(),
+    dailyLimit: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** The behaviour both implementations share, run against each. */
+async function storeContract(t: Deno.TestContext, open: () => Promise<Store>) {
+  const a = await open();
+  const b = await open();
+  try {
+    await t.step(
+      "increment() is atomic: 200 concurrent calls, limit 50 -> exactly 50 allowed",
+      async () => {
+        const expiresAt = Date.now() + 60_000;
+        const values = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).increment("race", expiresAt)),
+        );
+        assert.deepEqual(
+          [...values].sort((x, y) => x - y),
+          Array.from({ length: 200 }, (_, i) => i + 1),
+        );
+        assert.equal(values.filter((v) => v <= 50).length, 50);
+      },
+    );
+
+    await t.step("increment() starts again after the window ends", async () => {
+      assert.equal(await a.increment("short", Date.now() + 80), 1);
+      assert.equal(await a.increment("short", Date.now() + 80), 2);
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(await a.increment("short", Date.now() + 80), 1);
+    });
+
+    await t.step(
+      "getCache() returns what setCache() stored, across instances, until ttl",
+      async () => {
+        const big = crypto.getRandomValues(new Uint8Array(64 * 1024));
+        const value = new Uint8Array(3 * MB);
+        for (let i = 0; i < value.length; i += big.length) value.set(big, i);
+        await a.setCache("k1", { value, ttlMs: 60_000 });
+        assert.deepEqual(await a.getCache("k1"), value);
+        assert.equal(await a.getCache("missing"), null);
+        await a.setCache("brief", { value: new Uint8Array([1, 2, 3]), ttlMs: 60 });
+        assert.deepEqual(await a.getCache("brief"), new Uint8Array([1, 2, 3]));
+        await new Promise((r) => setTimeout(r, 120));
+        assert.equal(await a.getCache("brief"), null);
+      },
+    );
+
+    await t.step("putAsset() round-trips bytes, content type and the private flag", async () => {
+      const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]);
+      await a.putAsset("shot_1", {
+        bytes: png,
+        contentType: "image/png",
+        private: true,
+        ttlMs: 60_000,
+      });
+      await a.putAsset("shot-2", {
+        bytes: png,
+        contentType: "image/jpeg",
+        private: false,
+        ttlMs: 60_000,
+      });
+      assert.deepEqual(await a.getAsset("shot_1"), {
+        bytes: png,
+        contentType: "image/png",
+        private: true,
+      });
+      assert.deepEqual(await a.getAsset("shot-2"), {
+        bytes: png,
+        contentType: "image/jpeg",
+        private: false,
+      });
+      assert.equal(await a.getAsset("nope"), null);
+      await assert.rejects(a.getAsset("../etc/passwd"), /Invalid asset id/);
+    });
+
+    await t.step(
+      "keys: add, find by hash and id, list, refuse a taken name, revoke, re-add",
+      async () => {
+        const first = record("alice", { dailyLimit: 10 });
+        await a.addKey(first);
+        assert.deepEqual(await b.findKeyByHash(first.hash), first);
+        assert.deepEqual(await b.findKeyById(first.id), first);
+        assert.equal(await b.findKeyByHash("0".repeat(64)), null);
+        await assert.rejects(b.addKey(record("alice")), /A key named "alice" already exists/);
+        assert.equal(await b.revokeKey("alice"), true);
+        assert.equal(await b.revokeKey("alice"), false);
+        assert.equal(await b.revokeKey("nobody"), false);
+        const revoked = await a.findKeyByHash(first.hash);
+        assert.ok(revoked && typeof revoked.revokedAt === "number");
+        const second = record("alice", { createdAt: first.createdAt + 1 });
+        await a.addKey(second);
+        const listed = await b.listKeys();
+        assert.deepEqual(listed.map((k) => [k.id, k.revokedAt === null]), [[first.id, false], [
+          second.id,
+          true,
+        ]]);
+      },
+    );
+
+    await t.step("serverSecret() is 32 bytes, the same for every instance", async () => {
+      const [sa, sb] = await Promise.all([a.serverSecret(), b.serverSecret()]);
+      assert.equal(sa.byteLength, 32);
+      assert.deepEqual(sa, sb);
+      assert.notDeepEqual(sa, new Uint8Array(32));
+    });
+
+    await t.step("health() is ok", async () => {
+      assert.equal((await a.health()).ok, true);
+    });
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
+Deno.test("EmbeddedStore", async (t) => {
+  const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-store-" });
+  try {
+    // One process owns a DATA_DIR: both handles are the same instance here.
+    const shared = await openStore({ redisUrl: null, dataDir, cacheMaxBytes: 64 * MB });
+    let opened = 0;
+    await storeContract(t, () => {
+      opened++;
+      return Promise.resolve(
+        opened === 1 ? shared : { ...bindAll(shared), close: () => Promise.resolve() },
+      );
+    });
+
+    await t.step("everything survives a reopen", async () => {
+      const before = await EmbeddedStore.open({ dataDir, maxBytes: 64 * MB });
+      const secret = await before.serverSecret();
+      assert.equal(await before.increment("persist", Date.now() + 60_000), 1);
+      assert.equal(await before.increment("persist", Date.now() + 60_000), 2);
+      await before.setCache("persist", { value: new Uint8Array([7]), ttlMs: 60_000 });
+      await before.close();
+
+      const after = await EmbeddedStore.open({ dataDir, maxBytes: 64 * MB });
+      try {
+        assert.equal(await after.increment("persist", Date.now() + 60_000), 3);
+        assert.deepEqual(await after.getCache("persist"), new Uint8Array([7]));
+        assert.deepEqual(await after.getCache("k1").then((v) => v?.byteLength), 3 * MB);
+        assert.deepEqual((await after.getAsset("shot_1"))?.contentType, "image/png");
+        assert.deepEqual(await after.serverSecret(), secret);
+        assert.deepEqual((await after.listKeys()).map((k) => k.name), ["alice", "alice"]);
+      } finally {
+        await after.close();
+      }
+    });
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("EmbeddedStore evicts least recently used blobs beyond maxBytes", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-evict-" });
+  try {
+    const store = await EmbeddedStore.open({ dataDir, maxBytes: 1000 });
+    const blob = (n: number) => ({ value: new Uint8Array(400).fill(n), ttlMs: 60_000 });
+    await store.setCache("one", blob(1));
+    await store.setCache("two", blob(2));
+    assert.ok(await store.getCache("one")); // "one" is now the most recently used
+    await store.putAsset("three", {
+      bytes: new Uint8Array(400),
+      contentType: "image/png",
+      private: false,
+      ttlMs: 60_000,
+    });
+    assert.equal(store.blobBytes, 800);
+    assert.equal(await store.getCache("two"), null);
+    assert.ok(await store.getCache("one"));
+    assert.ok(await store.getAsset("three"));
+    await store.setCache("huge", { value: new Uint8Array(1001), ttlMs: 60_000 });
+    assert.equal(await store.getCache("huge"), null);
+    assert.equal(store.blobBytes, 800);
+    const files = [...Deno.readDirSync(`${dataDir}/blobs/cache`)].map((f) => f.name).sort();
+    assert.deepEqual(files, ["one"]);
+    await store.close();
+
+    const reopened = await EmbeddedStore.open({ dataDir, maxBytes: 500 });
+    assert.equal(reopened.blobBytes, 400);
+    await reopened.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("RedisStore", async (t) => {
+  await using redis = await startRedis();
+  const config = { redisUrl: redis.url, dataDir: "/nonexistent", cacheMaxBytes: 0 };
+  await storeContract(t, () => openStore(config));
+
+  await t.step(
+    "fails fast with EUNAVAILABLE while Redis is down and recovers by itself",
+    async () => {
+      const store = await openStore(config);
+      try {
+        assert.equal(await store.increment("outage", Date.now() + 60_000), 1);
+        await redis.stop();
+        const started = performance.now();
+        const error = await store.increment("outage", Date.now() + 60_000).then(
+          () => null,
+          (e) => e,
+        );
+        const elapsed = performance.now() - started;
+        assert.ok(isApiError(error), `expected ApiError, got ${error}`);
+        assert.equal(error.code, "EUNAVAILABLE");
+        assert.equal(error.status, 503);
+        assert.equal(error.headers["retry-after"], "5");
+        assert.ok(elapsed < 2000, `took ${elapsed} ms`);
+        assert.equal((await store.health()).ok, false);
+        await assert.rejects(
+          store.getCache("x"),
+          (e) => isApiError(e) && e.code === "EUNAVAILABLE",
+        );
+
+        await redis.start();
+        let value: number | null = null;
+        for (let i = 0; i < 60 && value === null; i++) {
+          value = await store.increment("outage", Date.now() + 60_000).catch(() => null);
+          if (value === null) {
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+        // The new server is empty (no persistence), so the count starts again.
+        assert.equal(value, 1);
+        assert.equal((await store.health()).ok, true);
+      } finally {
+        await store.close();
+      }
+    },
+  );
+});
+
+Deno.test("openStore() with Redis down at start-up opens and reports EUNAVAILABLE", async () => {
+  const redis = await startRedis();
+  const url = redis.url;
+  await redis[Symbol.asyncDispose]();
+  const store = await openStore({ redisUrl: url, dataDir: "/nonexistent", cacheMaxBytes: 0 });
+  try {
+    await assert.rejects(store.serverSecret(), (e) => isApiError(e) && e.code === "EUNAVAILABLE");
+  } finally {
+    await store.close();
+  }
+});
+
+function bindAll(store: Store): Store {
+  return {
+    kind: store.kind,
+    increment: store.increment.bind(store),
+    getCache: store.getCache.bind(store),
+    setCache: store.setCache.bind(store),
+    putAsset: store.putAsset.bind(store),
+    getAsset: store.getAsset.bind(store),
+    addKey: store.addKey.bind(store),
+    findKeyByHash: store.findKeyByHash.bind(store),
+    findKeyById: store.findKeyById.bind(store),
+    listKeys: store.listKeys.bind(store),
+    revokeKey: store.revokeKey.bind(store),
+    serverSecret: store.serverSecret.bind(store),
+    health: store.health.bind(store),
+    close: store.close.bind(store),
+  };
+}

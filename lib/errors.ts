@@ -32,7 +32,11 @@ export class ApiError extends Error {
   /** Extra response headers, e.g. Retry-After for ERATE/EBUSY/EUNAVAILABLE. */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;

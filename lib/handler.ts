@@ -43,14 +43,21 @@ async function ready(services: Services): Promise<Response> {
   );
 }
 
-type Route = (request: Request, url: URL, conn: ConnInfo) => Promise<Response | null> | Response | null;
+type Route = (
+  request: Request,
+  url: URL,
+  conn: ConnInfo,
+) => Promise<Response | null> | Response | null;
 
 function routes(services: Services): Route[] {
   const { config } = services;
   return [
     (request) =>
       request.method === "OPTIONS"
-        ? new Response(null, { status: 204, headers: { ...CORS_HEADERS, "access-control-max-age": "86400" } })
+        ? new Response(null, {
+          status: 204,
+          headers: { ...CORS_HEADERS, "access-control-max-age": "86400" },
+        })
         : null,
     (request) =>
       request.method !== "GET" && request.method !== "HEAD"
@@ -89,14 +96,18 @@ function routes(services: Services): Route[] {
         linkpeek_browser_queue_length: stats.queued,
       });
       return new Response(body, {
-        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" },
+        headers: {
+          "content-type": "text/plain; version=0.0.4; charset=utf-8",
+          "cache-control": "no-store",
+        },
       });
     },
     (_request, url) =>
       url.pathname === "/openapi.json"
         ? jsonResponse(openApiDocument(config), 200, new Headers({ ...CORS_HEADERS }))
         : null,
-    (_request, url) => url.pathname.startsWith("/assets/") ? serveAsset(services, url.pathname) : null,
+    (_request, url) =>
+      url.pathname.startsWith("/assets/") ? serveAsset(services, url.pathname) : null,
     (_request, url) => playgroundAsset(url.pathname),
   ];
 }

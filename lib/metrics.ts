@@ -54,7 +54,9 @@ export function createMetrics(): Metrics {
       lines.push(`linkpeek_request_duration_seconds_count ${latencyCount}`);
       lines.push("# HELP linkpeek_cache_lookups_total Response cache lookups by result.");
       lines.push("# TYPE linkpeek_cache_lookups_total counter");
-      for (const [labels, n] of cacheLookups) lines.push(`linkpeek_cache_lookups_total${labels} ${n}`);
+      for (const [labels, n] of cacheLookups) {
+        lines.push(`linkpeek_cache_lookups_total${labels} ${n}`);
+      }
       const hits = (cacheLookups.get(labelText({ status: "HIT" })) ?? 0) +
         (cacheLookups.get(labelText({ status: "STALE" })) ?? 0);
       const lookups = [...cacheLookups.values()].reduce((a, b) => a + b, 0);

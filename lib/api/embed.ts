@@ -23,11 +23,14 @@ function safeBody(bytes: Uint8Array, contentType: string | null, url: string): H
     new TextDecoder().decode(bytes.subarray(0, 256)),
   );
   if (INLINE_KINDS.has(kind) && !svg) {
-    headers.set("content-type", contentType && !/octet-stream/i.test(contentType)
-      ? contentType
-      : kind === "pdf"
-      ? "application/pdf"
-      : "application/octet-stream");
+    headers.set(
+      "content-type",
+      contentType && !/octet-stream/i.test(contentType)
+        ? contentType
+        : kind === "pdf"
+        ? "application/pdf"
+        : "application/octet-stream",
+    );
   } else {
     headers.set("content-type", "application/octet-stream");
     headers.set("content-security-policy", "default-src 'none'; sandbox");
@@ -53,7 +56,10 @@ export async function embedResponse(
   const text = String(value);
   const isUrlField = path === "url" || path.endsWith(".url");
   if (!isUrlField) {
-    headers.set("content-type", `${path === "markdown" ? "text/markdown" : "text/plain"}; charset=utf-8`);
+    headers.set(
+      "content-type",
+      `${path === "markdown" ? "text/markdown" : "text/plain"}; charset=utf-8`,
+    );
     return new Response(text, { headers });
   }
   const assetBase = `${services.config.publicUrl}${ASSET_PREFIX}`;
@@ -67,7 +73,10 @@ export async function embedResponse(
   }
   const result = await services.fetcher.fetch(text, { signal });
   if (result.statusCode < 200 || result.statusCode > 299) {
-    throw new ApiError("ENOTFOUND", `The field \`${path}\` points at ${text}, which answered ${result.statusCode}.`);
+    throw new ApiError(
+      "ENOTFOUND",
+      `The field \`${path}\` points at ${text}, which answered ${result.statusCode}.`,
+    );
   }
   const contentType = result.headers["content-type"] ?? null;
   for (const [name, v] of safeBody(result.body, contentType, result.url)) headers.set(name, v);

@@ -1,5 +1,8 @@
 /** `filter=title,image.url`: keep only those dot paths of data. */
-export function filterData(data: Record<string, unknown>, paths: string[]): Record<string, unknown> {
+export function filterData(
+  data: Record<string, unknown>,
+  paths: string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const path of paths) {
     const keys = path.split(".");

@@ -63,12 +63,23 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
       meta.fetchTimeMs = result.fetchTimeMs;
       return result.payload;
     };
-    const payload: Payload = await cachedPayload(services, { params, target, credentialed, meta, compute });
+    const payload: Payload = await cachedPayload(services, {
+      params,
+      target,
+      credentialed,
+      meta,
+      compute,
+    });
     const data = params.filter ? filterData(payload.data, params.filter) : payload.data;
     const headers = apiHeaders(meta);
     if (params.embed) {
       return await Promise.race([
-        embedResponse(services, { data: payload.data, path: params.embed, signal: limit.signal, headers }),
+        embedResponse(services, {
+          data: payload.data,
+          path: params.embed,
+          signal: limit.signal,
+          headers,
+        }),
         limit.expired,
       ]);
     }
@@ -83,7 +94,10 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
 
 /** One API request, start to finish; never throws. */
 export async function handleApi(services: Services, api: ApiRequest): Promise<Response> {
-  const meta = newMeta(api.requestId, selectPlan(api.request, services.config, api.arrivedOnProPort));
+  const meta = newMeta(
+    api.requestId,
+    selectPlan(api.request, services.config, api.arrivedOnProPort),
+  );
   const started = performance.now();
   let response: Response;
   let code = "";

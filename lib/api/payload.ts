@@ -192,9 +192,11 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           ...Object.fromEntries(MEDIA_FIELDS.map((field) => [field, null])),
         }).filter(([name]) => fields.has(name)),
       );
-      work.push(mediaFields(extracted, context).then((media) => {
-        for (const field of MEDIA_FIELDS) if (fields.has(field)) data[field] = media[field];
-      }));
+      work.push(
+        mediaFields(extracted, context).then((media) => {
+          for (const field of MEDIA_FIELDS) if (fields.has(field)) data[field] = media[field];
+        }),
+      );
     }
     if (params.data !== null) {
       Object.assign(data, runRules(html, finalUrl, validateRules(params.data)));

@@ -22,7 +22,12 @@ function coerceBoolean(text: string, path: string): boolean {
   throw invalid(path, `must be true or false, got "${text}".`);
 }
 
-function coerceNumber(text: string, path: string, schema: { min: number; max: number }, integer: boolean) {
+function coerceNumber(
+  text: string,
+  path: string,
+  schema: { min: number; max: number },
+  integer: boolean,
+) {
   const value = Number(text);
   if (text.trim() === "" || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
     throw invalid(path, `must be ${integer ? "an integer" : "a number"}, got "${text}".`);
@@ -100,7 +105,9 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
     case "duration": {
       const text = leaf(node, path);
       const ms = parseDuration(text);
-      if (ms === null) throw invalid(path, `must be a duration like 1500, 10s or 1d, got "${text}".`);
+      if (ms === null) {
+        throw invalid(path, `must be a duration like 1500, 10s or 1d, got "${text}".`);
+      }
       if (ms < schema.min || ms > schema.max) {
         throw invalid(path, `must be between ${schema.min} ms and ${schema.max} ms, got ${ms} ms.`);
       }
@@ -118,7 +125,9 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
     case "object": {
       const out: Record<string, unknown> = {};
       if (schema.boolean) {
-        out.enabled = node.value === undefined ? node.kids.size > 0 : coerceBoolean(node.value, path);
+        out.enabled = node.value === undefined
+          ? node.kids.size > 0
+          : coerceBoolean(node.value, path);
       } else if (node.value !== undefined && node.kids.size === 0) {
         throw invalid(path, "is an object: set its members with dotted names.");
       }

@@ -108,7 +108,10 @@ function refuseFileWriters(root: QueryNode): void {
     let node: QueryNode | undefined = root;
     for (const segment of path.split(".")) node = node && findKid(node, toCamel(segment));
     if (node) {
-      throw new ApiError("EINVALQUERY", `The parameter \`${path}\` is not allowed: linkpeek never writes files for a request.`);
+      throw new ApiError(
+        "EINVALQUERY",
+        `The parameter \`${path}\` is not allowed: linkpeek never writes files for a request.`,
+      );
     }
   }
 }
@@ -181,7 +184,9 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     );
   }
   const pdf = values.pdf as (PdfParams & { enabled?: boolean }) | undefined;
-  const iframe = values.iframe as { enabled?: boolean; maxWidth?: number; maxHeight?: number } | undefined;
+  const iframe = values.iframe as
+    | { enabled?: boolean; maxWidth?: number; maxHeight?: number }
+    | undefined;
   const page: PageParams = {};
   for (
     const name of [

@@ -184,7 +184,19 @@ export const PARAMS: Record<string, ParamDef> = {
         format: {
           schema: {
             kind: "enum",
-            values: ["Letter", "Legal", "Tabloid", "Ledger", "A0", "A1", "A2", "A3", "A4", "A5", "A6"],
+            values: [
+              "Letter",
+              "Legal",
+              "Tabloid",
+              "Ledger",
+              "A0",
+              "A1",
+              "A2",
+              "A3",
+              "A4",
+              "A5",
+              "A6",
+            ],
           },
           description: "Paper format.",
           example: "A4",

@@ -1,0 +1,117 @@
+/**
+ * Reads a response body through streaming decompression and stops at maxBytes of DECODED
+ * data: a compression bomb or an endless page costs at most maxBytes plus one chunk.
+ */
+import zlib from "node:zlib";
+import { pipeline, Readable, type Transform } from "node:stream";
+
+export interface BodyResult {
+  body: Uint8Array;
+  truncated: boolean;
+  /** Content-codings that were undone (so callers can drop content-encoding). */
+  decoded: boolean;
+}
+
+const KNOWN = new Set(["gzip", "x-gzip", "deflate", "br"]);
+
+/** A zlib-wrapped deflate stream starts with a CMF/FLG pair whose 16-bit value is 0 mod 31. */
+function isZlibHeader(first: Uint8Array): boolean {
+  return first.length >= 2 && (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | first[1]!) % 31 === 0;
+}
+
+function decoderFor(coding: string, first: Uint8Array): Transform | null {
+  // Lenient flushes: a target that cuts its stream short still yields what was sent.
+  const opts = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  switch (coding) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip(opts);
+    case "deflate":
+      // Some servers send raw deflate under this name.
+      return isZlibHeader(first) ? zlib.createInflate(opts) : zlib.createInflateRaw(opts);
+    case "br":
+      return zlib.createBrotliDecompress({
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      });
+    default:
+      return null;
+  }
+}
+
+/** Collects chunks up to `max` bytes; returns true when more arrived than fit. */
+async function collect(
+  source: AsyncIterable<Uint8Array>,
+  max: number,
+  chunks: Uint8Array[],
+): Promise<boolean> {
+  let size = 0;
+  for await (const chunk of source) {
+    const room = max - size;
+    if (chunk.byteLength > room) {
+      if (room > 0) chunks.push(chunk.subarray(0, room));
+      return true;
+    }
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  }
+  return false;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const total = chunks.reduce((n, c) => n + c.byteLength, 0);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of them) and reads at
+ * most maxBytes. Unknown codings are returned as they are. The caller destroys the
+ * connection afterwards when the result is truncated.
+ */
+export async function readBody(
+  raw: Readable,
+  options: { contentEncoding: string | undefined; maxBytes: number },
+): Promise<BodyResult> {
+  const codings = (options.contentEncoding ?? "").toLowerCase().split(",")
+    .map((s) => s.trim()).filter((s) => s && s !== "identity");
+  const chunks: Uint8Array[] = [];
+  if (codings.length === 0 || codings.some((c) => !KNOWN.has(c))) {
+    const truncated = await collect(raw, options.maxBytes, chunks);
+    return { body: concat(chunks), truncated, decoded: false };
+  }
+  // Peek the first chunk (the deflate flavour depends on it) without ending the stream.
+  const rawChunks = raw[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  const first = await rawChunks.next();
+  if (first.done) return { body: new Uint8Array(0), truncated: false, decoded: true };
+  const head = first.value;
+  const decoders: Transform[] = [];
+  // Codings are listed in the order applied; undo them last first.
+  for (const coding of codings.reverse()) {
+    const decoder = decoderFor(coding, head);
+    if (decoder) decoders.push(decoder);
+  }
+  async function* replay(): AsyncGenerator<Uint8Array> {
+    yield head;
+    for (let next = await rawChunks.next(); !next.done; next = await rawChunks.next()) {
+      yield next.value;
+    }
+  }
+  // pipeline() tears every stage down when we stop reading the last one.
+  const stages = [Readable.from(replay()), ...decoders] as unknown as [Readable, Transform];
+  const source = pipeline(...stages, () => {}) as unknown as Readable;
+  try {
+    const truncated = await collect(source, options.maxBytes, chunks);
+    return { body: concat(chunks), truncated, decoded: true };
+  } catch (error) {
+    // Corrupt compressed data: keep what decoded cleanly, as a browser would show it.
+    if (chunks.length > 0) return { body: concat(chunks), truncated: true, decoded: true };
+    throw error;
+  } finally {
+    source.destroy();
+  }
+}

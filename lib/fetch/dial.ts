@@ -1,0 +1,74 @@
+/** Raw TCP to a checked address, for the browser's egress proxy (CONNECT and plain HTTP). */
+import net from "node:net";
+import { ApiError } from "../errors.ts";
+import { type GuardConfig, pinHost } from "../guard/pin.ts";
+import { deadline } from "./deadline.ts";
+import { toApiError } from "./failure.ts";
+
+/** WHATWG host normalisation, so `0x7f.1` or `127。0。0。1` are judged as what they mean. */
+function normaliseHost(host: string): string {
+  const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  try {
+    return new URL(`http://${bracketed}/`).hostname;
+  } catch {
+    throw new ApiError("EINVALURL", `The host \`${host}\` is not a valid host.`);
+  }
+}
+
+function connectOnce(
+  target: { host: string; port: number },
+  signal: AbortSignal,
+): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: target.host, port: target.port });
+    const onAbort = () => {
+      socket.destroy();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    socket.once("connect", () => {
+      signal.removeEventListener("abort", onAbort);
+      socket.removeAllListeners("error");
+      resolve(socket);
+    });
+    socket.once("error", (error) => {
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
+      reject(error);
+    });
+  });
+}
+
+export async function dialChecked(
+  input: { host: string; port: number },
+  options: { config: GuardConfig; timeoutMs: number; signal?: AbortSignal },
+): Promise<net.Socket> {
+  const subject = `The host "${input.host}:${input.port}"`;
+  if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65535) {
+    throw new ApiError("EINVALURL", `${subject} has an invalid port.`);
+  }
+  using limit = deadline(options.timeoutMs, {
+    message: `${subject} timed out after ${options.timeoutMs} ms.`,
+    signal: options.signal,
+  });
+  try {
+    const host = normaliseHost(input.host);
+    const targets = await pinHost({ host, port: input.port }, {
+      config: options.config,
+      subject,
+      signal: limit.signal,
+    });
+    let last: unknown = null;
+    for (const target of targets) {
+      try {
+        return await connectOnce(target, limit.signal);
+      } catch (error) {
+        if (limit.signal.aborted) throw limit.signal.reason;
+        last = error;
+      }
+    }
+    throw last;
+  } catch (error) {
+    throw toApiError(limit.signal.aborted ? limit.signal.reason : error, subject);
+  }
+}

@@ -1,0 +1,40 @@
+/** Turns whatever a network operation threw into the contract's ApiError. */
+import { ApiError, isApiError } from "../errors.ts";
+import { log } from "../log.ts";
+
+const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ALTNAME|HANDSHAKE/i;
+
+function describe(error: unknown): { code: string; text: string } {
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown } | null;
+  const code = typeof e?.code === "string" ? e.code : "";
+  const text = typeof e?.message === "string" ? e.message : String(error);
+  if (!code && e?.cause) return describe(e.cause);
+  return { code, text };
+}
+
+/**
+ * `subject` names the target (`The URL "http://x/"`). Known network failures become EFETCH
+ * with a short reason, timeouts ETIMEOUT; nothing escapes as a non-ApiError.
+ */
+export function toApiError(error: unknown, subject: string): ApiError {
+  if (isApiError(error)) return error;
+  const { code, text } = describe(error);
+  const reason = (() => {
+    if (code === "ECONNREFUSED") return "connection refused";
+    if (code === "ECONNRESET" || code === "EPIPE") return "connection reset";
+    if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return "host unreachable";
+    if (code === "ETIMEDOUT") return "timed out";
+    if (code.startsWith("HPE_") || /parse error|invalid http/i.test(text)) {
+      return "invalid HTTP response";
+    }
+    if (TLS_CODES.test(code) || TLS_CODES.test(text)) return `TLS error (${code || text})`;
+    if (/socket hang up|closed|reset|broken pipe/i.test(text)) return "connection closed";
+    return null;
+  })();
+  if (code === "ETIMEDOUT") return new ApiError("ETIMEOUT", `${subject} timed out.`);
+  if (reason === null) {
+    log.warn("unexpected fetch failure", { code, error: text });
+    return new ApiError("EFETCH", `${subject} could not be reached.`);
+  }
+  return new ApiError("EFETCH", `${subject} could not be reached: ${reason}.`);
+}

@@ -1,0 +1,141 @@
+/**
+ * The guarded fetcher: the only way linkpeek reaches a target. Each hop is parsed, resolved,
+ * checked and dialled at exactly the checked address; redirects are followed by hand.
+ */
+import type { Socket } from "node:net";
+import type { Config } from "../config.ts";
+import { ApiError } from "../errors.ts";
+import type { Redirect } from "../types.ts";
+import { pinHost } from "../guard/pin.ts";
+import { readBody } from "./body.ts";
+import { deadline } from "./deadline.ts";
+import { dialChecked } from "./dial.ts";
+import { toApiError } from "./failure.ts";
+import { hopHeaders } from "./headers.ts";
+import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
+import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
+import { parseTargetUrl, redact, urlPort } from "./url.ts";
+
+export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
+
+export interface FetcherOptions {
+  config: Config;
+  /** Extra trusted CA certificates (PEM) for TLS targets; the system store is kept. */
+  ca?: string[];
+  /** How long one TCP connect may take; default min(5 s, the fetch deadline). */
+  connectTimeoutMs?: number;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export function createFetcher(options: FetcherOptions): Fetcher {
+  const { config } = options;
+
+  async function hop(
+    url: URL,
+    init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
+    connectTimeoutMs: number,
+  ): Promise<HopResponse> {
+    const subject = `The URL "${redact(url)}"`;
+    const targets = await pinHost({ host: url.hostname, port: urlPort(url) }, {
+      config,
+      subject,
+      signal: init.signal,
+    });
+    let last: unknown = null;
+    // Every address passed the check; try them in order while the TCP connect itself fails.
+    for (const target of targets) {
+      try {
+        return await sendHop({ url, target, ...init, connectTimeoutMs, ca: options.ca });
+      } catch (error) {
+        if (!(error instanceof ConnectError)) throw error;
+        if (error.timedOut) throw new ApiError("ETIMEOUT", `${subject} timed out connecting.`);
+        last = error.cause;
+      }
+    }
+    throw last;
+  }
+
+  async function fetchUrl(input: string, opts: FetchOptions = {}): Promise<FetchResult> {
+    const started = performance.now();
+    const timeoutMs = opts.timeoutMs ?? config.fetchTimeoutMs;
+    const maxBytes = opts.maxBytes ?? config.maxBodyBytes;
+    const maxRedirects = opts.maxRedirects ?? 10;
+    const method = opts.method ?? "GET";
+    const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(5_000, timeoutMs);
+    let url = parseTargetUrl(input);
+    const first = url;
+    using limit = deadline(timeoutMs, {
+      message: `The URL "${redact(first)}" timed out after ${timeoutMs} ms.`,
+      signal: opts.signal,
+    });
+    const redirects: Redirect[] = [];
+    const seen = new Set<string>();
+    let sameOrigin = true;
+    try {
+      for (;;) {
+        // Origin-bound headers stop at the first cross-origin hop and never come back.
+        sameOrigin &&= url.origin === first.origin;
+        const headers = hopHeaders({
+          userAgent: config.userAgent,
+          headers: opts.headers,
+          originHeaders: sameOrigin ? opts.originHeaders : undefined,
+          userinfo: sameOrigin ? { username: url.username, password: url.password } : undefined,
+        });
+        seen.add(url.href);
+        const response = await hop(
+          url,
+          { method, headers, signal: limit.signal },
+          connectTimeoutMs,
+        );
+        const location = response.headers.location;
+        if (REDIRECTS.has(response.statusCode) && location !== undefined) {
+          response.destroy();
+          redirects.push({ statusCode: response.statusCode, url: redact(url) });
+          const next = parseTargetUrl(location, url);
+          if (redirects.length > maxRedirects || seen.has(next.href)) {
+            throw new ApiError(
+              "EMAXREDIRECTS",
+              `The URL "${redact(first)}" redirected more than ${maxRedirects} times or in a loop.`,
+            );
+          }
+          url = next;
+          continue;
+        }
+        try {
+          const { body, truncated } = method === "HEAD"
+            ? { body: new Uint8Array(0), truncated: false }
+            : await readBody(response.message, {
+              contentEncoding: response.headers["content-encoding"],
+              maxBytes,
+            });
+          return {
+            url: redact(url),
+            statusCode: response.statusCode,
+            headers: response.headers,
+            redirects,
+            body,
+            truncated,
+            timeMs: Math.round(performance.now() - started),
+          };
+        } finally {
+          // The rest of the body is never read: close the connection rather than drain it.
+          response.destroy();
+        }
+      }
+    } catch (error) {
+      const reason = limit.signal.aborted ? limit.signal.reason : error;
+      throw toApiError(reason, `The URL "${redact(url)}"`);
+    }
+  }
+
+  return {
+    fetch: fetchUrl,
+    dial: (host: string, port: number, opts?: { signal?: AbortSignal }): Promise<Socket> =>
+      dialChecked({ host, port }, {
+        config,
+        timeoutMs: options.connectTimeoutMs ?? config.fetchTimeoutMs,
+        signal: opts?.signal,
+      }),
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Resolve once, check every address, and hand back exactly the addresses to dial, so that
+ * the address checked is the address connected to (no DNS-rebinding gap).
+ */
+import type { Config } from "../config.ts";
+import { ApiError } from "../errors.ts";
+import { log } from "../log.ts";
+import { classifyAddress, classifyHostname } from "./policy.ts";
+import { DnsError, ipLiteral, systemResolver } from "./resolve.ts";
+import { isTrusted } from "./trusted.ts";
+
+export type GuardConfig = Pick<Config, "resolver" | "connector" | "trustedTargets" | "ownPorts">;
+
+/** One checked address and where to dial it (the connector's mapping of it). */
+export interface PinnedAddress {
+  address: string;
+  host: string;
+  port: number;
+}
+
+export interface PinOptions {
+  config: GuardConfig;
+  /** How the target is named in error messages, e.g. `The URL "http://x/"`. */
+  subject: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Why address:port may not be dialled, or null. Trust never covers linkpeek's own ports on a
+ * non-public address: the service must not be turned against itself.
+ */
+export function refusal(address: string, port: number, config: GuardConfig): string | null {
+  const reason = classifyAddress(address);
+  if (reason === null) return null;
+  if (config.ownPorts.includes(port)) return `${reason}, linkpeek's own port ${port}`;
+  return isTrusted(address, port, config.trustedTargets) ? null : reason;
+}
+
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Resolves `host` (a URL hostname or IP literal) and checks every address it has. */
+export async function pinHost(
+  target: { host: string; port: number },
+  options: PinOptions,
+): Promise<PinnedAddress[]> {
+  const { config, subject } = options;
+  const forbidden = (why: string) => {
+    log.info("guard refused target", { host: target.host, port: target.port, why });
+    return new ApiError("EFORBIDDENURL", `${subject} resolves to a forbidden address.`);
+  };
+  const nameReason = classifyHostname(target.host);
+  if (nameReason) throw forbidden(nameReason);
+
+  const literal = ipLiteral(target.host);
+  let addresses: string[];
+  if (literal) {
+    addresses = [literal];
+  } else {
+    const resolver = config.resolver ?? systemResolver;
+    try {
+      addresses = await abortable(resolver(target.host), options.signal);
+    } catch (error) {
+      if (options.signal?.aborted && error === options.signal.reason) throw error;
+      const why = error instanceof DnsError ? error.reason : String(error);
+      throw new ApiError("EFETCH", `${subject} could not be reached: DNS lookup failed (${why}).`);
+    }
+    addresses = addresses.map((a) => ipLiteral(a) ?? a);
+  }
+  if (addresses.length === 0) {
+    throw new ApiError("EFETCH", `${subject} could not be reached: the name has no address.`);
+  }
+  // Refuse if ANY address is not allowed: a mixed answer is how rebinding attacks start.
+  for (const address of addresses) {
+    const why = refusal(address, target.port, config);
+    if (why) throw forbidden(`${address}: ${why}`);
+  }
+  // IPv4 first: hosts without IPv6 routes are common, the reverse is rare.
+  const ordered = [...addresses].sort((a, b) => Number(a.includes(":")) - Number(b.includes(":")));
+  const connector = config.connector ?? ((host: string, port: number) => ({ host, port }));
+  return ordered.map((address) => ({ address, ...connector(address, target.port) }));
+}

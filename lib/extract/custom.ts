@@ -1,0 +1,184 @@
+/**
+ * Runs the `data` parameter's custom rules (Microlink's rule language) over a page: selector /
+ * selectorAll, attr (an attribute, html, outerHTML, text, markdown, val, json, or nested rules),
+ * type, and fallbacks. A rule never throws at run time: whatever fails yields null.
+ */
+import { type AnyNode, isDocument, isTag } from "domhandler";
+import {
+  attr as readAttribute,
+  baseUrl,
+  type Document,
+  innerHtml,
+  outerHtml,
+  parseHtml,
+  select,
+  selectAll,
+  textOf,
+} from "./dom.ts";
+import { applyType, type RuleType } from "./custom_types.ts";
+import type { CustomRule, CustomRules } from "./custom_rules.ts";
+import { nodeToMarkdown } from "./markdown.ts";
+import { textContent } from "domutils";
+
+export { validateRules } from "./custom_rules.ts";
+export type { CustomRule, CustomRules } from "./custom_rules.ts";
+
+/** Characters of string values one request may produce; past it values are null. */
+const OUTPUT_BUDGET = 8 * 1024 * 1024;
+
+interface Run {
+  base: string;
+  budget: number;
+}
+
+/** Runs validated rules over `html` fetched from `url`; one key per rule name. */
+export function runRules(html: string, url: string, rules: CustomRules): Record<string, unknown> {
+  let doc: Document;
+  try {
+    doc = parseHtml(html);
+  } catch {
+    return Object.fromEntries(Object.keys(rules).map((name) => [name, null]));
+  }
+  return runRulesOnDocument(doc, { url, rules });
+}
+
+/** The same over an already parsed document (when markdown or oEmbed parsed it already). */
+export function runRulesOnDocument(
+  doc: Document,
+  options: { url: string; rules: CustomRules },
+): Record<string, unknown> {
+  let base = options.url;
+  try {
+    base = baseUrl(doc, options.url);
+  } catch {
+    // Keep the page URL as the base.
+  }
+  return runSet(doc, options.rules, { base, budget: OUTPUT_BUDGET });
+}
+
+function runSet(scope: AnyNode, rules: CustomRules, run: Run): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, fallbacks] of Object.entries(rules)) {
+    let value: unknown = null;
+    for (const rule of fallbacks) {
+      value = runRule(scope, rule, run);
+      if (value !== null) break;
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+function runRule(scope: AnyNode, rule: CustomRule, run: Run): unknown {
+  try {
+    if (rule.selectorAll) {
+      for (const selector of rule.selectorAll) {
+        const values = selectAll(scope, selector)
+          .map((el) => valueOf(el, rule, run))
+          .filter((v) => v !== null);
+        if (values.length) return values;
+      }
+      return null;
+    }
+    if (rule.selector) {
+      for (const selector of rule.selector) {
+        const el = select(scope, selector);
+        const value = el ? valueOf(el, rule, run) : null;
+        if (value !== null) return value;
+      }
+      return null;
+    }
+    // No selector: the attr applies to the whole scope (the page, or the nested match).
+    return valueOf(scope, rule, run);
+  } catch {
+    return null;
+  }
+}
+
+function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
+  const attr = rule.attr;
+  if (attr && !Array.isArray(attr)) {
+    const nested = runSet(node, attr, run);
+    return Object.values(nested).some((v) => v !== null) ? nested : null;
+  }
+  const types: RuleType[] = rule.type ?? ["auto"];
+  for (const name of attr ?? defaultAttrs(node, types)) {
+    const raw = read(node, name, run);
+    if (raw === null) continue;
+    if (typeof raw === "string") {
+      run.budget -= raw.length;
+      if (run.budget < 0) return null;
+    }
+    for (const type of types) {
+      const value = applyType(raw, type, run.base);
+      if (value !== null) return value;
+    }
+  }
+  return null;
+}
+
+const URL_TYPES = new Set<RuleType>(["url", "image", "logo", "audio", "video"]);
+
+/** Without `attr`: what a person would mean for this element and type. */
+function defaultAttrs(node: AnyNode, types: RuleType[]): string[] {
+  if (!isTag(node)) return ["text"];
+  const tag = node.name;
+  if (tag === "meta") return ["content"];
+  if (tag === "input" || tag === "select" || tag === "textarea") return ["val"];
+  if (tag === "time" && types.includes("date")) return ["datetime", "text"];
+  if (types.some((t) => URL_TYPES.has(t))) {
+    if (tag === "a" || tag === "link" || tag === "area") return ["href", "text"];
+    if (tag === "img") return ["src", "data-src", "text"];
+    if (tag === "object") return ["data"];
+    if (["audio", "video", "source", "iframe", "embed", "script", "track"].includes(tag)) {
+      return ["src", "text"];
+    }
+  }
+  return ["text"];
+}
+
+/** One raw value: a special name, else the attribute of that name. */
+function read(node: AnyNode, name: string, run: Run): unknown {
+  switch (name) {
+    case "html":
+    case "innerHTML":
+      return innerHtml(node);
+    case "outerHTML":
+      return outerHtml(node);
+    case "text":
+    case "textContent":
+    case "innerText":
+      return textOf(node);
+    case "markdown":
+      return nodeToMarkdown(node, { baseUrl: run.base });
+    case "val":
+      return val(node);
+    case "json":
+      return json(node);
+    default:
+      return readAttribute(node, name);
+  }
+}
+
+/** The current value of a form field, as jQuery's .val() reads it. */
+function val(node: AnyNode): string | null {
+  if (!isTag(node)) return null;
+  if (node.name === "textarea") return textContent(node);
+  if (node.name === "select") {
+    const option = select(node, "option[selected]") ?? select(node, "option");
+    if (!option) return null;
+    return readAttribute(option, "value") ?? textOf(option);
+  }
+  if (node.name === "option") return readAttribute(node, "value") ?? textOf(node);
+  return readAttribute(node, "value");
+}
+
+/** The page (or element) text parsed as JSON, for JSON endpoints. */
+function json(node: AnyNode): unknown {
+  const text = isDocument(node) || isTag(node) ? textContent(node) : "";
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * One streaming pass over the HTML (htmlparser2's tokenizer, no DOM) that keeps only what the
+ * field rules read. Pages reach megabytes; building a tree for them costs ten times more.
+ */
+import { Parser } from "htmlparser2";
+import type { ItemProp, PageRecord, Probe } from "./record.ts";
+
+// Ancestor facts a frame inherits from its parents.
+const ARTICLE = 1;
+const CONTENT = 2;
+const ITEM_AUTHOR = 4;
+const CLASS_AUTHOR = 8;
+const H1_TITLE = 16;
+const LOGO_CLASS = 32;
+const LOGO_LINK = 64;
+const ITEM_LOGO = 128;
+const SVG = 256;
+const MEDIA_AUDIO = 512;
+const MEDIA_VIDEO = 1024;
+
+/** Non-empty texts kept per probe; rules use the first, a few more help fallbacks. */
+const PROBE_KEEP = 3;
+const PARAGRAPH_KEEP = 8;
+const TEXT_CAP = 1000;
+const JSONLD_CAP = 2_000_000;
+const ITEMPROP_KEEP = 400;
+const AUDIO_EXT = /\.(mp3|m4a|aac|ogg|oga|opus|wav|flac|mpga|weba)(?:[?#]|$)/i;
+
+interface Capture {
+  text: string;
+  cap: number;
+  done: (text: string) => void;
+}
+
+interface Frame {
+  tag: string;
+  flags: number;
+  captures: Capture[] | null;
+}
+
+/** Whitespace-only texts are not "non-empty" for $filter-like probes. */
+const blank = (s: string) => s.trim() === "";
+
+function hasToken(list: string, token: string): boolean {
+  return ` ${list} `.replace(/\s+/g, " ").includes(` ${token} `);
+}
+
+export function emptyRecord(): PageRecord {
+  return {
+    meta: new Map(),
+    itemMeta: new Map(),
+    links: [],
+    title: null,
+    jsonld: [],
+    htmlLang: null,
+    base: null,
+    times: [],
+    itemprops: [],
+    texts: new Map(),
+    images: {
+      article: [],
+      content: [],
+      authorAlt: null,
+      any: null,
+      itempropLogo: null,
+      inItempropLogo: null,
+      logoLinkAlt: null,
+      logoAlt: null,
+    },
+    media: [],
+    audioLinks: [],
+  };
+}
+
+function push<K>(map: Map<K, string[]>, key: K, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Parses `html` once and returns the compact record the rules run on. */
+export function collect(html: string): PageRecord {
+  const rec = emptyRecord();
+  const stack: Frame[] = [];
+  const active: Capture[] = [];
+  let rawText: "skip" | "jsonld" | null = null;
+
+  const probeFull = (p: Probe) =>
+    (rec.texts.get(p)?.length ?? 0) >= (p === "paragraph" ? PARAGRAPH_KEEP : PROBE_KEEP);
+
+  const start = (frame: Frame, cap: number, done: (text: string) => void) => {
+    const c: Capture = { text: "", cap, done };
+    (frame.captures ??= []).push(c);
+    active.push(c);
+  };
+  const probe = (frame: Frame, p: Probe) => {
+    if (probeFull(p)) return;
+    start(frame, p === "paragraph" ? 4 * TEXT_CAP : TEXT_CAP, (text) => {
+      if (!blank(text) && !probeFull(p)) push(rec.texts, p, text);
+    });
+  };
+
+  const open = (tag: string, a: Record<string, string>) => {
+    const parent = stack[stack.length - 1];
+    let flags = parent ? parent.flags : 0;
+    const frame: Frame = { tag, flags, captures: null };
+    const cls = a.class ? a.class.toLowerCase() : "";
+    const id = a.id ? a.id.toLowerCase() : "";
+    const itemprop = a.itemprop ? a.itemprop.toLowerCase() : "";
+
+    switch (tag) {
+      case "meta": {
+        const content = a.content;
+        if (content === undefined) break;
+        if (a.name) push(rec.meta, a.name.toLowerCase().trim(), content);
+        if (a.property && a.property !== a.name) {
+          push(rec.meta, a.property.toLowerCase().trim(), content);
+        }
+        if (itemprop) push(rec.itemMeta, itemprop.trim(), content);
+        break;
+      }
+      case "link":
+        if (a.href !== undefined) {
+          rec.links.push({
+            rel: (a.rel ?? "").toLowerCase().split(/\s+/).filter(Boolean),
+            href: a.href,
+            type: (a.type ?? "").toLowerCase(),
+            sizes: a.sizes ?? "",
+            hreflang: (a.hreflang ?? "").toLowerCase(),
+          });
+        }
+        break;
+      case "html":
+        if (rec.htmlLang === null && a.lang) rec.htmlLang = a.lang;
+        break;
+      case "base":
+        if (rec.base === null && a.href) rec.base = a.href;
+        break;
+      case "title":
+        if (rec.title === null && !(flags & SVG)) {
+          start(frame, TEXT_CAP, (t) => {
+            if (rec.title === null) rec.title = t;
+          });
+        }
+        break;
+      case "script":
+        rawText = "skip";
+        if ((a.type ?? "").toLowerCase().trim() === "application/ld+json") {
+          rawText = "jsonld";
+          start(frame, JSONLD_CAP, (t) => rec.jsonld.push(t));
+        }
+        break;
+      case "style":
+      case "noscript":
+      case "template":
+        rawText = "skip";
+        break;
+      case "svg":
+        flags |= SVG;
+        break;
+      case "article":
+        flags |= ARTICLE;
+        break;
+      case "time": {
+        const time = { datetime: a.datetime ?? "", itemprop, text: "" };
+        if (rec.times.length < 20) {
+          rec.times.push(time);
+          start(frame, 200, (t) => (time.text = t));
+        }
+        break;
+      }
+      case "img": {
+        const src = a.src;
+        if (!src) break;
+        const imgs = rec.images;
+        if (flags & ARTICLE && imgs.article.length < 3) imgs.article.push(src);
+        if (flags & CONTENT && imgs.content.length < 3) imgs.content.push(src);
+        if (imgs.authorAlt === null && (a.alt ?? "").toLowerCase().includes("author")) {
+          imgs.authorAlt = src;
+        }
+        if (imgs.any === null && a["aria-hidden"] !== "true") imgs.any = src;
+        if (imgs.itempropLogo === null && hasToken(itemprop, "logo")) imgs.itempropLogo = src;
+        if (imgs.inItempropLogo === null && flags & ITEM_LOGO) imgs.inItempropLogo = src;
+        if (a.alt && flags & LOGO_CLASS) {
+          if (imgs.logoLinkAlt === null && flags & LOGO_LINK) imgs.logoLinkAlt = a.alt;
+          if (imgs.logoAlt === null) imgs.logoAlt = a.alt;
+        }
+        break;
+      }
+      case "audio":
+      case "video":
+        flags |= tag === "audio" ? MEDIA_AUDIO : MEDIA_VIDEO;
+        rec.media.push({
+          tag,
+          parent: tag,
+          src: a.src ?? "",
+          type: a.type ?? "",
+          poster: a.poster ?? "",
+        });
+        break;
+      case "source":
+        if (flags & (MEDIA_AUDIO | MEDIA_VIDEO) && a.src) {
+          rec.media.push({
+            tag: "source",
+            parent: parent?.tag === "audio" || parent?.tag === "video" ? parent.tag : "",
+            src: a.src,
+            type: a.type ?? "",
+            poster: "",
+          });
+        }
+        break;
+      case "a": {
+        const href = a.href ?? "";
+        if (rec.audioLinks.length < 5 && AUDIO_EXT.test(href)) rec.audioLinks.push(href);
+        if (cls.includes("author")) probe(frame, "authorLink");
+        if (flags & CLASS_AUTHOR) probe(frame, "authorInLink");
+        if (href.toLowerCase().includes("/author/")) probe(frame, "authorHref");
+        if (cls.includes("screenname")) probe(frame, "screenname");
+        if (cls.includes("brand")) probe(frame, "brandLink");
+        if (flags & H1_TITLE) probe(frame, "h1TitleLink");
+        if (flags & LOGO_CLASS) flags |= LOGO_LINK;
+        break;
+      }
+      case "h1":
+        probe(frame, "h1");
+        if (cls.includes("title")) {
+          probe(frame, "h1Title");
+          flags |= H1_TITLE;
+        }
+        break;
+      case "p":
+        probe(frame, "paragraph");
+        break;
+    }
+
+    if (cls) {
+      if (hasToken(cls, "post-title")) probe(frame, "postTitle");
+      if (hasToken(cls, "entry-title")) probe(frame, "entryTitle");
+      if (cls.includes("author")) {
+        probe(frame, "authorClass");
+        flags |= CLASS_AUTHOR;
+      }
+      if (cls.includes("byline")) probe(frame, "byline");
+      if (cls.includes("date")) probe(frame, "dateClass");
+      if (cls.includes("time")) probe(frame, "timeClass");
+      if (cls.includes("publish")) probe(frame, "publishClass");
+      if (hasToken(cls, "logo")) probe(frame, "logoClass");
+      if (cls.includes("logo")) flags |= LOGO_CLASS;
+    }
+    if (id) {
+      if (id.includes("date")) probe(frame, "dateId");
+      if (id === "logo") probe(frame, "logoId");
+      if (id === "content") flags |= CONTENT;
+    }
+    if (a.rel && hasToken(a.rel.toLowerCase(), "author")) probe(frame, "relAuthor");
+    if (itemprop) {
+      const props = itemprop.split(/\s+/).filter(Boolean);
+      if (rec.itemprops.length < ITEMPROP_KEEP) {
+        const attrs: Record<string, string> = {};
+        for (const k of ["content", "src", "href", "datetime", "title"]) {
+          const v = a[k];
+          if (v !== undefined) attrs[k] = v;
+        }
+        const item: ItemProp = { props, tag, attrs, text: "", inAuthor: !!(flags & ITEM_AUTHOR) };
+        rec.itemprops.push(item);
+        if (tag !== "meta" && tag !== "link") start(frame, TEXT_CAP, (t) => (item.text = t));
+      }
+      if (itemprop.includes("author")) flags |= ITEM_AUTHOR;
+      if (props.includes("logo")) flags |= ITEM_LOGO;
+    }
+    frame.flags = flags;
+    stack.push(frame);
+  };
+
+  const close = (tag: string) => {
+    // htmlparser2 reports implied closes too, so the top frame normally matches.
+    let idx = stack.length - 1;
+    while (idx >= 0 && stack[idx]!.tag !== tag) idx--;
+    if (idx < 0) return;
+    while (stack.length - 1 > idx) close(stack[stack.length - 1]!.tag);
+    const top = stack.pop()!;
+    if (tag === "script" || tag === "style" || tag === "noscript" || tag === "template") {
+      rawText = null;
+    }
+    if (top.captures) {
+      for (const c of top.captures) {
+        const i = active.lastIndexOf(c);
+        if (i !== -1) active.splice(i, 1);
+        c.done(c.text);
+      }
+    }
+  };
+
+  const parser = new Parser({
+    onopentag: open,
+    onclosetag: close,
+    ontext(data) {
+      if (rawText === "skip") return;
+      if (rawText === "jsonld") {
+        const c = active[active.length - 1];
+        if (c && c.text.length < c.cap) c.text += data;
+        return;
+      }
+      for (let i = 0; i < active.length; i++) {
+        const c = active[i]!;
+        if (c.text.length < c.cap) c.text += data;
+      }
+    },
+  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  parser.end(html);
+  // Unclosed elements at EOF still hand in what they collected.
+  while (stack.length) close(stack[stack.length - 1]!.tag);
+  return rec;
+}

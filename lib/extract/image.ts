@@ -1,0 +1,39 @@
+/** image: og -> twitter -> microdata -> JSON-LD -> image_src -> images in the article/page. */
+import { isAudioUrl, isVideoUrl } from "./media.ts";
+import { resolveUrl } from "./resolve.ts";
+import { allOf, type Context, itemMeta, meta, type Rule } from "./rules.ts";
+
+const MAX = 5;
+
+/** JSON-LD image values: strings, ImageObjects ({url} / {contentUrl}) or lists of them. */
+const ldImages: Rule = ({ ld }) =>
+  ld.values("image").map((v) => {
+    const node = ld.deref(v) as Record<string, unknown> | string;
+    return typeof node === "string" ? node : node?.url ?? node?.contentUrl;
+  });
+
+export const imageRules: Rule[] = [
+  meta("og:image:secure_url"),
+  meta("og:image:url"),
+  meta("og:image"),
+  meta("twitter:image:src"),
+  meta("twitter:image"),
+  itemMeta("image"),
+  ldImages,
+  ({ rec }) => rec.links.filter((l) => l.rel.includes("image_src")).map((l) => l.href),
+  ({ rec }) =>
+    rec.itemprops.filter((i) => i.props.includes("image") && i.tag === "img")
+      .map((i) => i.attrs.src),
+  ({ rec }) => rec.images.article,
+  ({ rec }) => rec.images.content,
+  ({ rec }) => rec.images.authorAlt,
+  ({ rec }) => rec.images.any,
+];
+
+export function normaliseImage(value: unknown, ctx: Context): string | null {
+  const u = resolveUrl(value, ctx);
+  return u === null || isAudioUrl(u) || isVideoUrl(u) ? null : u;
+}
+
+export const image = (ctx: Context): string[] =>
+  allOf(imageRules, { normalise: normaliseImage, ctx, limit: MAX });

@@ -1,0 +1,125 @@
+/**
+ * JSON-LD blocks as one list of nodes: top-level arrays and @graph members flattened, with
+ * @id references resolved when a path walks through them.
+ */
+
+type Node = Record<string, unknown>;
+
+const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Parses a block, repairing the common breakage (trailing commas, raw newlines in strings). */
+function parseBlock(text: string): unknown {
+  const src = text.trim().replace(/^<!--|-->$/g, "").replace(
+    /^\/\*<!\[CDATA\[\*\/|\/\*\]\]>\*\/$/g,
+    "",
+  );
+  try {
+    return JSON.parse(src);
+  } catch {
+    try {
+      return JSON.parse(src.replace(/,\s*([}\]])/g, "$1").replace(/[\u0000-\u001f]+/g, " "));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export class JsonLd {
+  readonly nodes: Node[] = [];
+  readonly #byId = new Map<string, Node>();
+
+  constructor(blocks: string[]) {
+    for (const text of blocks) this.#add(parseBlock(text));
+    for (const node of this.nodes) this.#index(node, 0);
+  }
+
+  #add(value: unknown): void {
+    if (Array.isArray(value)) {
+      for (const v of value) this.#add(v);
+      return;
+    }
+    if (!isNode(value)) return;
+    const graph = value["@graph"];
+    if (graph === undefined) {
+      this.nodes.push(value);
+      return;
+    }
+    // Graph members inherit the wrapper's own properties (like @context), as metascraper does.
+    const { "@graph": _, ...props } = value;
+    const members = Array.isArray(graph) ? graph : [graph];
+    for (const m of members) if (isNode(m)) this.nodes.push({ ...props, ...m });
+    if (Object.keys(props).some((k) => !k.startsWith("@"))) this.nodes.push(props);
+  }
+
+  #index(node: Node, depth: number): void {
+    if (depth > 6) return;
+    const id = node["@id"];
+    // The fullest node wins: a bare {"@id"} reference must not shadow its definition.
+    if (typeof id === "string" && Object.keys(node).length > 1) {
+      const prev = this.#byId.get(id);
+      if (!prev || Object.keys(prev).length < Object.keys(node).length) this.#byId.set(id, node);
+    }
+    for (const v of Object.values(node)) {
+      if (Array.isArray(v)) { for (const x of v) isNode(x) && this.#index(x, depth + 1); }
+      else if (isNode(v)) this.#index(v, depth + 1);
+    }
+  }
+
+  #deref(v: unknown): unknown {
+    if (isNode(v) && typeof v["@id"] === "string") {
+      const keys = Object.keys(v).filter((k) => k !== "@id" && k !== "@type");
+      if (keys.length === 0) return this.#byId.get(v["@id"]) ?? v;
+    }
+    return v;
+  }
+
+  /** Values at `path` (dot-separated) in one node, arrays walked, references followed. */
+  #walk(value: unknown, path: string[], out: unknown[]): void {
+    const v = this.#deref(value);
+    if (Array.isArray(v)) {
+      for (const x of v) this.#walk(x, path, out);
+      return;
+    }
+    if (path.length === 0) {
+      if (v !== undefined && v !== null && v !== "") out.push(v);
+      return;
+    }
+    if (!isNode(v)) return;
+    const [head, ...rest] = path as [string, ...string[]];
+    if (head in v) this.#walk(v[head], rest, out);
+  }
+
+  /** All values at `path` across nodes, in document order; `types` limits to nodes of a @type. */
+  values(path: string, types?: RegExp): unknown[] {
+    const out: unknown[] = [];
+    const parts = path.split(".");
+    for (const node of this.nodes) {
+      if (types && !matchesType(node, types)) continue;
+      this.#walk(node, parts, out);
+    }
+    return out;
+  }
+
+  /** The first value at `path` (first node that has one). */
+  first(path: string, types?: RegExp): unknown {
+    const parts = path.split(".");
+    for (const node of this.nodes) {
+      if (types && !matchesType(node, types)) continue;
+      const out: unknown[] = [];
+      this.#walk(node, parts, out);
+      if (out.length) return out.length === 1 ? out[0] : out;
+    }
+    return undefined;
+  }
+
+  /** Resolves a reference node, for callers walking values themselves. */
+  deref(v: unknown): unknown {
+    return this.#deref(v);
+  }
+}
+
+export function matchesType(node: Record<string, unknown>, types: RegExp): boolean {
+  const t = node["@type"];
+  if (typeof t === "string") return types.test(t);
+  return Array.isArray(t) && t.some((x) => typeof x === "string" && types.test(x));
+}

@@ -1,0 +1,72 @@
+/**
+ * The extraction engine: one streaming pass collects a compact record of the page, then each
+ * field runs its ordered rule list over it (see the per-field files).
+ */
+import { audio } from "./audio.ts";
+import { author } from "./author.ts";
+import { collect } from "./collect.ts";
+import { date } from "./date.ts";
+import { description } from "./description.ts";
+import { image } from "./image.ts";
+import { JsonLd } from "./jsonld.ts";
+import { lang } from "./lang.ts";
+import { logo } from "./logo.ts";
+import { publisher } from "./publisher.ts";
+import { baseFor, resolveUrl } from "./resolve.ts";
+import type { Context } from "./rules.ts";
+import { title } from "./title.ts";
+import { url as canonicalUrl } from "./url.ts";
+import { video } from "./video.ts";
+
+export interface Extracted {
+  title: string | null;
+  description: string | null;
+  author: string | null;
+  publisher: string | null;
+  /** ISO 8601 with milliseconds, e.g. 2017-06-29T00:00:00.000Z */
+  date: string | null;
+  /** ISO 639-1, lower-case */
+  lang: string | null;
+  /** canonical absolute URL, falling back to the page URL */
+  url: string;
+  /** absolute candidate URLs, best first, deduped, at most 5 */
+  image: string[];
+  logo: string[];
+  audio: string[];
+  video: string[];
+  /** href of <link type="application/json+oembed">, absolute */
+  oembed: string | null;
+}
+
+/** The shared context the rules read: record, JSON-LD and the URLs to resolve against. */
+export function contextFor(html: string, url: string): Context {
+  const rec = collect(html);
+  return { rec, ld: new JsonLd(rec.jsonld), url, base: baseFor(url, rec.base) };
+}
+
+function oembed(ctx: Context): string | null {
+  const link =
+    ctx.rec.links.find((l) =>
+      l.type === "application/json+oembed" && l.rel.includes("alternate")
+    ) ?? ctx.rec.links.find((l) => l.type === "application/json+oembed");
+  return link ? resolveUrl(link.href, ctx) : null;
+}
+
+/** Metadata of the page `html` fetched from `url` (no network). */
+export function extract(html: string, url: string): Extracted {
+  const ctx = contextFor(html, url);
+  return {
+    title: title(ctx),
+    description: description(ctx),
+    author: author(ctx),
+    publisher: publisher(ctx),
+    date: date(ctx),
+    lang: lang(ctx),
+    url: canonicalUrl(ctx),
+    image: image(ctx),
+    logo: logo(ctx),
+    audio: audio(ctx),
+    video: video(ctx),
+    oembed: oembed(ctx),
+  };
+}

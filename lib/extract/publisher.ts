@@ -1,0 +1,40 @@
+/** publisher: JSON-LD -> og:site_name -> app names -> Dublin Core -> logo alt -> <title>. */
+import { type Context, firstOf, firstText, ld, meta, type Rule } from "./rules.ts";
+import { siteFromTitle } from "./site_name.ts";
+import { cleanText } from "./text.ts";
+
+const MAX_PUBLISHER = 100;
+
+/** meta whose name contains `part` (application-name, msapplication-name...). */
+const metaContaining = (part: string): Rule => ({ rec }) => {
+  for (const [key, values] of rec.meta) if (key.includes(part)) return values;
+  return undefined;
+};
+
+export const publisherRules: Rule[] = [
+  ld("publisher.name"),
+  meta("og:site_name"),
+  metaContaining("application-name"),
+  metaContaining("app-title"),
+  metaContaining("app_name"),
+  meta("publisher"),
+  meta("dc.publisher"),
+  meta("dcterms.publisher"),
+  meta("twitter:app:name:iphone"),
+  meta("twitter:app:name:ipad"),
+  meta("twitter:app:name:googleplay"),
+  firstText("logoId"),
+  firstText("logoClass"),
+  firstText("brandLink"),
+  ({ rec }) => rec.images.logoLinkAlt,
+  ({ rec }) => rec.images.logoAlt,
+  ({ rec }) => rec.title === null ? undefined : siteFromTitle(rec.title),
+];
+
+export function normalisePublisher(value: unknown): string | null {
+  const s = cleanText(value);
+  return s === null || s.length > MAX_PUBLISHER ? null : s;
+}
+
+export const publisher = (ctx: Context): string | null =>
+  firstOf(publisherRules, normalisePublisher, ctx);

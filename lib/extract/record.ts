@@ -1,0 +1,94 @@
+/**
+ * The compact record one streaming pass over a page leaves behind: only what the field rules
+ * read. Attribute names are lower-cased; texts are raw (the field normalisers clean them).
+ */
+
+export interface LinkTag {
+  /** rel tokens, lower-cased. */
+  rel: string[];
+  href: string;
+  type: string;
+  sizes: string;
+  hreflang: string;
+}
+
+/** An element with an `itemprop` attribute (microdata). */
+export interface ItemProp {
+  /** itemprop tokens, lower-cased. */
+  props: string[];
+  tag: string;
+  /** content / src / href / datetime / title attributes, when present. */
+  attrs: Record<string, string>;
+  text: string;
+  /** Inside an element whose itemprop contains "author". */
+  inAuthor: boolean;
+}
+
+export interface MediaTag {
+  tag: "audio" | "video" | "source";
+  /** "audio" or "video" for <source>, the enclosing media element. */
+  parent: string;
+  src: string;
+  type: string;
+  poster: string;
+}
+
+export interface TimeTag {
+  datetime: string;
+  itemprop: string;
+  text: string;
+}
+
+/** Names of the CSS-like probes whose first texts are kept (see collect.ts). */
+export type Probe =
+  | "postTitle"
+  | "entryTitle"
+  | "h1TitleLink"
+  | "h1Title"
+  | "h1"
+  | "relAuthor"
+  | "authorLink"
+  | "authorInLink"
+  | "authorHref"
+  | "screenname"
+  | "authorClass"
+  | "byline"
+  | "dateId"
+  | "dateClass"
+  | "timeClass"
+  | "publishClass"
+  | "logoId"
+  | "logoClass"
+  | "brandLink"
+  | "paragraph";
+
+export interface PageRecord {
+  /** meta name= and property= values, keys lower-cased, contents in document order. */
+  meta: Map<string, string[]>;
+  /** meta itemprop= values, keys lower-cased. */
+  itemMeta: Map<string, string[]>;
+  links: LinkTag[];
+  title: string | null;
+  jsonld: string[];
+  htmlLang: string | null;
+  base: string | null;
+  times: TimeTag[];
+  itemprops: ItemProp[];
+  /** First non-empty texts per probe (a few each). */
+  texts: Map<Probe, string[]>;
+  /** img src by situation: first in <article>, first in #content, alt*=author, first visible. */
+  images: {
+    article: string[];
+    content: string[];
+    authorAlt: string | null;
+    any: string | null;
+    itempropLogo: string | null;
+    inItempropLogo: string | null;
+    /** alt of an img inside a [class*=logo] element (inside a link first). */
+    logoLinkAlt: string | null;
+    logoAlt: string | null;
+  };
+  media: MediaTag[];
+  /** a[href] values that look like audio files (by extension). */
+  audioLinks: string[];
+}

@@ -1,0 +1,81 @@
+/**
+ * The rule runner. A field is an ordered list of rules, strongest first; each rule reads the
+ * page record and returns raw values that the field's normaliser turns into a value or null.
+ * A rule that throws yields nothing for that field, never a failed extraction.
+ */
+import type { JsonLd } from "./jsonld.ts";
+import type { PageRecord } from "./record.ts";
+import type { UrlContext } from "./resolve.ts";
+
+export interface Context extends UrlContext {
+  rec: PageRecord;
+  ld: JsonLd;
+}
+
+/** Raw value(s) a rule found: one, several (tried in order), or none. */
+export type RuleResult = unknown;
+export type Rule = (ctx: Context) => RuleResult;
+export type Normaliser<T> = (value: unknown, ctx: Context) => T | null;
+
+function* candidates(result: unknown): Generator<unknown> {
+  if (Array.isArray(result)) { for (const v of result) yield* candidates(v); }
+  else if (result !== undefined && result !== null) yield result;
+}
+
+function safe(rule: Rule, ctx: Context): unknown {
+  try {
+    return rule(ctx);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first value any rule yields that survives the normaliser. */
+export function firstOf<T>(rules: Rule[], normalise: Normaliser<T>, ctx: Context): T | null {
+  for (const rule of rules) {
+    for (const raw of candidates(safe(rule, ctx))) {
+      let value: T | null = null;
+      try {
+        value = normalise(raw, ctx);
+      } catch {
+        value = null;
+      }
+      if (value !== null) return value;
+    }
+  }
+  return null;
+}
+
+/** Every distinct value the rules yield, in rule order, at most `limit`. */
+export function allOf<T>(
+  rules: Rule[],
+  opts: { normalise: Normaliser<T>; ctx: Context; limit: number },
+): T[] {
+  const out: T[] = [];
+  for (const rule of rules) {
+    for (const raw of candidates(safe(rule, opts.ctx))) {
+      let value: T | null = null;
+      try {
+        value = opts.normalise(raw, opts.ctx);
+      } catch {
+        value = null;
+      }
+      if (value !== null && !out.includes(value)) out.push(value);
+      if (out.length >= opts.limit) return out;
+    }
+  }
+  return out;
+}
+
+/** Contents of meta name=/property= `key` (case-insensitive). */
+export const meta = (key: string): Rule => ({ rec }) => rec.meta.get(key);
+
+/** Contents of meta itemprop=`key`. */
+export const itemMeta = (key: string): Rule => ({ rec }) => rec.itemMeta.get(key);
+
+/** JSON-LD values at `path`. */
+export const ld = (path: string, types?: RegExp): Rule => ({ ld }) => ld.values(path, types);
+
+/** The first text a probe captured, the way a first-match CSS rule would. */
+export const firstText = (probe: Parameters<PageRecord["texts"]["get"]>[0]): Rule => ({ rec }) =>
+  rec.texts.get(probe)?.[0];

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { contrast, imagePalette } from "../../lib/media/palette.ts";
+import * as fx from "./_fixtures.ts";
+
+const RED: fx.Rgb = [200, 30, 30];
+const BLUE: fx.Rgb = [20, 60, 230];
+const WHITE: fx.Rgb = [255, 255, 255];
+
+function rgbOf(hex: string): number[] {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+}
+
+function assertClose(hex: string | undefined, rgb: fx.Rgb, tolerance: number) {
+  assert.ok(hex, "colour missing");
+  const got = rgbOf(hex);
+  const distance = Math.hypot(...got.map((v, i) => v - rgb[i]!));
+  assert.ok(distance <= tolerance, `${hex} is ${distance.toFixed(1)} away from rgb(${rgb})`);
+}
+
+Deno.test("imagePalette() finds the two colours of a PNG, most common first", () => {
+  // 70% red on the left, 30% blue on the right.
+  const bytes = fx.png(200, 100, (x) => x < 140 ? RED : BLUE);
+  const result = imagePalette(bytes);
+  assert.ok(result);
+  assert.deepEqual(result.palette, ["#c81e1e", "#143ce6"]);
+  assert.equal(result.background_color, "#c81e1e");
+  // Blue on red is only ~1.9:1: not readable, so white (5.6:1) is the text colour.
+  assert.equal(result.color, "#ffffff");
+  assert.equal(result.alternative_color, "#143ce6");
+});
+
+Deno.test("imagePalette() picks a readable palette colour on the background", () => {
+  const bytes = fx.png(100, 100, (_x, y) => y < 80 ? WHITE : BLUE);
+  const result = imagePalette(bytes);
+  assert.ok(result);
+  assert.equal(result.background_color, "#ffffff");
+  assert.equal(result.color, "#143ce6");
+  assert.ok(contrast(result.color, result.background_color) >= 3);
+});
+
+Deno.test("imagePalette() decodes JPEG (lossy colours within tolerance)", () => {
+  const bytes = fx.jpeg(160, 80, { pick: (x) => x < 100 ? BLUE : WHITE });
+  const result = imagePalette(bytes);
+  assert.ok(result);
+  assertClose(result.palette[0], BLUE, 12);
+  assertClose(result.palette[1], WHITE, 12);
+});
+
+Deno.test("imagePalette() decodes GIF", () => {
+  const result = imagePalette(fx.gif(20, 20)); // alternating red / blue pixels
+  assert.ok(result);
+  assert.deepEqual([...result.palette].sort(), ["#0000ff", "#ff0000"]);
+});
+
+Deno.test("imagePalette() returns null for undecodable bytes", () => {
+  assert.equal(imagePalette(fx.webp("VP8X", 10, 10)), null);
+  assert.equal(imagePalette(fx.png(50, 50).subarray(0, 60)), null);
+  assert.equal(imagePalette(fx.latin1("<html>")), null);
+});
+
+Deno.test("contrast() follows WCAG 2", () => {
+  assert.equal(Math.round(contrast("#000000", "#ffffff")), 21);
+  assert.equal(contrast("#777777", "#777777"), 1);
+});

@@ -1,0 +1,79 @@
+/**
+ * Bytes of an HTML page to text, choosing the charset the way browsers do (simplified WHATWG
+ * "encoding sniffing"): BOM, HTTP charset, <meta> prescan of the first 1024 bytes, then UTF-8
+ * when the bytes are valid UTF-8, else windows-1252.
+ */
+
+function bomEncoding(body: Uint8Array): { label: string; skip: number } | null {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return { label: "utf-8", skip: 3 };
+  if (body[0] === 0xfe && body[1] === 0xff) return { label: "utf-16be", skip: 2 };
+  if (body[0] === 0xff && body[1] === 0xfe) return { label: "utf-16le", skip: 2 };
+  return null;
+}
+
+/** A TextDecoder for a WHATWG label, or null when the label is unknown. */
+function decoderFor(label: string): TextDecoder | null {
+  try {
+    // ignoreBOM: the BOM, if any, has been handled (and removed) already.
+    return new TextDecoder(label.trim(), { ignoreBOM: true });
+  } catch {
+    return null;
+  }
+}
+
+/** The charset parameter of a Content-Type value. */
+export function charsetFromContentType(contentType: string | null): string | null {
+  if (!contentType) return null;
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  const value = match?.[1] ?? match?.[2];
+  return value ? value : null;
+}
+
+function attributes(tag: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const body = tag.replace(/^<meta/i, "").replace(/\/?>$/, "");
+  for (const m of body.matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+    const name = m[1]!.toLowerCase();
+    if (!out.has(name)) out.set(name, m[2] ?? m[3] ?? m[4] ?? "");
+  }
+  return out;
+}
+
+/** The charset declared by <meta charset> or <meta http-equiv=content-type> near the top. */
+export function charsetFromMeta(head: Uint8Array): string | null {
+  // Latin-1 keeps one char per byte, so ASCII markup is found whatever the real charset is.
+  const text = new TextDecoder("latin1").decode(head.subarray(0, 1024));
+  const withoutComments = text.replace(/<!--[\s\S]*?(-->|$)/g, "");
+  for (const tag of withoutComments.matchAll(/<meta[\s/][^>]*>/gi)) {
+    const attrs = attributes(tag[0]);
+    const charset = attrs.get("charset")?.trim();
+    if (charset) return charset;
+    if (attrs.get("http-equiv")?.trim().toLowerCase() !== "content-type") continue;
+    const fromContent = /charset\s*=\s*["']?([^"'\s;]+)/i.exec(attrs.get("content") ?? "");
+    if (fromContent) return fromContent[1]!;
+  }
+  return null;
+}
+
+/** Valid UTF-8, allowing a sequence cut short at the end (bodies are capped mid-stream). */
+function isUtf8(body: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(body, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function decodeHtml(body: Uint8Array, contentType: string | null): string {
+  const bom = bomEncoding(body);
+  if (bom) return decoderFor(bom.label)!.decode(body.subarray(bom.skip));
+  const fromHeader = decoderFor(charsetFromContentType(contentType) ?? "");
+  if (fromHeader) return fromHeader.decode(body);
+  let fromMeta = decoderFor(charsetFromMeta(body) ?? "");
+  // WHATWG: a <meta> readable as ASCII cannot mean UTF-16; x-user-defined means windows-1252.
+  if (fromMeta?.encoding.startsWith("utf-16")) fromMeta = decoderFor("utf-8");
+  if (fromMeta?.encoding === "x-user-defined") fromMeta = decoderFor("windows-1252");
+  if (fromMeta) return fromMeta.decode(body);
+  return decoderFor(isUtf8(body) ? "utf-8" : "windows-1252")!.decode(body);
+}

@@ -1,0 +1,134 @@
+/** Screenshot (page, full page or element, optionally framed) and PDF of a loaded page. */
+import type { BrowserContext, Page, PaperFormat } from "puppeteer-core";
+import { ApiError } from "../errors.ts";
+import type { CapturedImage, CapturedPdf, PdfOptions, ScreenshotOptions } from "./types.ts";
+import type { Deadline } from "./deadline.ts";
+import { imageSize } from "../media/image_size.ts";
+import { typeFromBytes } from "../media/sniff.ts";
+import { overlayPage, wantsOverlay } from "./overlay.ts";
+
+export async function captureScreenshot(
+  page: Page,
+  job: { options: ScreenshotOptions; context: BrowserContext; deadline: Deadline },
+): Promise<CapturedImage> {
+  const { options, deadline } = job;
+  const type = options.type ?? "png";
+  const quality = type === "jpeg" ? options.quality ?? 80 : undefined;
+  const omitBackground = options.omitBackground ?? false;
+  let bytes: Uint8Array;
+  if (options.element) {
+    const handle = await deadline.run(
+      page.waitForSelector(options.element, { visible: true, timeout: deadline.remaining() }),
+    ).catch((error) => {
+      throw selectorError("element", options.element!, error);
+    });
+    if (!handle) throw new ApiError("EINVALQUERY", `The element "${options.element}" was not found.`);
+    bytes = await deadline.run(handle.screenshot({ type, quality, omitBackground }));
+  } else {
+    bytes = await deadline.run(
+      page.screenshot({ type, quality, omitBackground, fullPage: options.fullPage ?? false }),
+    );
+  }
+  if (wantsOverlay(options.overlay)) {
+    const scale = page.viewport()?.deviceScaleFactor ?? 1;
+    bytes = await drawOverlay(bytes, { ...job, type, quality, scale });
+  }
+  return withSize(bytes, type);
+}
+
+/** Composes the overlay page in a fresh tab of the same context and captures it. */
+async function drawOverlay(
+  capture: Uint8Array,
+  job: {
+    options: ScreenshotOptions;
+    context: BrowserContext;
+    deadline: Deadline;
+    type: "png" | "jpeg";
+    quality: number | undefined;
+    scale: number;
+  },
+): Promise<Uint8Array> {
+  const size = withSize(capture, job.type);
+  const composed = overlayPage({
+    bytes: capture,
+    type: job.type,
+    cssWidth: Math.round(size.width / job.scale),
+    cssHeight: Math.round(size.height / job.scale),
+  }, job.options.overlay!);
+  const tab = await job.deadline.run(job.context.newPage());
+  try {
+    await job.deadline.run(tab.setViewport({
+      width: composed.width,
+      height: composed.height,
+      deviceScaleFactor: job.scale,
+    }));
+    await job.deadline.run(
+      tab.setContent(composed.html, { waitUntil: "load", timeout: job.deadline.remaining() }),
+    );
+    return await job.deadline.run(tab.screenshot({
+      type: job.type,
+      quality: job.quality,
+      omitBackground: !job.options.overlay?.background && (job.options.omitBackground ?? false),
+    }));
+  } finally {
+    await tab.close().catch(() => {});
+  }
+}
+
+export async function capturePdf(
+  page: Page,
+  job: { options: PdfOptions; deadline: Deadline },
+): Promise<CapturedPdf> {
+  const { options, deadline } = job;
+  const margin = typeof options.margin === "string"
+    ? { top: options.margin, right: options.margin, bottom: options.margin, left: options.margin }
+    : options.margin;
+  const bytes = await deadline.run(page.pdf({
+    format: (options.format ?? "A4") as PaperFormat,
+    scale: options.scale ?? 1,
+    margin,
+    landscape: options.landscape ?? false,
+    pageRanges: options.pageRanges ?? "",
+    printBackground: true,
+    timeout: deadline.remaining(),
+  })).catch((error) => {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(
+      "EINVALQUERY",
+      `The \`pdf\` options could not be applied (${firstLine(error)}).`,
+    );
+  });
+  return { bytes, type: "pdf" };
+}
+
+function withSize(bytes: Uint8Array, type: "png" | "jpeg"): CapturedImage {
+  // Dimensions come from the image's own header, never from what was asked for.
+  const size = typeFromBytes(bytes) === (type === "jpeg" ? "jpg" : "png") ? imageSize(bytes) : null;
+  if (!size) {
+    throw new ApiError("EBROWSER", `The browser returned an unreadable ${type} capture.`);
+  }
+  return { bytes, type, width: size.width, height: size.height };
+}
+
+/** A bad selector is the caller's fault (EINVALQUERY); waiting too long is EBRWSRTIMEOUT. */
+export function selectorError(parameter: string, selector: string, error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const text = firstLine(error);
+  if (/not a valid selector|SyntaxError|Invalid selector/i.test(text)) {
+    return new ApiError(
+      "EINVALQUERY",
+      `The \`${parameter}\` parameter "${selector}" is not a valid selector.`,
+    );
+  }
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new ApiError(
+      "EBRWSRTIMEOUT",
+      `The \`${parameter}\` selector "${selector}" did not appear in time.`,
+    );
+  }
+  return new ApiError("EBROWSER", `The browser failed on \`${parameter}\` "${selector}": ${text}`);
+}
+
+export function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 200);
+}

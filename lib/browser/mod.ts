@@ -1,0 +1,214 @@
+/**
+ * The browser pool: one long-lived Chromium launched lazily behind the egress proxy, a fresh
+ * incognito context per visit, a bounded number of pages at once and a bounded queue.
+ */
+import type { Browser } from "puppeteer-core";
+import { ApiError } from "../errors.ts";
+import { log } from "../log.ts";
+import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
+import { Deadline } from "./deadline.ts";
+import { type EgressProxy, startProxy } from "./proxy.ts";
+import { findChromium, launchChromium, removeDir } from "./launch.ts";
+import { runVisit } from "./visit.ts";
+
+export type * from "./types.ts";
+export { DEVICES, findDevice } from "./devices.ts";
+export { parseBackground } from "./background.ts";
+
+interface Running {
+  browser: Browser;
+  userDataDir: string;
+  userAgent: string;
+}
+
+interface Waiter {
+  granted: boolean;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export function createBrowser(options: BrowserOptions): BrowserPool {
+  const { config, fetcher } = options;
+  const maxPages = options.maxPages ?? 3;
+  const maxQueue = options.maxQueue ?? 16;
+  let proxy: EgressProxy | null = null;
+  let running: Running | null = null;
+  let launching: Promise<Running> | null = null;
+  let launches = 0;
+  let inUse = 0;
+  let closed = false;
+  const queue: Waiter[] = [];
+
+  const startEgress = async (): Promise<EgressProxy> => {
+    if (proxy) return proxy;
+    proxy = await startProxy({ fetcher, dialTimeoutMs: config.fetchTimeoutMs });
+    // The proxy is linkpeek's own port: the guard must never let a page reach it.
+    if (!config.ownPorts.includes(proxy.port)) config.ownPorts.push(proxy.port);
+    return proxy;
+  };
+
+  const launch = async (): Promise<Running> => {
+    const executablePath = await findChromium(config.chromiumPath);
+    const egress = await startEgress();
+    const { browser, userDataDir } = await launchChromium({
+      executablePath,
+      proxyPort: egress.port,
+    });
+    launches++;
+    const userAgent = (await browser.userAgent()).replace("HeadlessChrome", "Chrome");
+    const current: Running = { browser, userDataDir, userAgent };
+    browser.on("disconnected", () => {
+      if (running === current) running = null;
+      log.warn("browser disconnected", { pid: browser.process()?.pid ?? null });
+      void removeDir(userDataDir);
+    });
+    log.info("browser launched", { pid: browser.process()?.pid ?? null, launches });
+    return current;
+  };
+
+  /** The running browser, launching (once, shared) when there is none. */
+  const getBrowser = async (): Promise<Running> => {
+    if (closed) throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
+    if (running?.browser.connected) return running;
+    if (!launching) {
+      launching = launch().then((r) => {
+        if (closed) {
+          void shutdown(r);
+          throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
+        }
+        return (running = r);
+      }).finally(() => (launching = null));
+    }
+    return await launching;
+  };
+
+  const acquire = async (deadline: Deadline): Promise<void> => {
+    if (inUse < maxPages) {
+      inUse++;
+      return;
+    }
+    if (queue.length >= maxQueue) {
+      throw new ApiError(
+        "EBUSY",
+        `The browser is saturated (${maxPages} pages open, ${queue.length} waiting); retry later.`,
+        { headers: { "retry-after": "2" } },
+      );
+    }
+    let waiter!: Waiter;
+    const granted = new Promise<void>((resolve, reject) => {
+      waiter = { granted: false, resolve, reject };
+    });
+    queue.push(waiter);
+    try {
+      await deadline.run(granted);
+    } catch (error) {
+      if (waiter.granted) release(); // granted just as the deadline passed: hand it on
+      else if (queue.includes(waiter)) queue.splice(queue.indexOf(waiter), 1);
+      throw error;
+    }
+  };
+
+  // A freed slot goes straight to the next waiter, so inUse never dips under load.
+  const release = () => {
+    const next = queue.shift();
+    if (next) {
+      next.granted = true;
+      next.resolve();
+    } else inUse--;
+  };
+
+  const kill = (r: Running) => {
+    try {
+      r.browser.process()?.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+
+  const shutdown = async (r: Running) => {
+    const done = await Promise.race([
+      r.browser.close().then(() => true, () => false),
+      new Promise<boolean>((res) => setTimeout(() => res(false), 5000)),
+    ]);
+    if (!done) kill(r);
+    await removeDir(r.userDataDir);
+  };
+
+  const visit = async (url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> => {
+    const protocol = (() => {
+      try {
+        return new URL(url).protocol;
+      } catch {
+        return null;
+      }
+    })();
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw new ApiError("EINVALURL", `The URL \`${url}\` is not a valid URL.`);
+    }
+    using deadline = new Deadline({
+      timeoutMs: visitOptions.timeoutMs ?? config.requestTimeoutMs,
+      signal: visitOptions.signal,
+      what: `"${url}"`,
+    });
+    await acquire(deadline);
+    try {
+      const current = await deadline.run(getBrowser());
+      const outcome = await runVisit({
+        browser: current.browser,
+        proxy: proxy!,
+        url,
+        options: visitOptions,
+        deadline,
+        defaultUserAgent: current.userAgent,
+      });
+      if (!outcome.closed && running === current) {
+        // The page could not even be closed: replace the browser rather than leak it.
+        log.warn("browser context would not close; restarting browser", {});
+        running = null;
+        void shutdown(current);
+      }
+      if (!outcome.ok) throw outcome.error;
+      return outcome.result;
+    } finally {
+      release();
+    }
+  };
+
+  const ready = async (): Promise<boolean> => {
+    try {
+      await getBrowser();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const close = async () => {
+    closed = true;
+    for (const waiter of queue.splice(0)) {
+      waiter.reject(new ApiError("EBROWSER", "No browser available: the pool is closed."));
+    }
+    const pending = launching;
+    if (pending) await pending.catch(() => {});
+    if (running) {
+      const r = running;
+      running = null;
+      await shutdown(r);
+    }
+    await proxy?.close();
+    proxy = null;
+  };
+
+  return {
+    visit,
+    ready,
+    stats: () => ({
+      inUse,
+      queued: queue.length,
+      pid: running?.browser.process()?.pid ?? null,
+      launches,
+    }),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

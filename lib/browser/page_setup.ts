@@ -1,0 +1,88 @@
+/** Everything applied to a fresh page before it navigates: emulation, interception, hardening. */
+import type { HTTPRequest, Page } from "puppeteer-core";
+import type { VisitOptions } from "./types.ts";
+import { findDevice } from "./devices.ts";
+
+const noop = () => {};
+const PASS_SCHEMES = new Set(["data", "blob", "about"]);
+
+export interface PageState {
+  /** Set once the main navigation is done; later main-frame navigations are refused. */
+  navigated: boolean;
+}
+
+/** Viewport from the device preset, overridden field by field by `viewport`. */
+export function resolveViewport(options: VisitOptions) {
+  const device = options.device ? findDevice(options.device) : null;
+  const base = device?.viewport ?? {
+    width: 1280,
+    height: 800,
+    deviceScaleFactor: 1,
+    isMobile: false,
+    hasTouch: false,
+    isLandscape: false,
+  };
+  const viewport = { ...base };
+  for (const [key, value] of Object.entries(options.viewport ?? {})) {
+    if (value !== undefined) (viewport as Record<string, unknown>)[key] = value;
+  }
+  return { viewport, userAgent: device?.userAgent ?? null };
+}
+
+/**
+ * Applies the options and installs the request handler: non-http(s) schemes are aborted, the
+ * caller's headers go only to requests whose origin is the target's, and once the page has
+ * loaded the main frame cannot navigate away (meta refresh, location=...) under the capture.
+ */
+export async function setupPage(
+  page: Page,
+  setup: { url: string; options: VisitOptions; defaultUserAgent: string; state: PageState },
+): Promise<void> {
+  const { options, state } = setup;
+  const { viewport, userAgent } = resolveViewport(options);
+  await page.setViewport(viewport);
+  await page.setUserAgent({ userAgent: options.userAgent ?? userAgent ?? setup.defaultUserAgent });
+  if (options.javascript === false) await page.setJavaScriptEnabled(false);
+  const features = [];
+  if (options.colorScheme) {
+    features.push({ name: "prefers-color-scheme", value: options.colorScheme });
+  }
+  if (options.animations === false) {
+    features.push({ name: "prefers-reduced-motion", value: "reduce" });
+  }
+  if (features.length) await page.emulateMediaFeatures(features);
+  if (options.mediaType) await page.emulateMediaType(options.mediaType);
+
+  const targetOrigin = new URL(setup.url).origin;
+  const headers = lowerCaseKeys(options.headers ?? {});
+  const hasHeaders = Object.keys(headers).length > 0;
+  await page.setRequestInterception(true);
+  page.on("request", (request: HTTPRequest) => {
+    if (request.isInterceptResolutionHandled()) return;
+    const url = request.url();
+    const scheme = url.slice(0, url.indexOf(":")).toLowerCase();
+    if (PASS_SCHEMES.has(scheme)) return void request.continue().catch(noop);
+    if (scheme !== "http" && scheme !== "https") {
+      return void request.abort("blockedbyclient").catch(noop);
+    }
+    if (state.navigated && request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      return void request.abort("blockedbyclient").catch(noop);
+    }
+    if (hasHeaders && originOf(url) === targetOrigin) {
+      return void request.continue({ headers: { ...request.headers(), ...headers } }).catch(noop);
+    }
+    request.continue().catch(noop);
+  });
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}

@@ -1,0 +1,128 @@
+import type { Config } from "../config.ts";
+import type { Fetcher } from "../fetch/types.ts";
+
+export type ImageType = "png" | "jpeg";
+export type WaitUntil = "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+
+export interface OverlayOptions {
+  /** Draw a browser window frame around the capture. */
+  browser?: "light" | "dark";
+  /** CSS colour, gradient, or an http(s) image URL painted behind the capture. */
+  background?: string;
+}
+
+export interface ScreenshotOptions {
+  type?: ImageType;
+  /** jpeg only, 0-100. */
+  quality?: number;
+  fullPage?: boolean;
+  omitBackground?: boolean;
+  /** Capture this element's box, once it is visible. */
+  element?: string;
+  overlay?: OverlayOptions;
+}
+
+export interface PdfOptions {
+  /** Paper format, e.g. "A4", "Letter". */
+  format?: string;
+  scale?: number;
+  /** CSS length for every side, or per side. */
+  margin?: string | { top?: string; right?: string; bottom?: string; left?: string };
+  landscape?: boolean;
+  /** e.g. "1-3, 5". */
+  pageRanges?: string;
+}
+
+export interface ViewportOptions {
+  width?: number;
+  height?: number;
+  deviceScaleFactor?: number;
+  isMobile?: boolean;
+  hasTouch?: boolean;
+  isLandscape?: boolean;
+}
+
+/** Everything one page load may do. Unset fields keep Chromium's defaults. */
+export interface VisitOptions {
+  screenshot?: ScreenshotOptions | boolean;
+  pdf?: PdfOptions | boolean;
+  /** Return the rendered DOM (prerender). */
+  html?: boolean;
+  viewport?: ViewportOptions;
+  /** A preset name from DEVICES (case, spaces and dashes ignored); viewport fields override it. */
+  device?: string;
+  colorScheme?: "light" | "dark";
+  waitUntil?: WaitUntil | WaitUntil[];
+  waitForSelector?: string;
+  waitForTimeout?: number;
+  /** false disables JavaScript. */
+  javascript?: boolean;
+  /** false disables CSS animations and transitions. */
+  animations?: boolean;
+  click?: string | string[];
+  scroll?: string;
+  /** CSS text, or http(s) URLs of stylesheets. */
+  styles?: string | string[];
+  /** JS text, or http(s) URLs of scripts. */
+  scripts?: string | string[];
+  mediaType?: "screen" | "print";
+  /** The caller's headers.*: attached only to requests for the target's origin. */
+  headers?: Record<string, string>;
+  userAgent?: string;
+  /** Deadline for the whole visit, queue wait included; default config.requestTimeoutMs. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface CapturedImage {
+  bytes: Uint8Array;
+  type: ImageType;
+  /** Read from the image's own bytes. */
+  width: number;
+  height: number;
+}
+
+export interface CapturedPdf {
+  bytes: Uint8Array;
+  type: "pdf";
+}
+
+export interface VisitResult {
+  /** Final URL of the main frame. */
+  url: string;
+  /** Status of the main document's response (0 when Chromium had none, e.g. about:blank). */
+  statusCode: number;
+  /** Lower-cased response headers of the main document, without set-cookie. */
+  headers: Record<string, string>;
+  html?: string;
+  screenshot?: CapturedImage;
+  pdf?: CapturedPdf;
+}
+
+export interface BrowserOptions {
+  config: Config;
+  /** Everything Chromium loads is dialled through fetcher.dial (guarded, pinned). */
+  fetcher: Fetcher;
+  /** Pages open at once; default 3. */
+  maxPages?: number;
+  /** Visits waiting for a page; beyond it EBUSY. Default 16. */
+  maxQueue?: number;
+}
+
+export interface BrowserStats {
+  inUse: number;
+  queued: number;
+  /** Pid of the running Chromium, null when none is running. */
+  pid: number | null;
+  /** How many times Chromium was launched (relaunches after a crash included). */
+  launches: number;
+}
+
+export interface BrowserPool extends AsyncDisposable {
+  /** One page load serving any of: screenshot, pdf, rendered html (prerender). */
+  visit(url: string, options?: VisitOptions): Promise<VisitResult>;
+  /** True when the binary is present and Chromium launches (launches it if needed). */
+  ready(): Promise<boolean>;
+  stats(): BrowserStats;
+  close(): Promise<void>;
+}

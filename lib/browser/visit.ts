@@ -1,0 +1,209 @@
+/** One visit: a fresh incognito context and page, navigation, actions, captures, cleanup. */
+import type { Browser, BrowserContext, HTTPResponse, Page } from "puppeteer-core";
+import { ApiError } from "../errors.ts";
+import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
+import type { Deadline } from "./deadline.ts";
+import type { EgressProxy } from "./proxy.ts";
+import { DENIED_HEADER } from "./proxy.ts";
+import { type PageState, setupPage } from "./page_setup.ts";
+import { capturePdf, captureScreenshot, firstLine, selectorError } from "./capture.ts";
+
+const NO_ANIMATIONS = "*,*::before,*::after{animation:none!important;" +
+  "transition:none!important;caret-color:transparent!important}";
+const noop = () => {};
+
+export interface VisitJob {
+  browser: Browser;
+  proxy: EgressProxy;
+  url: string;
+  options: VisitOptions;
+  deadline: Deadline;
+  defaultUserAgent: string;
+}
+
+export type VisitOutcome =
+  | { ok: true; result: VisitResult; closed: boolean }
+  | { ok: false; error: ApiError; closed: boolean };
+
+/**
+ * Runs the visit; the context is always closed. `closed: false` means closing the context
+ * itself failed (a hung renderer), so the pool replaces the browser.
+ */
+export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
+  const { deadline } = job;
+  const context = await deadline.run(job.browser.createBrowserContext());
+  let result: VisitResult | undefined;
+  let failure: unknown;
+  try {
+    result = await visitIn(context, job);
+  } catch (error) {
+    failure = error;
+  }
+  // Disposing the context kills its renderers, even one stuck in `while(true){}`.
+  const closed = await Promise.race([
+    context.close().then(() => true, () => false),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 5000)),
+  ]);
+  if (failure !== undefined) return { ok: false, error: toApiError(failure, job), closed };
+  return { ok: true, result: result!, closed };
+}
+
+async function visitIn(context: BrowserContext, job: VisitJob): Promise<VisitResult> {
+  const { deadline, options } = job;
+  // Popups (window.open spam) are closed as they appear; their loads still meet the proxy.
+  context.on("targetcreated", (target) => {
+    if (target.type() === "page" && target.opener()) {
+      target.page().then((p) => p?.close()).catch(noop);
+    }
+  });
+  const page = await deadline.run(context.newPage());
+  page.on("dialog", (dialog) => void dialog.dismiss().catch(noop));
+  page.on("error", () => {
+    deadline.fail(new ApiError("EBROWSER", `The page "${job.url}" crashed the browser tab.`));
+  });
+  page.setDefaultTimeout(deadline.remaining());
+  const state: PageState = { navigated: false };
+  await deadline.run(
+    setupPage(page, { url: job.url, options, defaultUserAgent: job.defaultUserAgent, state }),
+  );
+
+  const started = Date.now();
+  const response = await deadline.run(page.goto(job.url, {
+    waitUntil: waitUntilOf(options),
+    timeout: deadline.remaining(),
+  })).catch((error) => {
+    throw navigationError(error, { job, started });
+  });
+  state.navigated = true;
+  checkDenied(response, job);
+
+  await act(page, job);
+  const result: VisitResult = {
+    url: page.url(),
+    statusCode: response?.status() ?? 0,
+    headers: responseHeaders(response),
+  };
+  if (options.html) result.html = await deadline.run(page.content());
+  if (options.screenshot) {
+    const screenshot = options.screenshot === true ? {} : options.screenshot;
+    result.screenshot = await captureScreenshot(page, { options: screenshot, context, deadline });
+  }
+  if (options.pdf) {
+    const pdf = options.pdf === true ? {} : options.pdf;
+    result.pdf = await capturePdf(page, { options: pdf, deadline });
+  }
+  return result;
+}
+
+/** The caller's actions after load, in the order a user would do them. */
+async function act(page: Page, job: VisitJob): Promise<void> {
+  const { deadline, options } = job;
+  const wait = (parameter: string, selector: string, visible: boolean) =>
+    deadline.run(page.waitForSelector(selector, { visible, timeout: deadline.remaining() }))
+      .catch((error) => {
+        throw selectorError(parameter, selector, error);
+      });
+  if (options.waitForSelector) await wait("waitForSelector", options.waitForSelector, false);
+  for (const style of list(options.styles)) {
+    const tag = isUrl(style) ? { url: style } : { content: style };
+    await deadline.run(page.addStyleTag(tag)).catch(injectError("styles", style));
+  }
+  if (options.animations === false) {
+    await deadline.run(page.addStyleTag({ content: NO_ANIMATIONS })).catch(injectError(
+      "animations",
+      "false",
+    ));
+  }
+  for (const script of list(options.scripts)) {
+    const tag = isUrl(script) ? { url: script } : { content: script };
+    await deadline.run(page.addScriptTag(tag)).catch(injectError("scripts", script));
+  }
+  for (const selector of list(options.click)) {
+    const handle = await wait("click", selector, true);
+    await deadline.run(handle!.click()).catch((error) => {
+      throw selectorError("click", selector, error);
+    });
+  }
+  if (options.scroll) {
+    const handle = await wait("scroll", options.scroll, false);
+    await deadline.run(handle!.scrollIntoView()).catch(noop);
+  }
+  if (options.waitForTimeout) {
+    const ms = Math.min(options.waitForTimeout, deadline.remaining());
+    await deadline.run(new Promise((r) => setTimeout(r, ms)));
+  }
+}
+
+function waitUntilOf(options: VisitOptions): WaitUntil[] {
+  const value = options.waitUntil ?? "load";
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The proxy's own refusal of the main document becomes the request's error. */
+function checkDenied(response: HTTPResponse | null, job: VisitJob): void {
+  const code = response?.headers()[DENIED_HEADER];
+  if (!response || !code) return;
+  const target = new URL(response.url());
+  const denial = job.proxy.denial(target.hostname, portOf(target));
+  throw new ApiError(
+    denial?.code ?? (code === "EFORBIDDENURL" ? "EFORBIDDENURL" : "EFETCH"),
+    denial?.message ?? `The URL "${response.url()}" could not be loaded by the browser.`,
+  );
+}
+
+function navigationError(error: unknown, ctx: { job: VisitJob; started: number }): unknown {
+  if (error instanceof ApiError) return error;
+  const target = new URL(ctx.job.url);
+  const denial = ctx.job.proxy.denial(target.hostname, portOf(target));
+  if (denial && denial.at >= ctx.started) return new ApiError(denial.code, denial.message);
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new ApiError(
+      "EBRWSRTIMEOUT",
+      `The browser could not load "${ctx.job.url}" in time.`,
+    );
+  }
+  return new ApiError(
+    "EFETCH",
+    `The browser could not load "${ctx.job.url}" (${firstLine(error)}).`,
+  );
+}
+
+/** Errors that are not ApiErrors mean the browser itself failed (e.g. it was killed). */
+function toApiError(error: unknown, job: VisitJob): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${job.url}" in time.`);
+  }
+  return new ApiError("EBROWSER", `The browser failed on "${job.url}": ${firstLine(error)}`);
+}
+
+function injectError(parameter: string, value: string) {
+  return (error: unknown): never => {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(
+      "EINVALQUERY",
+      `The \`${parameter}\` value "${value.slice(0, 80)}" could not be injected ` +
+        `(${firstLine(error)}).`,
+    );
+  };
+}
+
+function responseHeaders(response: HTTPResponse | null): Record<string, string> {
+  // Connection headers are the proxy's, not the target's.
+  const drop = new Set(["set-cookie", "connection", "proxy-connection", "keep-alive"]);
+  return Object.fromEntries(
+    Object.entries(response?.headers() ?? {}).filter(([name]) => !drop.has(name)),
+  );
+}
+
+function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === "https:" ? 443 : 80));
+}
+
+function list(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+function isUrl(value: string): boolean {
+  return /^https?:\/\/\S+$/i.test(value.trim());
+}

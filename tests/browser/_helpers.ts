@@ -1,0 +1,136 @@
+/**
+ * Real parts for browser tests: loopback fixture servers, a loopback canary that counts every
+ * TCP connection, and a pool over the real guarded fetcher. Nothing listens beyond 127.0.0.1.
+ */
+import { PNG } from "pngjs";
+import jpeg from "jpeg-js";
+import { Buffer } from "node:buffer";
+import { type Config, loadConfig } from "../../lib/config.ts";
+import { createFetcher } from "../../lib/fetch/mod.ts";
+import { createBrowser } from "../../lib/browser/mod.ts";
+import type { BrowserPool } from "../../lib/browser/types.ts";
+import { setQuiet } from "../../lib/log.ts";
+
+setQuiet(true);
+
+export const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+
+/** Fails the test with a reason when Chromium is missing (never skips). */
+export function requireChromium(): void {
+  try {
+    Deno.statSync(CHROMIUM);
+  } catch {
+    throw new Error(`Chromium is required for browser tests and was not found at ${CHROMIUM}`);
+  }
+}
+
+export interface Seen {
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface Fixture extends AsyncDisposable {
+  port: number;
+  origin: string;
+  seen: Seen[];
+}
+
+export type Route = (request: Request, fixture: Fixture) => Response | Promise<Response>;
+
+/** An HTTP server on 127.0.0.1; unknown paths answer 404. */
+export function serveFixture(routes: Record<string, Route>): Fixture {
+  const seen: Seen[] = [];
+  let fixture!: Fixture;
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    async (request) => {
+      const url = new URL(request.url);
+      seen.push({ path: url.pathname, headers: Object.fromEntries(request.headers) });
+      const route = routes[url.pathname];
+      return route ? await route(request, fixture) : new Response("not found", { status: 404 });
+    },
+  );
+  const port = server.addr.port;
+  fixture = {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    seen,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+  return fixture;
+}
+
+export const html = (body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { headers: { "content-type": "text/html; charset=utf-8", ...headers } });
+
+export interface Canary extends AsyncDisposable {
+  port: number;
+  origin: string;
+  /** TCP connections accepted: any contact at all, not only complete HTTP requests. */
+  connections: number;
+}
+
+/** A loopback server outside TRUSTED_TARGETS; it must never be contacted. */
+export function startCanary(): Canary {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const canary = { port, origin: `http://127.0.0.1:${port}`, connections: 0 } as Canary;
+  const loop = (async () => {
+    for await (const conn of listener) {
+      canary.connections++;
+      await conn.write(new TextEncoder().encode(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 6\r\n" +
+          "connection: close\r\n\r\ncanary",
+      )).catch(() => {});
+      conn.close();
+    }
+  })();
+  canary[Symbol.asyncDispose] = async () => {
+    listener.close();
+    await loop.catch(() => {});
+  };
+  return canary;
+}
+
+/** A config trusting exactly the given loopback ports. */
+export function configFor(ports: number[], env: Record<string, string> = {}): Config {
+  return loadConfig({
+    TRUSTED_TARGETS: ports.map((port) => `127.0.0.1:${port}`).join(","),
+    CHROMIUM_PATH: CHROMIUM,
+    ...env,
+  });
+}
+
+/** A pool over the real guarded fetcher; dispose it with `await using`. */
+export function poolFor(
+  config: Config,
+  options: { maxPages?: number; maxQueue?: number } = {},
+): BrowserPool {
+  requireChromium();
+  return createBrowser({ config, fetcher: createFetcher({ config }), ...options });
+}
+
+export interface Decoded {
+  width: number;
+  height: number;
+  /** RGBA of the pixel at x, y. */
+  pixel(x: number, y: number): [number, number, number, number];
+}
+
+/** Fully decodes a capture (pngjs / jpeg-js), independent of linkpeek's header reader. */
+export function decode(bytes: Uint8Array): Decoded {
+  const image = bytes[0] === 0x89
+    ? PNG.sync.read(Buffer.from(bytes))
+    : jpeg.decode(bytes, { useTArray: true });
+  return {
+    width: image.width,
+    height: image.height,
+    pixel(x, y) {
+      const i = (y * image.width + x) * 4;
+      const d = image.data;
+      return [d[i]!, d[i + 1]!, d[i + 2]!, d[i + 3]!];
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * GET /openapi.json: an OpenAPI 3.1 description generated from the definitions the service runs
+ * on (PARAMS for the query, ERROR_STATUS for errors), never a second hand-kept copy.
+ */
+import { type Config, REPO_URL, VERSION } from "./config.ts";
+import {
+  API_HEADERS,
+  codesByStatus,
+  RATE_LIMIT_HEADERS,
+  SCHEMAS,
+  SECURITY_SCHEMES,
+} from "./openapi/components.ts";
+import { type JsonObject, queryParameters } from "./openapi/query.ts";
+
+const json = (schema: JsonObject) => ({ "application/json": { schema } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const RETRY_AFTER = { description: "Seconds to wait before retrying.", schema: { type: "string" } };
+
+/** Free server, then the pro ones: PRO_PORT and PRO_HOSTS (or the `pro.` first-label rule). */
+function servers(config: Config): JsonObject[] {
+  const base = new URL(config.publicUrl);
+  const list: JsonObject[] = [{ url: config.publicUrl, description: "free endpoint" }];
+  if (config.proPort) {
+    const pro = new URL(base);
+    pro.port = String(config.proPort);
+    list.push({ url: pro.origin, description: "pro endpoint (PRO_PORT): needs x-api-key" });
+  }
+  // The first-label rule cannot apply to an IP literal: no `pro.` server to show then.
+  const literal = /^[\d.]+$|^\[/.test(base.hostname);
+  const hosts = config.proHosts ?? (literal ? [] : [`pro.${base.hostname}`]);
+  for (const host of hosts) {
+    list.push({
+      url: `${base.protocol}//${host}${base.port ? `:${base.port}` : ""}`,
+      description: config.proHosts
+        ? "pro endpoint (PRO_HOSTS): needs x-api-key"
+        : "pro endpoint (any host whose first label is pro): needs x-api-key",
+    });
+  }
+  return list;
+}
+
+function errorResponses(skip: number[] = []): JsonObject {
+  const out: JsonObject = {};
+  for (const [status, codes] of codesByStatus()) {
+    if (skip.includes(status)) continue;
+    out[String(status)] = {
+      description: codes.join(", "),
+      headers: {
+        ...API_HEADERS,
+        ...(status === 429 || status === 503 ? { "retry-after": RETRY_AFTER } : {}),
+      },
+      content: json({ allOf: [ref("Error"), { properties: { code: { enum: codes } } }] }),
+    };
+  }
+  return out;
+}
+
+const API_DESCRIPTION = [
+  "Metadata, screenshots and PDFs of a web page. Parameters take camelCase or snake_case names",
+  "(`screenshot.fullPage` = `screenshot.full_page`; `x-snake-case` gives the other spelling).",
+  "Objects are dotted names (`screenshot.element=#id`), list items dotted by index",
+  "(`waitUntil.1=load`). A bare name with an empty value is true. Unknown parameters are",
+  "ignored; `path`, `screenshot.path` and `pdf.path` are refused. A browser asking for `/` with",
+  "no query gets the playground page. Methods other than GET, HEAD and OPTIONS answer 405",
+  "EMETHOD.",
+].join(" ");
+
+function apiOperation(): JsonObject {
+  return {
+    operationId: "getMetadata",
+    summary: "Metadata of a URL (free and pro endpoints)",
+    description: API_DESCRIPTION,
+    parameters: queryParameters(),
+    // Free needs nothing; pro needs the key.
+    security: [{}, { apiKey: [] }],
+    responses: {
+      "200": {
+        description:
+          "The page's metadata; with `embed`, that field's content instead (a URL field streamed as the file).",
+        headers: { ...API_HEADERS, ...RATE_LIMIT_HEADERS },
+        content: {
+          ...json(ref("Success")),
+          "text/plain": { schema: { type: "string" } },
+          "text/markdown": { schema: { type: "string" } },
+          "image/*": { schema: { type: "string", contentMediaType: "image/*" } },
+          "audio/*": { schema: { type: "string", contentMediaType: "audio/*" } },
+          "video/*": { schema: { type: "string", contentMediaType: "video/*" } },
+          "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
+          "application/octet-stream": { schema: { type: "string" } },
+        },
+      },
+      ...errorResponses([405]),
+    },
+  };
+}
+
+function plain(summary: string, responses: JsonObject, extra: JsonObject = {}): JsonObject {
+  return { get: { summary, responses, ...extra } };
+}
+
+const OBSERVE = {
+  description: "Loopback only, unless METRICS_TOKEN is set and sent as a bearer token.",
+  security: [{}, { metricsToken: [] }],
+};
+
+/** The whole document; servers follow the running configuration. */
+export function openApiDocument(config: Config): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "linkpeek",
+      version: VERSION,
+      description: "A self-hostable clone of the Microlink API.",
+      license: { name: "See repository", url: REPO_URL },
+    },
+    servers: servers(config),
+    paths: {
+      "/": {
+        get: apiOperation(),
+        options: {
+          summary: "CORS preflight",
+          responses: { "204": { description: "Allowed methods and headers." } },
+        },
+      },
+      "/health": plain("Liveness", {
+        "200": {
+          description: "The process answers.",
+          content: json({ type: "object", properties: { status: { const: "ok" } } }),
+        },
+      }),
+      "/ready": plain("Readiness: browser and shared state usable", {
+        "200": { description: "Ready.", content: json(ref("Readiness")) },
+        "503": { description: "Browser or store unusable.", content: json(ref("Readiness")) },
+        "404": { description: "ENOROUTE: not loopback and no token.", content: json(ref("Error")) },
+      }, OBSERVE),
+      "/metrics": plain("Prometheus metrics", {
+        "200": {
+          description: "Text exposition format 0.0.4.",
+          content: { "text/plain": { schema: { type: "string" } } },
+        },
+        "404": { description: "ENOROUTE: not loopback and no token.", content: json(ref("Error")) },
+      }, OBSERVE),
+      "/openapi.json": plain("This document", {
+        "200": { description: "OpenAPI 3.1.", content: json({ type: "object" }) },
+      }),
+      "/assets/{id}": plain("A hosted screenshot or PDF", {
+        "200": {
+          description: "The file; private captures answer cache-control: private.",
+          content: {
+            "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+            "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } },
+            "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
+          },
+        },
+        "404": { description: "ENOROUTE: unknown or expired.", content: json(ref("Error")) },
+      }, {
+        parameters: [{
+          name: "id",
+          in: "path",
+          required: true,
+          description: "Asset id and extension, as in data.screenshot.url.",
+          schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,128}\\.(png|jpg|pdf)$" },
+        }],
+      }),
+    },
+    components: {
+      schemas: {
+        ...SCHEMAS,
+        Readiness: {
+          type: "object",
+          required: ["status", "browser", "store"],
+          properties: {
+            status: { enum: ["ready", "unready"] },
+            browser: { type: "boolean" },
+            store: { type: "boolean" },
+          },
+        },
+      },
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}

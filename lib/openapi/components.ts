@@ -1,0 +1,174 @@
+/**
+ * Response shapes, headers and security schemes of the OpenAPI document. Error codes and their
+ * statuses come from ERROR_STATUS, media and text fields from lib/types.ts.
+ */
+import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
+import { MEDIA_FIELDS, TEXT_FIELDS } from "../types.ts";
+import type { JsonObject } from "./query.ts";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (type: string, extra: JsonObject = {}) => ({ type: [type, "null"], ...extra });
+
+const MEDIA_OBJECT: JsonObject = {
+  type: "object",
+  description: "A file linked from the page (or hosted by linkpeek for screenshot and pdf).",
+  required: ["url", "type", "size", "size_pretty", "width", "height"],
+  properties: {
+    url: { type: "string", description: "Absolute URL." },
+    type: nullable("string", { description: "Short lowercase name: png, jpg, mp3, mp4, pdf..." }),
+    size: nullable("integer", { minimum: 0, description: "Bytes." }),
+    size_pretty: nullable("string", { examples: ["48.2 kB"] }),
+    width: nullable("integer", { minimum: 0 }),
+    height: nullable("integer", { minimum: 0 }),
+    duration: nullable("number", { minimum: 0, description: "Seconds (audio, video)." }),
+    duration_pretty: nullable("string"),
+    palette: { type: "array", items: { type: "string" }, description: "With palette=true." },
+    background_color: nullable("string"),
+    color: nullable("string"),
+    alternative_color: nullable("string"),
+  },
+};
+
+const TEXT_DESCRIPTIONS: Record<string, string> = {
+  date: "ISO 8601.",
+  lang: "ISO 639-1.",
+  url: "The final canonical absolute URL.",
+};
+
+const DATA: JsonObject = {
+  type: "object",
+  description:
+    "Every default field is present (null when unknown). Optional fields appear with their parameter; custom rules (data.*) add their own names.",
+  required: [...TEXT_FIELDS, ...MEDIA_FIELDS],
+  properties: {
+    ...Object.fromEntries(
+      TEXT_FIELDS.map((f) => [f, nullable("string", { description: TEXT_DESCRIPTIONS[f] ?? "" })]),
+    ),
+    ...Object.fromEntries(
+      MEDIA_FIELDS.map((f) => [f, { oneOf: [ref("Media"), { type: "null" }] }]),
+    ),
+    screenshot: { oneOf: [ref("Media"), { type: "null" }], description: "With screenshot." },
+    pdf: { oneOf: [ref("Media"), { type: "null" }], description: "With pdf." },
+    markdown: nullable("string", { description: "With markdown=true." }),
+    iframe: {
+      description: "With iframe: the oEmbed provider's answer.",
+      oneOf: [{
+        type: "object",
+        properties: { html: { type: "string" }, scripts: { type: "array" } },
+      }, { type: "null" }],
+    },
+  },
+  additionalProperties: true,
+};
+
+const SUCCESS: JsonObject = {
+  type: "object",
+  required: ["status", "data", "statusCode", "redirects", "headers"],
+  properties: {
+    status: { const: "success" },
+    data: ref("Data"),
+    statusCode: nullable("integer", {
+      description: "The target's HTTP status (404 and 500 included: they are successes).",
+    }),
+    redirects: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["statusCode", "url"],
+        properties: { statusCode: { type: "integer" }, url: { type: "string" } },
+      },
+    },
+    headers: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "The target's response headers, never set-cookie.",
+    },
+  },
+};
+
+const ERROR: JsonObject = {
+  type: "object",
+  required: ["status", "code", "message", "data"],
+  properties: {
+    status: { enum: ["fail", "error"], description: "fail for 4xx, error for 5xx." },
+    code: ref("ErrorCode"),
+    message: { type: "string" },
+    url: { type: "string", description: "The url parameter as given." },
+    data: {
+      type: "object",
+      required: ["url"],
+      properties: { url: { type: "string", description: "The message again." } },
+    },
+  },
+};
+
+const HEADER_DESCRIPTIONS: Record<string, [string, JsonObject]> = {
+  "x-response-time": ["Time spent answering, e.g. 120ms.", { type: "string" }],
+  "x-timestamp": ["Epoch ms when the payload was made (kept on cache hits).", { type: "string" }],
+  "x-pricing-plan": ["free or pro.", { enum: ["free", "pro"] }],
+  "x-request-id": ["Id of this request, also in the log line.", { type: "string" }],
+  "x-cache-status": ["Response cache result.", { enum: ["MISS", "HIT", "BYPASS", "STALE"] }],
+  "x-cache-ttl": ["Milliseconds the answer stays cached.", { type: "string" }],
+  "x-fetch-mode": ["How the target was read.", { enum: ["fetch", "prerender", "skipped"] }],
+  "x-fetch-time": ["Time spent reading the target.", { type: "string" }],
+  "server-timing": ["fetch and total durations.", { type: "string" }],
+  "cache-control": ["private, no-store for credentialed requests.", { type: "string" }],
+  "access-control-allow-origin": ["Always *.", { const: "*" }],
+  "x-content-type-options": ["Always nosniff.", { const: "nosniff" }],
+};
+
+const RATE_HEADERS: Record<string, [string, JsonObject]> = {
+  "x-rate-limit-limit": ["Free requests per day.", { type: "string" }],
+  "x-rate-limit-remaining": ["Free requests left today.", { type: "string" }],
+  "x-rate-limit-reset": ["UTC epoch seconds of the next reset.", { type: "string" }],
+  "ratelimit-policy": ['"daily";q=<limit>;w=86400', { type: "string" }],
+  ratelimit: ['"daily";r=<left>;t=<seconds to reset>', { type: "string" }],
+};
+
+function headerObjects(table: Record<string, [string, JsonObject]>, note = ""): JsonObject {
+  return Object.fromEntries(
+    Object.entries(table).map(([name, [description, schema]]) => [
+      name,
+      { description: description + note, schema },
+    ]),
+  );
+}
+
+export const API_HEADERS = headerObjects(HEADER_DESCRIPTIONS);
+export const RATE_LIMIT_HEADERS = headerObjects(RATE_HEADERS, " (free endpoint only)");
+
+/** Codes grouped by HTTP status, from the one table the service uses. */
+export function codesByStatus(): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) {
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
+
+export const SCHEMAS: JsonObject = {
+  Media: MEDIA_OBJECT,
+  Data: DATA,
+  Success: SUCCESS,
+  Error: ERROR,
+  ErrorCode: {
+    type: "string",
+    enum: Object.keys(ERROR_STATUS),
+    "x-status": { ...ERROR_STATUS },
+  },
+};
+
+export const SECURITY_SCHEMES: JsonObject = {
+  apiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "x-api-key",
+    description:
+      "Pro endpoint only (EAUTH without a valid key; EPRO when sent to the free endpoint). Also accepted as the query parameter headers.apiKey (never forwarded).",
+  },
+  metricsToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "METRICS_TOKEN: opens /ready and /metrics beyond loopback.",
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * PARAMS (lib/params/schema.ts) as OpenAPI query parameters. Nothing here restates a parameter:
+ * names, types, limits, descriptions and examples all come from the one definition the parser
+ * reads, so the document cannot drift from what the service accepts.
+ */
+import { type ParamDef, PARAMS, type Schema } from "../params/schema.ts";
+
+export type JsonObject = Record<string, unknown>;
+
+const DURATION_TEXT = "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)?\\s*$";
+const SIDES = ["top", "right", "bottom", "left"];
+
+/** camelCase -> snake_case, segment by segment (`screenshot.fullPage` -> `screenshot.full_page`). */
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+}
+
+/** The JSON Schema of one leaf value as it appears in a query string. */
+export function valueSchema(schema: Schema): JsonObject {
+  switch (schema.kind) {
+    case "boolean":
+      return {
+        type: "boolean",
+        ...(schema.default !== undefined ? { default: schema.default } : {}),
+      };
+    case "string":
+      return { type: "string", ...(schema.maxLength ? { maxLength: schema.maxLength } : {}) };
+    case "integer":
+    case "number":
+      return { type: schema.kind, minimum: schema.min, maximum: schema.max };
+    case "enum":
+      return { type: "string", enum: [...schema.values] };
+    case "duration":
+      return {
+        description:
+          `Milliseconds, or a number with a unit (ms, s, m, h, d); ${schema.min} ms to ${schema.max} ms.`,
+        oneOf: [
+          { type: "integer", minimum: schema.min, maximum: schema.max },
+          { type: "string", pattern: DURATION_TEXT },
+        ],
+      };
+    case "list":
+      return { oneOf: [valueSchema(schema.of), { type: "array", items: valueSchema(schema.of) }] };
+    case "object":
+      return schema.boolean ? { type: "boolean" } : { type: "object" };
+    case "headers":
+    case "tree":
+    case "stringOrTree":
+      return { type: "string" };
+  }
+}
+
+function parameter(name: string, schema: JsonObject, def: ParamDef, note = ""): JsonObject {
+  const snake = snakeCase(name);
+  return {
+    name,
+    in: "query",
+    // Only the target is required; GET / without it is EINVALURL (or the playground).
+    required: name === "url",
+    description: def.description + note,
+    schema,
+    ...(def.example !== undefined ? { example: def.example } : {}),
+    // Both spellings reach the same value; the parser normalises names (lib/params/tree.ts).
+    ...(snake !== name ? { "x-snake-case": snake } : {}),
+  };
+}
+
+function walk(name: string, def: ParamDef, out: JsonObject[]): void {
+  const schema = def.schema;
+  switch (schema.kind) {
+    case "object":
+      if (schema.boolean) {
+        out.push(parameter(name, { type: "boolean" }, def, ` Members as \`${name}.<member>\`.`));
+      }
+      for (const [member, memberDef] of Object.entries(schema.props)) {
+        walk(`${name}.${member}`, memberDef, out);
+      }
+      return;
+    case "list":
+      out.push(parameter(
+        name,
+        valueSchema(schema),
+        def,
+        ` Several values as \`${name}.0\`, \`${name}.1\`, ...`,
+      ));
+      return;
+    case "headers":
+      out.push(parameter(`${name}.<name>`, { type: "string", pattern: "^[^\\r\\n]*$" }, def));
+      return;
+    case "tree":
+      out.push(parameter(`${name}.<key>`, { type: "string" }, def));
+      return;
+    case "stringOrTree":
+      out.push(parameter(name, { type: "string" }, def));
+      for (const side of SIDES) {
+        out.push(parameter(`${name}.${side}`, { type: "string" }, def, ` (${side} only)`));
+      }
+      return;
+    default:
+      out.push(parameter(name, valueSchema(schema), def));
+  }
+}
+
+/** Every parameter of PARAMS, objects flattened to dotted names as @microlink/mql sends them. */
+export function queryParameters(): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const [name, def] of Object.entries(PARAMS)) walk(name, def, out);
+  return out;
+}

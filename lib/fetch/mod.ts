@@ -14,7 +14,7 @@ import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
 import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
-import { parseTargetUrl, redact, urlPort } from "./url.ts";
+import { locationText, parseTargetUrl, redact, urlPort } from "./url.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 
@@ -92,7 +92,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         if (REDIRECTS.has(response.statusCode) && location !== undefined) {
           response.destroy();
           redirects.push({ statusCode: response.statusCode, url: redact(url) });
-          const next = parseTargetUrl(location, url);
+          const next = parseTargetUrl(locationText(location), url);
           if (redirects.length > maxRedirects || seen.has(next.href)) {
             throw new ApiError(
               "EMAXREDIRECTS",

@@ -32,3 +32,17 @@ export function urlPort(url: URL): number {
   if (url.port) return Number(url.port);
   return url.protocol === "https:" ? 443 : 80;
 }
+
+/**
+ * A Location header as text. Node hands header bytes over as Latin-1; servers that send raw
+ * UTF-8 there mean UTF-8 (browsers read it so), so such values are re-decoded.
+ */
+export function locationText(raw: string): string {
+  if (!/[\u0080-\u00ff]/.test(raw) || /[^\u0000-\u00ff]/.test(raw)) return raw;
+  const bytes = Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return raw;
+  }
+}

@@ -3,7 +3,7 @@
  * Dublin Core and meta dates, <time>, dated bylines and classes, and finally the URL path.
  */
 import { dateFromUrl, toIsoDate } from "./dates.ts";
-import { type Context, firstOf, firstText, itemMeta, ld, meta, type Rule } from "./rules.ts";
+import { allTexts, type Context, firstOf, itemMeta, ld, meta, type Rule } from "./rules.ts";
 
 /** meta whose name/property contains `part` (article:published_time, og:updated_time...). */
 const metaContaining = (part: string): Rule => ({ rec }) => {
@@ -44,7 +44,7 @@ export const dateRules: Rule[] = [
   meta("pubdate"),
   meta("publish-date"),
   meta("publish_date"),
-  firstText("publishClass"),
+  allTexts("publishClass"),
   // anything dated
   meta("date"),
   itempropDate((p) => p.includes("date"), "content"),
@@ -52,10 +52,10 @@ export const dateRules: Rule[] = [
   itemMeta("uploaddate"),
   timeDatetime(true),
   timeDatetime(false),
-  firstText("byline"),
-  firstText("dateId"),
-  firstText("dateClass"),
-  firstText("timeClass"),
+  allTexts("byline"),
+  allTexts("dateId"),
+  allTexts("dateClass"),
+  allTexts("timeClass"),
   ({ rec }) => rec.times.map((t) => t.text),
   ({ url }) => dateFromUrl(url),
 ];

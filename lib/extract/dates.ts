@@ -101,12 +101,10 @@ function build(
   const mi = parts.mi ?? 0;
   const s = parts.s ?? 0;
   if (h > 23 || mi > 59 || s > 60) return null;
+  // Reject impossible days (Feb 30) before applying the zone offset.
+  if (new Date(Date.UTC(y, mo, d)).getUTCDate() !== d) return null;
   const t = Date.UTC(y, mo, d, h, mi, s, parts.ms ?? 0) - offsetMin * 60_000;
-  const date = new Date(t);
-  if (Number.isNaN(t) || date.getUTCDate() !== new Date(Date.UTC(y, mo, d)).getUTCDate()) {
-    return null;
-  }
-  return date.toISOString();
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
 function offsetOf(zone: string | undefined): number {

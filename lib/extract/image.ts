@@ -13,6 +13,8 @@ const ldImages: Rule = ({ ld }) =>
   });
 
 export const imageRules: Rule[] = [
+  // A page led by a video shows its poster, as Microlink does.
+  ({ rec }) => rec.media.filter((m) => m.tag === "video").map((m) => m.poster),
   meta("og:image:secure_url"),
   meta("og:image:url"),
   meta("og:image"),

@@ -74,10 +74,10 @@ export class JsonLd {
   }
 
   /** Values at `path` (dot-separated) in one node, arrays walked, references followed. */
-  #walk(value: unknown, path: string[], out: unknown[]): void {
-    const v = this.#deref(value);
+  #walk(value: unknown, path: string[], out: unknown[], refs = true): void {
+    const v = refs ? this.#deref(value) : value;
     if (Array.isArray(v)) {
-      for (const x of v) this.#walk(x, path, out);
+      for (const x of v) this.#walk(x, path, out, refs);
       return;
     }
     if (path.length === 0) {
@@ -86,16 +86,19 @@ export class JsonLd {
     }
     if (!isNode(v)) return;
     const [head, ...rest] = path as [string, ...string[]];
-    if (head in v) this.#walk(v[head], rest, out);
+    if (head in v) this.#walk(v[head], rest, out, refs);
   }
 
-  /** All values at `path` across nodes, in document order; `types` limits to nodes of a @type. */
-  values(path: string, types?: RegExp): unknown[] {
+  /**
+   * All values at `path` across nodes, in document order. `types` limits to nodes of a @type;
+   * `refs: false` does not follow @id references.
+   */
+  values(path: string, opts: { types?: RegExp; refs?: boolean } = {}): unknown[] {
     const out: unknown[] = [];
     const parts = path.split(".");
     for (const node of this.nodes) {
-      if (types && !matchesType(node, types)) continue;
-      this.#walk(node, parts, out);
+      if (opts.types && !matchesType(node, opts.types)) continue;
+      this.#walk(node, parts, out, opts.refs ?? true);
     }
     return out;
   }

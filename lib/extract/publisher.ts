@@ -12,7 +12,9 @@ const metaContaining = (part: string): Rule => ({ rec }) => {
 };
 
 export const publisherRules: Rule[] = [
-  ld("publisher.name"),
+  // Inline JSON-LD first; a publisher reached through an @id reference is usually the legal
+  // entity ("X Media LLC") where og:site_name is the name the site shows.
+  ld("publisher.name", { refs: false }),
   meta("og:site_name"),
   metaContaining("application-name"),
   metaContaining("app-title"),
@@ -28,6 +30,7 @@ export const publisherRules: Rule[] = [
   firstText("brandLink"),
   ({ rec }) => rec.images.logoLinkAlt,
   ({ rec }) => rec.images.logoAlt,
+  ld("publisher.name"),
   ({ rec }) => rec.title === null ? undefined : siteFromTitle(rec.title),
 ];
 

@@ -32,6 +32,13 @@ export function resolveUrl(value: unknown, ctx: UrlContext): string | null {
     // dotless names ("http://logo") are junk on the web; IP literals and localhost are kept
     const h = u.hostname;
     if (!h.includes(".") && !h.startsWith("[") && h !== "localhost") return null;
+    // Percent-escapes of characters that need none are undone ("%28" -> "("), as
+    // Microlink's normalised URLs read.
+    try {
+      u.pathname = decodeURI(u.pathname);
+    } catch {
+      // malformed escapes stay as they are
+    }
     return u.href;
   } catch {
     return null;

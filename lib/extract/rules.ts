@@ -4,6 +4,7 @@
  * A rule that throws yields nothing for that field, never a failed extraction.
  */
 import type { JsonLd } from "./jsonld.ts";
+import { decodeEntities } from "./text.ts";
 import type { PageRecord } from "./record.ts";
 import type { UrlContext } from "./resolve.ts";
 
@@ -73,8 +74,16 @@ export const meta = (key: string): Rule => ({ rec }) => rec.meta.get(key);
 /** Contents of meta itemprop=`key`. */
 export const itemMeta = (key: string): Rule => ({ rec }) => rec.itemMeta.get(key);
 
-/** JSON-LD values at `path`. */
-export const ld = (path: string, types?: RegExp): Rule => ({ ld }) => ld.values(path, types);
+/**
+ * JSON-LD values at `path`, entity-decoded (JSON strings are not HTML-decoded by the parser).
+ * `refs: false` reads only values written inline, not reached through an @id reference.
+ */
+export const ld = (path: string, opts: { refs?: boolean } = {}): Rule => ({ ld }) =>
+  ld.values(path, opts).map((v) => typeof v === "string" ? decodeEntities(v) : v);
+
+/** Every text a probe kept (a few), in document order. */
+export const allTexts = (probe: Parameters<PageRecord["texts"]["get"]>[0]): Rule => ({ rec }) =>
+  rec.texts.get(probe);
 
 /** The first text a probe captured, the way a first-match CSS rule would. */
 export const firstText = (probe: Parameters<PageRecord["texts"]["get"]>[0]): Rule => ({ rec }) =>

@@ -11,10 +11,13 @@ export function decodeEntities(s: string): string {
   return s.includes("&") ? decodeHTML(s) : s;
 }
 
-/** Entity-decoded, whitespace-collapsed text, or null when nothing is left. */
+/**
+ * Whitespace-collapsed text, or null when nothing is left. The parser decoded entities once
+ * already; a second decoding would change what the page says ("&amp;amp;" reads "&amp;").
+ */
 export function cleanText(value: unknown): string | null {
   if (typeof value !== "string") return null;
-  const s = collapse(decodeEntities(value));
+  const s = collapse(value);
   return s === "" ? null : s;
 }
 

@@ -5,6 +5,7 @@
  */
 import { type AnyNode, isDocument, isTag } from "domhandler";
 import {
+  absoluteUrl,
   attr as readAttribute,
   baseUrl,
   type Document,
@@ -110,13 +111,17 @@ function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
       if (run.budget < 0) return null;
     }
     for (const type of types) {
-      const value = applyType(raw, type, run.base);
-      if (value !== null) return value;
+      // Untyped links and sources are still URLs: absolute, like every URL in `data`.
+      const value = type === "auto" && URL_ATTRS.has(name) && typeof raw === "string"
+        ? absoluteUrl(raw, run.base) ?? applyType(raw, type, run.base)
+        : applyType(raw, type, run.base);
+      if (value !== null && value !== undefined) return value;
     }
   }
   return null;
 }
 
+const URL_ATTRS = new Set(["href", "src", "data-src", "poster", "cite", "action"]);
 const URL_TYPES = new Set<RuleType>(["url", "image", "logo", "audio", "video"]);
 
 /** Without `attr`: what a person would mean for this element and type. */
@@ -127,11 +132,11 @@ function defaultAttrs(node: AnyNode, types: RuleType[]): string[] {
   if (tag === "input" || tag === "select" || tag === "textarea") return ["val"];
   if (tag === "time" && types.includes("date")) return ["datetime", "text"];
   if (types.some((t) => URL_TYPES.has(t))) {
-    if (tag === "a" || tag === "link" || tag === "area") return ["href", "text"];
-    if (tag === "img") return ["src", "data-src", "text"];
+    if (tag === "a" || tag === "link" || tag === "area") return ["href"];
+    if (tag === "img") return ["src", "data-src"];
     if (tag === "object") return ["data"];
     if (["audio", "video", "source", "iframe", "embed", "script", "track"].includes(tag)) {
-      return ["src", "text"];
+      return ["src"];
     }
   }
   return ["text"];

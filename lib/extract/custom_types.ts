@@ -54,12 +54,12 @@ export function applyType(raw: unknown, type: RuleType, base: string): unknown {
     case "date":
       return toDate(raw);
     case "url":
-      return absoluteUrl(raw, base);
+      return toUrl(raw, base);
     case "image":
     case "logo":
     case "audio":
     case "video": {
-      const url = absoluteUrl(raw, base);
+      const url = toUrl(raw, base);
       return url ? { url } : null;
     }
     case "email":
@@ -73,6 +73,13 @@ export function applyType(raw: unknown, type: RuleType, base: string): unknown {
     case "object":
       return toObject(raw);
   }
+  return null;
+}
+
+/** Absolute http(s) URL; text with inner spaces is prose, not a URL. */
+function toUrl(raw: string, base: string): string | null {
+  const value = raw.trim();
+  return /\s/.test(value) ? null : absoluteUrl(value, base);
 }
 
 function nonEmpty(value: string): string | null {

@@ -46,10 +46,11 @@ function isGradient(value: string): boolean {
   const body = match[1]!.replace(/(?:rgba?|hsla?)\([^()]*\)/gi, (fn) => isColor(fn) ? " " : "!");
   if (/[!()]/.test(body)) return false;
   const tokens = body.split(/[\s,/]+/).filter(Boolean);
-  return tokens.length > 0 && tokens.every((t) =>
-    NUMBER.test(t) || HEX.test(t) || NAMED_COLORS.has(t.toLowerCase()) ||
-    GRADIENT_WORDS.has(t.toLowerCase())
-  );
+  return tokens.length > 0 &&
+    tokens.every((t) =>
+      NUMBER.test(t) || HEX.test(t) || NAMED_COLORS.has(t.toLowerCase()) ||
+      GRADIENT_WORDS.has(t.toLowerCase())
+    );
 }
 
 /**

@@ -22,7 +22,9 @@ export async function captureScreenshot(
     ).catch((error) => {
       throw selectorError("element", options.element!, error);
     });
-    if (!handle) throw new ApiError("EINVALQUERY", `The element "${options.element}" was not found.`);
+    if (!handle) {
+      throw new ApiError("EINVALQUERY", `The element "${options.element}" was not found.`);
+    }
     bytes = await deadline.run(handle.screenshot({ type, quality, omitBackground }));
   } else {
     bytes = await deadline.run(

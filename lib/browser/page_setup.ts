@@ -66,7 +66,8 @@ export async function setupPage(
       return void request.abort("blockedbyclient").catch(noop);
     }
     if (state.navigated && request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-      return void request.abort("blockedbyclient").catch(noop);
+      // 204 tells Chromium "stay on this document"; an abort would show an error page instead.
+      return void request.respond({ status: 204, body: "" }).catch(noop);
     }
     if (hasHeaders && originOf(url) === targetOrigin) {
       return void request.continue({ headers: { ...request.headers(), ...headers } }).catch(noop);

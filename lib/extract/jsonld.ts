@@ -17,6 +17,8 @@ function parseBlock(text: string): unknown {
     return JSON.parse(src);
   } catch {
     try {
+      // raw control characters (newlines inside strings) are invalid JSON
+      // deno-lint-ignore no-control-regex
       return JSON.parse(src.replace(/,\s*([}\]])/g, "$1").replace(/[\u0000-\u001f]+/g, " "));
     } catch {
       return undefined;

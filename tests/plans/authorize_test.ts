@@ -6,7 +6,7 @@ import { signedQuery } from "../../lib/plans/sign.ts";
 import { openStore } from "../../lib/store/mod.ts";
 import type { Store } from "../../lib/store/types.ts";
 import { startRedis } from "../store/_redis.ts";
-import { tempStore } from "./_store.ts";
+import { tempStore } from "../store/_temp_store.ts";
 
 // One minute before a UTC midnight. Stores expire counters on the real clock, so the pinned
 // time lies ahead of it: the day after tomorrow, 23:59:00.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { constantTimeEqual } from "../../lib/plans/constant_time.ts";
 import { createKey, findActiveKey, hashKey, isWellFormedKey } from "../../lib/plans/keys.ts";
-import { tempStore } from "./_store.ts";
+import { tempStore } from "../store/_temp_store.ts";
 
 Deno.test("createKey() stores only the SHA-256 of a new lp_ key", async () => {
   await using store = await tempStore();

@@ -1,0 +1,127 @@
+/**
+ * The response cache around one computation: HIT from the store, MISS computes (identical
+ * concurrent requests in this process compute once), BYPASS (`force`) recomputes, STALE
+ * (`staleTtl`) answers from the store and refreshes in the background.
+ *
+ * Errors: target-side failures (ETIMEOUT, EFETCH, EMAXREDIRECTS, EFORBIDDENURL) are cached for
+ * one minute (never longer than ttl) and re-thrown on a hit with x-cache-status/x-cache-ttl in
+ * the ApiError's headers; every other error (query, auth, rate, browser, Redis) is never cached.
+ */
+import { ApiError, type ErrorCode, isApiError } from "../errors.ts";
+import { log } from "../log.ts";
+import type { Store } from "../store/types.ts";
+import { decodeEntry, encodeEntry, type Entry, type StoredEntry } from "./entry.ts";
+
+export type CacheStatus = "MISS" | "HIT" | "BYPASS" | "STALE";
+
+export const ERROR_TTL_MS = 60_000;
+export const CACHEABLE_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "ETIMEOUT",
+  "EFETCH",
+  "EMAXREDIRECTS",
+  "EFORBIDDENURL",
+]);
+
+export interface CachedOptions {
+  store: Store;
+  /** From cacheKey(). */
+  key: string;
+  ttlMs: number;
+  /** null/undefined: no stale serving; 0: always serve the copy and refresh it. */
+  staleTtlMs?: number | null;
+  force?: boolean;
+  /** Makes the answer; createdAt defaults to when it finished. */
+  compute: () => Promise<Omit<Entry, "createdAt"> & { createdAt?: number }>;
+}
+
+export interface CachedResult {
+  entry: Entry;
+  status: CacheStatus;
+  /** Milliseconds the answer stays cached (x-cache-ttl). */
+  ttlLeftMs: number;
+  /** The background refresh a STALE answer started (settles, never rejects); null otherwise. */
+  refresh: Promise<void> | null;
+}
+
+/** In-flight computations per store and key: the single-flight table. */
+const flights = new WeakMap<Store, Map<string, Promise<StoredEntry>>>();
+
+function flight(options: CachedOptions): Promise<StoredEntry> {
+  let table = flights.get(options.store);
+  if (!table) flights.set(options.store, table = new Map());
+  const running = table.get(options.key);
+  if (running) return running;
+  const started = computeAndStore(options).finally(() => table.delete(options.key));
+  table.set(options.key, started);
+  return started;
+}
+
+async function computeAndStore(options: CachedOptions): Promise<StoredEntry> {
+  let stored: StoredEntry;
+  try {
+    const made = await options.compute();
+    const entry: Entry = { ...made, createdAt: made.createdAt ?? Date.now() };
+    stored = { entry, error: null, createdAt: entry.createdAt, ttlMs: options.ttlMs };
+  } catch (error) {
+    if (isApiError(error) && CACHEABLE_ERRORS.has(error.code)) {
+      const cachedError = { code: error.code, message: error.message, headers: error.headers };
+      const ttlMs = Math.min(ERROR_TTL_MS, options.ttlMs);
+      await save(options, { entry: null, error: cachedError, createdAt: Date.now(), ttlMs });
+    }
+    throw error;
+  }
+  await save(options, stored);
+  return stored;
+}
+
+/** A failed write costs a future miss, not this answer. */
+async function save(options: CachedOptions, stored: StoredEntry): Promise<void> {
+  try {
+    await options.store.setCache(options.key, { value: encodeEntry(stored), ttlMs: stored.ttlMs });
+  } catch (error) {
+    log.warn("cache write failed", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+function unpack(
+  stored: StoredEntry,
+  status: CacheStatus,
+  ttlLeftMs: number,
+  refresh: Promise<void> | null,
+): CachedResult {
+  if (stored.entry) return { entry: stored.entry, status, ttlLeftMs, refresh };
+  const error = stored.error!;
+  throw new ApiError(error.code, error.message, {
+    headers: { ...error.headers, "x-cache-status": status, "x-cache-ttl": String(ttlLeftMs) },
+  });
+}
+
+export async function cached(options: CachedOptions): Promise<CachedResult> {
+  if (options.force) {
+    const stored = await flight(options);
+    return unpack(stored, "BYPASS", stored.ttlMs, null);
+  }
+  const bytes = await options.store.getCache(options.key);
+  const stored = bytes ? decodeEntry(bytes) : null;
+  const now = Date.now();
+  if (stored) {
+    // The shorter of the stored lifetime and this request's ttl decides freshness.
+    const expiresAt = stored.createdAt + Math.min(stored.ttlMs, options.ttlMs);
+    if (now < expiresAt) {
+      const staleAfter = options.staleTtlMs;
+      if (staleAfter === null || staleAfter === undefined || now - stored.createdAt < staleAfter) {
+        return unpack(stored, "HIT", expiresAt - now, null);
+      }
+      const refresh = flight(options).then(() => {}, (error) => {
+        log.warn("background refresh failed", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
+      return unpack(stored, "STALE", expiresAt - now, refresh);
+    }
+  }
+  const fresh = await flight(options);
+  return unpack(fresh, "MISS", fresh.ttlMs, null);
+}

@@ -2,10 +2,11 @@
 import puppeteer, { type Browser } from "puppeteer-core";
 import { ApiError } from "../errors.ts";
 
+// Debian's /usr/bin/chromium is a shell wrapper adding extension flags; prefer the binary.
 const CANDIDATES = [
+  "/usr/lib/chromium/chromium",
   "/usr/bin/chromium",
   "/usr/bin/chromium-browser",
-  "/usr/lib/chromium/chromium",
   "/usr/bin/google-chrome-stable",
   "/usr/bin/google-chrome",
   "/snap/bin/chromium",

@@ -207,6 +207,8 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       queued: queue.length,
       pid: running?.browser.process()?.pid ?? null,
       launches,
+      // Every visit has its own context; the default one is never used.
+      contexts: running ? running.browser.browserContexts().length - 1 : 0,
     }),
     close,
     [Symbol.asyncDispose]: close,

@@ -116,6 +116,8 @@ export interface BrowserStats {
   pid: number | null;
   /** How many times Chromium was launched (relaunches after a crash included). */
   launches: number;
+  /** Incognito contexts open now (one per visit in progress; 0 when idle: nothing leaked). */
+  contexts: number;
 }
 
 export interface BrowserPool extends AsyncDisposable {

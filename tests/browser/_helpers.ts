@@ -13,7 +13,8 @@ import { setQuiet } from "../../lib/log.ts";
 
 setQuiet(true);
 
-export const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+/** Where the tests expect Chromium: CHROMIUM_PATH, else the binary Debian's package installs. */
+export const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/lib/chromium/chromium";
 
 /** Fails the test with a reason when Chromium is missing (never skips). */
 export function requireChromium(): void {
@@ -40,18 +41,20 @@ export type Route = (request: Request, fixture: Fixture) => Response | Promise<R
 /** An HTTP server on 127.0.0.1; unknown paths answer 404. */
 export function serveFixture(routes: Record<string, Route>): Fixture {
   const seen: Seen[] = [];
-  let fixture!: Fixture;
+  const holder: { fixture?: Fixture } = {};
   const server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
     async (request) => {
       const url = new URL(request.url);
       seen.push({ path: url.pathname, headers: Object.fromEntries(request.headers) });
       const route = routes[url.pathname];
-      return route ? await route(request, fixture) : new Response("not found", { status: 404 });
+      return route
+        ? await route(request, holder.fixture!)
+        : new Response("not found", { status: 404 });
     },
   );
   const port = server.addr.port;
-  fixture = {
+  holder.fixture = {
     port,
     origin: `http://127.0.0.1:${port}`,
     seen,
@@ -59,7 +62,7 @@ export function serveFixture(routes: Record<string, Route>): Fixture {
       await server.shutdown();
     },
   };
-  return fixture;
+  return holder.fixture;
 }
 
 export const html = (body: string, headers: Record<string, string> = {}) =>
@@ -98,7 +101,8 @@ export function startCanary(): Canary {
 export function configFor(ports: number[], env: Record<string, string> = {}): Config {
   return loadConfig({
     TRUSTED_TARGETS: ports.map((port) => `127.0.0.1:${port}`).join(","),
-    CHROMIUM_PATH: CHROMIUM,
+    // Unset: the pool's own auto-detection is what runs.
+    ...(Deno.env.get("CHROMIUM_PATH") ? { CHROMIUM_PATH: CHROMIUM } : {}),
     ...env,
   });
 }

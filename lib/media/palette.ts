@@ -27,7 +27,7 @@ interface Pixels {
 }
 
 /** Bigger images are not decoded: the memory and time are not worth a palette. */
-const MAX_PIXELS = 25_000_000;
+const MAX_PIXELS = 16_000_000;
 const SAMPLES_PER_SIDE = 100;
 const MAX_COLORS = 6;
 /** Colours closer than this (RGB distance) are one palette entry. */
@@ -193,8 +193,8 @@ function readable(palette: string[]): Pick<Palette, "color" | "alternative_color
     ? "#ffffff"
     : "#000000";
   const color = good[0] ?? blackOrWhite;
-  const alternative = good[1] ??
-    (color === blackOrWhite ? ranked[0] ?? blackOrWhite : blackOrWhite);
+  const other = blackOrWhite === "#ffffff" ? "#000000" : "#ffffff";
+  const alternative = good[1] ?? (color === blackOrWhite ? ranked[0] ?? other : blackOrWhite);
   return { color, alternative_color: alternative };
 }
 

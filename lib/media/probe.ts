@@ -8,7 +8,7 @@ import type { MediaField, MediaObject } from "../types.ts";
 import type { HostLimiter, ProbeBudget } from "./_limit.ts";
 import { describeMedia } from "./describe.ts";
 import { mediaDuration, mp4MoovOffset } from "./duration.ts";
-import { imagePalette } from "./palette.ts";
+import { imagePaletteAsync } from "./palette_async.ts";
 import { prettyDuration } from "./pretty.ts";
 import { kindOfType, mimeOf, typeFromBytes } from "./sniff.ts";
 
@@ -211,7 +211,9 @@ export async function probeMedia(
   });
   if (media.duration === null) await readDurationElsewhere(media, get, ctx);
   if (whole) {
-    const colours = get.truncated ? null : imagePalette(get.body);
+    const colours = get.truncated
+      ? null
+      : await imagePaletteAsync(get.body, { signal: ctx.signal, timeoutMs: ctx.timeoutMs });
     media.palette = colours?.palette ?? [];
     media.background_color = colours?.background_color ?? null;
     media.color = colours?.color ?? null;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { contrast, imagePalette } from "../../lib/media/palette.ts";
+import { imagePaletteAsync } from "../../lib/media/palette_async.ts";
 import * as fx from "./_fixtures.ts";
 
 const RED: fx.Rgb = [200, 30, 30];
@@ -61,4 +62,30 @@ Deno.test("imagePalette() returns null for undecodable bytes", () => {
 Deno.test("contrast() follows WCAG 2", () => {
   assert.equal(Math.round(contrast("#000000", "#ffffff")), 21);
   assert.equal(contrast("#777777", "#777777"), 1);
+});
+
+Deno.test("imagePalette() offers the other of black and white as alternative on one colour", () => {
+  const result = imagePalette(fx.png(10, 10, () => RED));
+  assert.ok(result);
+  assert.deepEqual(result.palette, ["#c81e1e"]);
+  assert.equal(result.color, "#ffffff");
+  assert.equal(result.alternative_color, "#000000");
+});
+
+Deno.test("imagePaletteAsync() decodes in a worker and honours its signal", async (t) => {
+  const bytes = fx.png(120, 60, (x) => x < 90 ? BLUE : WHITE);
+  await t.step("same result as imagePalette()", async () => {
+    assert.deepEqual(await imagePaletteAsync(bytes), imagePalette(bytes));
+  });
+  await t.step("undecodable bytes give null", async () => {
+    assert.equal(await imagePaletteAsync(fx.latin1("nope")), null);
+  });
+  await t.step("an aborted signal gives null at once", async () => {
+    const controller = new AbortController();
+    const pending = imagePaletteAsync(fx.jpeg(1500, 1000), { signal: controller.signal });
+    const started = performance.now();
+    controller.abort();
+    assert.equal(await pending, null);
+    assert.ok(performance.now() - started < 100);
+  });
 });

@@ -13,7 +13,12 @@ export function imagePaletteAsync(
 ): Promise<Palette | null> {
   if (options.signal?.aborted) return Promise.resolve(null);
   return new Promise((resolve) => {
-    const worker = new Worker(WORKER_URL, { type: "module" });
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_URL, { type: "module" });
+    } catch {
+      return resolve(null); // e.g. a compiled binary built without the worker module
+    }
     const finish = (result: Palette | null) => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", abort);

@@ -65,7 +65,10 @@ export function parseBackground(value: string): string {
       try {
         const url = new URL(trimmed);
         // The serialiser percent-encodes quotes in most parts; encode the rest defensively.
-        const href = url.href.replace(/["\\()'\s]/g, (c) => encodeURIComponent(c));
+        const href = url.href.replace(
+          /["\\()'\s]/g,
+          (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+        );
         return `url("${href}") center / cover no-repeat`;
       } catch {
         // fall through to the error

@@ -41,7 +41,13 @@ export async function setupPage(
   const { options, state } = setup;
   const { viewport, userAgent } = resolveViewport(options);
   await page.setViewport(viewport);
-  await page.setUserAgent({ userAgent: options.userAgent ?? userAgent ?? setup.defaultUserAgent });
+  const headers = lowerCaseKeys(options.headers ?? {});
+  // A caller's User-Agent is not a credential: it applies page-wide, like a device's.
+  const callerAgent = headers["user-agent"];
+  delete headers["user-agent"];
+  await page.setUserAgent({
+    userAgent: options.userAgent ?? callerAgent ?? userAgent ?? setup.defaultUserAgent,
+  });
   if (options.javascript === false) await page.setJavaScriptEnabled(false);
   const features = [];
   if (options.colorScheme) {
@@ -54,7 +60,6 @@ export async function setupPage(
   if (options.mediaType) await page.emulateMediaType(options.mediaType);
 
   const targetOrigin = new URL(setup.url).origin;
-  const headers = lowerCaseKeys(options.headers ?? {});
   const hasHeaders = Object.keys(headers).length > 0;
   await page.setRequestInterception(true);
   page.on("request", (request: HTTPRequest) => {

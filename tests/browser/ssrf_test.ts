@@ -147,7 +147,7 @@ Deno.test("visit() sends the caller's headers only to the target's origin", asyn
   });
   await using pool = poolFor(configFor([target.port, other.port]));
   await pool.visit(`${target.origin}/`, {
-    headers: { "X-Secret": "s3cret", Authorization: "Bearer t0ken" },
+    headers: { "X-Secret": "s3cret", Authorization: "Bearer t0ken", "User-Agent": "peek-test/1" },
     waitUntil: "networkidle0",
   });
   const targetPaths = target.seen.map((s) => s.path).filter((p) => p !== "/favicon.ico").sort();
@@ -161,5 +161,7 @@ Deno.test("visit() sends the caller's headers only to the target's origin", asyn
   for (const seen of other.seen) {
     assert.equal(seen.headers["x-secret"], undefined, seen.path);
     assert.equal(seen.headers["authorization"], undefined, seen.path);
+    // User-Agent is not a credential: it is the page's, everywhere.
+    assert.equal(seen.headers["user-agent"], "peek-test/1", seen.path);
   }
 });

@@ -12,6 +12,7 @@ import {
   innerHtml,
   outerHtml,
   parseHtml,
+  rawText,
   select,
   selectAll,
   textOf,
@@ -19,7 +20,6 @@ import {
 import { applyType, type RuleType } from "./custom_types.ts";
 import type { CustomRule, CustomRules } from "./custom_rules.ts";
 import { nodeToMarkdown } from "./markdown.ts";
-import { textContent } from "domutils";
 
 export { validateRules } from "./custom_rules.ts";
 export type { CustomRule, CustomRules } from "./custom_rules.ts";
@@ -168,7 +168,7 @@ function read(node: AnyNode, name: string, run: Run): unknown {
 /** The current value of a form field, as jQuery's .val() reads it. */
 function val(node: AnyNode): string | null {
   if (!isTag(node)) return null;
-  if (node.name === "textarea") return textContent(node);
+  if (node.name === "textarea") return rawText(node);
   if (node.name === "select") {
     const option = select(node, "option[selected]") ?? select(node, "option");
     if (!option) return null;
@@ -180,7 +180,7 @@ function val(node: AnyNode): string | null {
 
 /** The page (or element) text parsed as JSON, for JSON endpoints. */
 function json(node: AnyNode): unknown {
-  const text = isDocument(node) || isTag(node) ? textContent(node) : "";
+  const text = isDocument(node) || isTag(node) ? rawText(node) : "";
   try {
     return JSON.parse(text);
   } catch {

@@ -139,6 +139,18 @@ export function textOf(node: AnyNode): string {
   return collapse(parts.join(""));
 }
 
+/** Raw text content (whitespace kept), read without recursion. */
+export function rawText(node: AnyNode): string {
+  const parts: string[] = [];
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (isText(current)) parts.push(current.data);
+    else if ("children" in current) pushChildren(stack, current);
+  }
+  return parts.join("");
+}
+
 export function collapse(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }

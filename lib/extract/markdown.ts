@@ -3,7 +3,7 @@
  * models. Main content is found the way readability does: <article>/<main>/role=main when the
  * page marks it, else the container holding the most paragraph text.
  */
-import { type AnyNode, type Element, isTag } from "domhandler";
+import { type AnyNode, type Element, isTag, type Text } from "domhandler";
 import {
   attr,
   baseUrl,
@@ -63,7 +63,7 @@ export function mainContent(doc: Document): AnyNode {
 function pickMarked(candidates: Element[]): Element | null {
   const visible = candidates.filter((el) => !inChrome(el));
   if (!visible.length) return null;
-  const sized = visible.map((el) => ({ el, size: textOf(el).length }));
+  const sized = visible.map((el) => ({ el, size: textLength(el) }));
   const total = sized.reduce((sum, c) => sum + c.size, 0);
   const best = sized.reduce((a, b) => (b.size > a.size ? b : a));
   if (best.size < 140) return null;
@@ -78,6 +78,21 @@ function inChrome(el: Element): boolean {
   return false;
 }
 
+/** Characters of text under `node` (whitespace runs counted once), without building it. */
+function textLength(node: AnyNode): number {
+  let length = 0;
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (current.type === "text") length += collapse((current as Text).data).length + 1;
+    else if ("children" in current) {
+      if (isTag(current) && (current.name === "script" || current.name === "style")) continue;
+      for (const child of current.children) stack.push(child);
+    }
+  }
+  return length;
+}
+
 function parentElement(el: Element): Element | null {
   const parent = el.parent;
   return parent && isTag(parent) ? parent : null;
@@ -90,7 +105,7 @@ function parentElement(el: Element): Element | null {
 function bestByParagraphs(body: AnyNode): Element | null {
   const scores = new Map<Element, number>();
   walkElements(body, (el) => {
-    if (el.name !== "p" && el.name !== "pre" && el.name !== "td") return true;
+    if (el.name !== "p" && el.name !== "pre") return true;
     if (inChrome(el)) return false;
     const text = textOf(el);
     if (text.length < 25) return false;

@@ -3,8 +3,7 @@
  * joined by blank lines; inline content is escaped, then its whitespace collapsed.
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
-import { textContent } from "domutils";
-import { absoluteUrl, attr, collapse } from "./dom.ts";
+import { absoluteUrl, attr, collapse, rawText, walkElements } from "./dom.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -136,7 +135,12 @@ export function skip(el: Element, ctx: { clean: boolean }): boolean {
 }
 
 function hasHeading(el: Element): boolean {
-  return el.children.some((c) => isTag(c) && (/^h[1-3]$/.test(c.name) || hasHeading(c)));
+  let found = false;
+  walkElements(el, (child) => {
+    found ||= /^h[1-3]$/.test(child.name);
+    return !found;
+  });
+  return found;
 }
 
 function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
@@ -166,7 +170,7 @@ function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
 }
 
 function children(el: Element, ctx: Ctx): string[] {
-  if (ctx.depth > MAX_DEPTH) return [tidy(escapeText(textContent(el)))];
+  if (ctx.depth > MAX_DEPTH) return [tidy(escapeText(rawText(el)))];
   ctx.depth++;
   try {
     return blocks(el.children, ctx);
@@ -214,9 +218,13 @@ function block(el: Element, ctx: Ctx): string[] | null {
 
 /** An inline element wrapping blocks (a <span> or custom element around paragraphs). */
 function hasBlockChild(el: Element): boolean {
-  return el.children.some((c) =>
-    isTag(c) && (BLOCK_TAGS.has(c.name) || (!ALWAYS_DROP.has(c.name) && hasBlockChild(c)))
-  );
+  let found = false;
+  walkElements(el, (child) => {
+    if (found || ALWAYS_DROP.has(child.name)) return false;
+    found = BLOCK_TAGS.has(child.name);
+    return !found;
+  });
+  return found;
 }
 
 function list(el: Element, ctx: Ctx): string {
@@ -256,7 +264,7 @@ function quote(parts: string[]): string {
 }
 
 function fence(pre: Element): string {
-  let code = textContent(pre).replace(/^\r?\n/, "").replace(/\s+$/, "");
+  let code = rawText(pre).replace(/^\r?\n/, "").replace(/\s+$/, "");
   code = code.replace(/\r\n?/g, "\n");
   if (!code) return "";
   const codeEl = pre.children.find((c): c is Element => isTag(c) && c.name === "code");
@@ -310,7 +318,7 @@ function inline(el: Element, ctx: Ctx): string {
 }
 
 function inlineChildren(el: Element, ctx: Ctx): string {
-  if (ctx.depth > MAX_DEPTH) return escapeText(textContent(el));
+  if (ctx.depth > MAX_DEPTH) return escapeText(rawText(el));
   ctx.depth++;
   try {
     return el.children.map((c) => inlineNode(c, ctx)).join("");
@@ -341,7 +349,7 @@ function inlineNode(node: AnyNode, ctx: Ctx): string {
     case "kbd":
     case "samp":
     case "tt":
-      return codeSpan(textContent(node));
+      return codeSpan(rawText(node));
     case "a":
       return link(node, ctx);
     case "img":

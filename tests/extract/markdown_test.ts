@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { mainContent, nodeToMarkdown, toMarkdown } from "../../lib/extract/markdown.ts";
+import { parseHtml, select } from "../../lib/extract/dom.ts";
+
+const FIXTURES = new URL("../fixtures/markdown/", import.meta.url);
+
+function fixture(name: string): string {
+  return Deno.readTextFileSync(new URL(name, FIXTURES));
+}
+
+Deno.test("toMarkdown() matches the checked-in fixtures", async (t) => {
+  await t.step("article.html: every construct, chrome dropped", () => {
+    const md = toMarkdown(
+      fixture("article.html"),
+      "https://journal.example/posts/2024/caches.html",
+    );
+    assert.equal(md + "\n", fixture("article.md"));
+  });
+  await t.step("blog.html: no markup for content, found by paragraphs, title line added", () => {
+    const md = toMarkdown(
+      fixture("blog.html"),
+      "https://tinkerer.example/log/2024/05/station.html",
+    );
+    assert.equal(md + "\n", fixture("blog.md"));
+  });
+});
+
+Deno.test("toMarkdown() picks the main content", async (t) => {
+  const para = "A sentence long enough to count as content, with a comma or two, in it.";
+  await t.step("<main> when several <article> cards share the page", () => {
+    const cards = ["One", "Two", "Three"].map((n) =>
+      `<article><h2>${n}</h2><p>${para}</p></article>`
+    );
+    const html = `<title>Blog</title><nav><p>${para}</p></nav><main>${cards.join("")}</main>`;
+    const md = toMarkdown(html, "https://ex.test/");
+    assert.equal(
+      md,
+      ["# Blog", "## One", para, "## Two", para, "## Three", para].join("\n\n"),
+    );
+  });
+  await t.step("role=main; nav, aside, footer and forms inside it are dropped", () => {
+    const html = `<div role="main"><h1>Doc</h1><nav>Prev | Next</nav><p>${para}</p>
+      <aside>Ad</aside><form><label>Name</label><input></form><footer>fin</footer></div>`;
+    assert.equal(toMarkdown(html, "https://ex.test/"), `# Doc\n\n${para}`);
+  });
+  await t.step("the title falls back to og:title, and is escaped", () => {
+    const html = `<head><meta property="og:title" content="Use *stars* wisely"></head>
+      <body><p>${para}</p></body>`;
+    assert.equal(toMarkdown(html, "https://ex.test/"), `# Use \\*stars\\* wisely\n\n${para}`);
+  });
+  await t.step("an empty page is empty", () => {
+    assert.equal(toMarkdown("", "https://ex.test/"), "");
+    assert.equal(select(parseHtml("<p>x</p>"), "p") !== null, true);
+    assert.equal(mainContent(parseHtml("")).type, "root");
+  });
+});
+
+Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => {
+  const md = (html: string) => nodeToMarkdown(parseHtml(html), { baseUrl: "https://ex.test/a/" });
+  await t.step("escapes what would read as markup, keeps intraword underscores", () => {
+    assert.equal(md("<p># not a heading</p>"), "\\# not a heading");
+    assert.equal(md("<p>- not a list</p>"), "\\- not a list");
+    assert.equal(md("<p>2024. A year</p>"), "2024\\. A year");
+    assert.equal(
+      md("<p>snake_case and _under_ [x] &lt;div&gt;</p>"),
+      "snake_case and \\_under\\_ \\[x\\] \\<div>",
+    );
+  });
+  await t.step("emphasis keeps spaces outside its markers; empty emphasis vanishes", () => {
+    assert.equal(md("<p>a<b> bold </b>b<em></em></p>"), "a **bold** b");
+  });
+  await t.step("inline code with backticks gets a longer fence", () => {
+    assert.equal(md("<p><code>a `b` c</code></p>"), "``a `b` c``");
+    assert.equal(md("<p><code>`x</code></p>"), "`` `x ``");
+  });
+  await t.step("links: absolute, parentheses encoded, empty or javascript: links are text", () => {
+    assert.equal(md('<a href="w(1).html">w</a>'), "[w](https://ex.test/a/w%281%29.html)");
+    assert.equal(md('<a href="javascript:go()">go</a>'), "go");
+    assert.equal(md('<a href="/x"></a>'), "");
+    assert.equal(
+      md('<a href="/x"><img src="i.png" alt="i"></a>'),
+      "[![i](https://ex.test/a/i.png)](https://ex.test/x)",
+    );
+  });
+  await t.step("code block fences outgrow backtick runs inside", () => {
+    assert.equal(md("<pre>a\n```\nb</pre>"), "````\na\n```\nb\n````");
+  });
+  await t.step("loose list items keep paragraphs; lists nested directly in lists", () => {
+    assert.equal(
+      md("<ul><li><p>one</p><p>more</p></li><li>two</li><ul><li>in</li></ul></ul>"),
+      "- one\n\n  more\n- two\n  - in",
+    );
+  });
+  await t.step("nested blockquotes", () => {
+    assert.equal(
+      md("<blockquote><p>a</p><blockquote>b</blockquote></blockquote>"),
+      "> a\n>\n> > b",
+    );
+  });
+  await t.step("tables: colspan filled, short rows padded; layout tables read as blocks", () => {
+    assert.equal(
+      md("<table><tr><td colspan=2>wide</td></tr><tr><td>a</td></tr></table>"),
+      "| wide |  |\n| --- | --- |\n| a |  |",
+    );
+    assert.equal(
+      md("<table><tr><td><p>left</p></td><td><div>right</div></td></tr></table>"),
+      "left\n\nright",
+    );
+  });
+  await t.step("deep nesting from broken markup cannot overflow the stack", () => {
+    const deep = "<div><b>".repeat(3000) + "end" + "</b></div>".repeat(3000);
+    assert.equal(md(deep), "end");
+  });
+});
+
+Deno.test("toMarkdown() converts a 2 MB page quickly", () => {
+  const html = fixture("article.html");
+  const chunk = html.slice(html.indexOf("<h2>Why caches work</h2>"), html.indexOf("<hr>"));
+  const big = html.replace("<hr>", chunk.repeat(Math.ceil(2_000_000 / chunk.length)) + "<hr>");
+  assert.ok(big.length >= 2_000_000);
+  toMarkdown(big.slice(0, 200_000), "https://journal.example/x"); // warm-up
+  const start = performance.now();
+  const md = toMarkdown(big, "https://journal.example/x");
+  const ms = performance.now() - start;
+  assert.ok(md.length > 1_000_000, `markdown of ${md.length} chars`);
+  assert.equal(
+    md.split("\n## Why caches work\n").length - 1,
+    Math.ceil(2_000_000 / chunk.length) + 1,
+  );
+  // Measured here at 0.5-0.7 s including the parse; the bound leaves room for a busy CI.
+  assert.ok(ms < 3000, `toMarkdown took ${ms.toFixed(0)} ms on ${big.length} bytes`);
+});

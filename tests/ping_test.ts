@@ -22,6 +22,8 @@ interface File {
   /** Serve the whole body on GET even when a Range is asked (a server without ranges). */
   noRanges?: boolean;
   status?: number;
+  /** Answer GET with this status (HEAD still succeeds). */
+  getStatus?: number;
   delayMs?: number;
 }
 
@@ -72,7 +74,8 @@ function serveFiles(files: Record<string, File>): Server {
             : {},
         });
       }
-      if (file.status && file.status >= 300) return new Response("no", { status: file.status });
+      const status = file.getStatus ?? file.status;
+      if (status && status >= 300) return new Response("no", { status });
       if (range && !file.noRanges) return rangeResponse(file, range);
       return new Response(file.body.slice(), { headers: { "content-type": file.type } });
     } finally {
@@ -404,4 +407,22 @@ Deno.test("resolveMedia() stops at the request deadline without throwing", async
   });
   assert.equal(result.image, null);
   assert.ok(performance.now() - started < 800, `took ${performance.now() - started} ms`);
+});
+
+Deno.test("resolveMedia() keeps a HEAD-verified candidate whose GET fails", async () => {
+  const png = fx.png(4, 4);
+  await using server = serveFiles({ "/h.png": { body: png, type: "image/png", getStatus: 503 } });
+  const result = await ping(server, { logo: [`${server.origin}/h.png`] }, { palette: true });
+  assert.deepEqual(result.logo, {
+    url: `${server.origin}/h.png`,
+    type: "png",
+    size: png.length,
+    size_pretty: `${png.length} B`,
+    width: null,
+    height: null,
+    palette: [],
+    background_color: null,
+    color: null,
+    alternative_color: null,
+  });
 });

@@ -190,30 +190,31 @@ export async function probeMedia(
     },
     ctx,
   );
+  let media: MediaObject;
   if (!get || !ok(get)) {
     // HEAD alone verified it: type and size from its headers, no header bytes.
     if (headFit !== "yes") return null;
-    const media = describeMedia({
+    media = describeMedia({
       url,
       bytes: new Uint8Array(0),
       contentType: contentType(head),
       totalSize: totalSize(head),
     });
-    return media;
+  } else {
+    const type = contentType(get) ?? contentType(head);
+    if (fits(field, type, get.body) !== "yes") return null;
+    media = describeMedia({
+      url,
+      bytes: get.body,
+      contentType: type,
+      totalSize: totalSize(get) ?? (ok(head) ? totalSize(head) : null),
+    });
+    if (media.duration === null) await readDurationElsewhere(media, get, ctx);
   }
-  const type = contentType(get) ?? contentType(head);
-  if (fits(field, type, get.body) !== "yes") return null;
-  const media = describeMedia({
-    url,
-    bytes: get.body,
-    contentType: type,
-    totalSize: totalSize(get) ?? (ok(head) ? totalSize(head) : null),
-  });
-  if (media.duration === null) await readDurationElsewhere(media, get, ctx);
   if (whole) {
-    const colours = get.truncated
-      ? null
-      : await imagePaletteAsync(get.body, { signal: ctx.signal, timeoutMs: ctx.timeoutMs });
+    const colours = get && ok(get) && !get.truncated
+      ? await imagePaletteAsync(get.body, { signal: ctx.signal, timeoutMs: ctx.timeoutMs })
+      : null;
     media.palette = colours?.palette ?? [];
     media.background_color = colours?.background_color ?? null;
     media.color = colours?.color ?? null;

@@ -41,8 +41,10 @@ interface Frame {
 /** Whitespace-only texts are not "non-empty" for $filter-like probes. */
 const blank = (s: string) => s.trim() === "";
 
+/** `token` is one of the whitespace-separated words of `list` (cheap substring test first). */
 function hasToken(list: string, token: string): boolean {
-  return ` ${list} `.replace(/\s+/g, " ").includes(` ${token} `);
+  if (!list.includes(token)) return false;
+  return list.split(/\s+/).includes(token);
 }
 
 export function emptyRecord(): PageRecord {

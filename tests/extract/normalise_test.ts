@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { dateFromUrl, toIsoDate } from "../../lib/extract/dates.ts";
 import { toLang } from "../../lib/extract/languages.ts";
+import { manifestUrl } from "../../lib/extract/manifest.ts";
 import { baseFor, resolveUrl } from "../../lib/extract/resolve.ts";
 import { firstOf } from "../../lib/extract/rules.ts";
 import { contextFor } from "../../lib/extract/mod.ts";
@@ -101,4 +102,13 @@ Deno.test("firstOf() treats a throwing rule as yielding nothing", () => {
     ctx,
   );
   assert.equal(value, "ok");
+});
+
+Deno.test("manifestUrl() gives the absolute web app manifest URL for the logo hook", () => {
+  const ctx = contextFor(
+    `<link rel="manifest" href="/site.webmanifest">`,
+    "https://m.example.com/a/b",
+  );
+  assert.equal(manifestUrl(ctx), "https://m.example.com/site.webmanifest");
+  assert.equal(manifestUrl(contextFor("<p>none</p>", "https://m.example.com/")), null);
 });

@@ -399,14 +399,14 @@ Deno.test("resolveMedia() runs at most 3 probes at once per host", async () => {
 });
 
 Deno.test("resolveMedia() stops at the request deadline without throwing", async () => {
-  const stuck: File = { body: fx.png(2, 2), type: "image/png", delayMs: 1200 };
+  const stuck: File = { body: fx.png(2, 2), type: "image/png", delayMs: 2000 };
   await using server = serveFiles({ "/slow.png": stuck });
   const started = performance.now();
   const result = await ping(server, { image: [`${server.origin}/slow.png`] }, {
     signal: AbortSignal.timeout(200),
   });
   assert.equal(result.image, null);
-  assert.ok(performance.now() - started < 800, `took ${performance.now() - started} ms`);
+  assert.ok(performance.now() - started < 1500, `took ${performance.now() - started} ms`);
 });
 
 Deno.test("resolveMedia() keeps a HEAD-verified candidate whose GET fails", async () => {

@@ -47,7 +47,7 @@ export async function serveAsset(services: Services, path: string): Promise<Resp
   if (!match) return null;
   const asset = await services.store.getAsset(match[1]!);
   if (!asset) return null;
-  return new Response(asset.bytes, {
+  return new Response(asset.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       "content-type": asset.contentType,
       "content-length": String(asset.bytes.length),

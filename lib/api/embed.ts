@@ -1,5 +1,5 @@
 import { ApiError } from "../errors.ts";
-import { kindOf } from "../media/sniff.ts";
+import { sniffMedia } from "../media/sniff.ts";
 import type { Services } from "../services.ts";
 import { ASSET_PREFIX } from "./assets.ts";
 
@@ -15,8 +15,8 @@ export function fieldAt(data: Record<string, unknown>, path: string): unknown {
 
 const INLINE_KINDS = new Set(["image", "audio", "video", "pdf"]);
 
-function safeBody(bytes: Uint8Array, contentType: string | null, url: string): Headers {
-  const kind = kindOf({ bytes, contentType, url });
+function safeBody(bytes: Uint8Array, contentType: string | null): Headers {
+  const { kind } = sniffMedia({ bytes, contentType });
   const headers = new Headers();
   // SVG is an image that can carry script: never inline.
   const svg = /svg/i.test(contentType ?? "") || /^\s*(<\?xml[^>]*>\s*)?<svg/i.test(
@@ -67,9 +67,9 @@ export async function embedResponse(
     const id = text.slice(assetBase.length).replace(/\.[a-z]+$/, "");
     const asset = await services.store.getAsset(id);
     if (!asset) throw new ApiError("ENOTFOUND", `The asset for \`${path}\` has expired.`);
-    for (const [name, v] of safeBody(asset.bytes, asset.contentType, text)) headers.set(name, v);
+    for (const [name, v] of safeBody(asset.bytes, asset.contentType)) headers.set(name, v);
     if (asset.private) headers.set("cache-control", "private, max-age=86400");
-    return new Response(asset.bytes, { headers });
+    return new Response(asset.bytes as Uint8Array<ArrayBuffer>, { headers });
   }
   const result = await services.fetcher.fetch(text, { signal });
   if (result.statusCode < 200 || result.statusCode > 299) {
@@ -79,6 +79,6 @@ export async function embedResponse(
     );
   }
   const contentType = result.headers["content-type"] ?? null;
-  for (const [name, v] of safeBody(result.body, contentType, result.url)) headers.set(name, v);
-  return new Response(result.body, { headers });
+  for (const [name, v] of safeBody(result.body, contentType)) headers.set(name, v);
+  return new Response(result.body as Uint8Array<ArrayBuffer>, { headers });
 }

@@ -1,7 +1,9 @@
 import { ApiError, isApiError } from "../errors.ts";
 import { log } from "../log.ts";
 import { parseParams } from "../params/mod.ts";
+import { isCredentialHeader } from "../cache/mod.ts";
 import { parseTargetUrl } from "../url.ts";
+import { validateRules } from "../extract/custom.ts";
 import type { Services } from "../services.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
@@ -19,12 +21,9 @@ export interface ApiRequest {
   arrivedOnProPort: boolean;
 }
 
-/** Headers that carry no credentials; anything else in headers.* makes a request private. */
-const UNCREDENTIALED = new Set(["user-agent", "accept-language"]);
-
 function deadline(ms: number): { signal: AbortSignal; expired: Promise<never>; clear(): void } {
   const controller = new AbortController();
-  let timer = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const error = new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`);
@@ -48,8 +47,10 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   });
   const params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
   const target = parseTargetUrl(params.url);
+  // A bad custom rule is refused before any traffic leaves.
+  if (params.data !== null) validateRules(params.data);
   const credentialed = target.username !== "" || target.password !== "" ||
-    Object.keys(params.headers).some((name) => !UNCREDENTIALED.has(name));
+    Object.keys(params.headers).some(isCredentialHeader);
   meta.private = credentialed;
 
   const limit = deadline(params.timeoutMs ?? config.requestTimeoutMs);
@@ -66,7 +67,6 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     const payload: Payload = await cachedPayload(services, {
       params,
       target,
-      credentialed,
       meta,
       compute,
     });

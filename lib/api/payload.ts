@@ -6,7 +6,7 @@ import { runRules, validateRules } from "../extract/custom.ts";
 import { toMarkdown } from "../extract/markdown.ts";
 import { fetchIframe } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
-import { kindOf } from "../media/sniff.ts";
+import { sniffMedia } from "../media/sniff.ts";
 import { resolveMedia } from "../ping.ts";
 import type { Params } from "../params/mod.ts";
 import { MEDIA_FIELDS, type MediaField, type MediaObject, type Redirect } from "../types.ts";
@@ -73,7 +73,8 @@ function wantsBrowser(params: Params): boolean {
 /** A target that is itself an image, audio, video or PDF is described as that file. */
 function describeFileTarget(result: FetchResult): Record<string, unknown> | null {
   const contentType = result.headers["content-type"] ?? null;
-  const kind = kindOf({ bytes: result.body, contentType, url: result.url });
+  // The bytes and the declared type decide; a URL ending in .jpg may still serve HTML.
+  const { kind } = sniffMedia({ bytes: result.body, contentType });
   if (kind === "other") return null;
   const total = Number(result.headers["content-length"] ?? NaN);
   const media = describeMedia({
@@ -228,8 +229,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
         data.pdf = await hostAsset(services, {
           bytes: result.pdf.bytes,
           type: "pdf",
-          width: result.pdf.width ?? null,
-          height: result.pdf.height ?? null,
+          width: null,
+          height: null,
           credentialed: context.credentialed,
         });
       }

@@ -78,6 +78,8 @@ export interface Params {
 }
 
 const API_KEY_HEADERS = new Set(["api-key", "x-api-key"]);
+/** headers.* that carry no credentials (lib/cache/key.ts folds the others in as an HMAC). */
+const UNCREDENTIALED_HEADERS = ["user-agent", "accept-language"];
 const DEFAULT_FIELDS = [
   "title",
   "description",
@@ -156,7 +158,14 @@ function canonicalPairs(values: Values): [string, string][] {
     }
   };
   for (const [name, value] of Object.entries(values)) {
-    if (!NOT_IN_CACHE_KEY.includes(name)) walk(name, value);
+    if (NOT_IN_CACHE_KEY.includes(name)) continue;
+    if (name === "headers") {
+      // Credentials never enter the key in clear: the cache folds them in as an HMAC.
+      const plain = value as Record<string, string>;
+      for (const header of UNCREDENTIALED_HEADERS) walk(`headers.${header}`, plain[header]);
+    } else {
+      walk(name, value);
+    }
   }
   return pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

@@ -293,5 +293,8 @@ export const PARAMS: Record<string, ParamDef> = {
 /** Parameters that would write files on the server: always refused. */
 export const FORBIDDEN_PARAMS = ["path", "screenshot.path", "pdf.path"];
 
-/** Parameters that change how an answer is cached or authorised, not the answer itself. */
-export const NOT_IN_CACHE_KEY = ["ttl", "staleTtl", "force", "signature", "timeout"];
+/**
+ * Parameters that change how an answer is cached or authorised, not the answer itself (the URL
+ * enters the key on its own, without its userinfo).
+ */
+export const NOT_IN_CACHE_KEY = ["url", "ttl", "staleTtl", "force", "signature", "timeout"];

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import assert from "node:assert/strict";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { playgroundAsset, wantsPlayground } from "../lib/playground/mod.ts";
@@ -59,7 +60,8 @@ Deno.test("wantsPlayground() is true only for a browser's GET / without a query"
   assert.equal(get("http://x.test/", "application/json"), false);
   assert.equal(get("http://x.test/", "*/*"), false);
   assert.equal(get("http://x.test/?url=https://a.test", browserAccept), false);
-  assert.equal(get("http://x.test/?", browserAccept), false);
+  assert.equal(get("http://x.test/?", browserAccept), true, "an empty query is no query");
+  assert.equal(get("http://x.test/?force=true", browserAccept), false);
   assert.equal(get("http://x.test/health", browserAccept), false);
   assert.equal(get("http://x.test/", browserAccept, "POST"), false);
 });
@@ -90,7 +92,7 @@ Deno.test("playgroundAsset() serves the page and its files with the contract's C
     const page = await (await playgroundAsset("/"))!.text();
     const scripts = [...page.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     assert.deepEqual(scripts, ['<script src="/playground.js" defer>']);
-    assert.doesNotMatch(page, /<script\b[^>]*>\s*\S/);
+    assert.doesNotMatch(page, /<script\b[^>]*>\s*[^<\s]/);
     assert.doesNotMatch(page, /\son[a-z]+\s*=/i);
     for (const path of ["/", "/playground.js", "/playground.css"]) {
       const text = await (await playgroundAsset(path))!.text();

@@ -93,22 +93,25 @@ function describeFileTarget(result: FetchResult): Record<string, unknown> | null
 
 async function mediaFields(
   extracted: Extracted,
-  context: PayloadContext,
+  context: PayloadContext & { pageUrl: string },
 ): Promise<Record<MediaField, MediaObject | null>> {
   const { params, services, signal } = context;
+  const off = (field: MediaField) =>
+    (field === "audio" && !params.audio) || (field === "video" && !params.video) ||
+    (params.meta !== false && !params.meta.has(field));
   const candidates = Object.fromEntries(
-    MEDIA_FIELDS.map((field) => {
-      const off = (field === "audio" && !params.audio) || (field === "video" && !params.video) ||
-        (params.meta !== false && !params.meta.has(field));
-      return [field, off ? [] : extracted[field]];
-    }),
+    MEDIA_FIELDS.map((field) => [field, off(field) ? [] : extracted[field]]),
   ) as Record<MediaField, string[]>;
+  // A field that is off is not verified either, so no favicon guess is probed for it.
+  const verify = Object.fromEntries(
+    MEDIA_FIELDS.map((field) => [field, params.ping[field] && !off(field)]),
+  ) as Record<MediaField, boolean>;
   return await resolveMedia(candidates, {
     fetcher: services.fetcher,
-    verify: params.ping,
+    verify,
     palette: params.palette,
     signal,
-    pageUrl: extracted.url,
+    pageUrl: context.pageUrl,
     skipPrefix: `${services.config.publicUrl}/assets/`,
   });
 }
@@ -194,7 +197,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
         }).filter(([name]) => fields.has(name)),
       );
       work.push(
-        mediaFields(extracted, context).then((media) => {
+        mediaFields(extracted, { ...context, pageUrl: finalUrl }).then((media) => {
           for (const field of MEDIA_FIELDS) if (fields.has(field)) data[field] = media[field];
         }),
       );

@@ -30,6 +30,12 @@ export interface CachedOptions {
   /** null/undefined: no stale serving; 0: always serve the copy and refresh it. */
   staleTtlMs?: number | null;
   force?: boolean;
+  /**
+   * Awaited before anything is answered or computed (e.g. authorize()): the store read runs
+   * while it is pending, so a request pays one shared-state round trip instead of two.
+   * Its rejection is what cached() rejects with.
+   */
+  gate?: Promise<unknown>;
   /** Makes the answer; createdAt defaults to when it finished. */
   compute: () => Promise<Omit<Entry, "createdAt"> & { createdAt?: number }>;
 }
@@ -100,10 +106,17 @@ function unpack(
 
 export async function cached(options: CachedOptions): Promise<CachedResult> {
   if (options.force) {
+    await options.gate;
     const stored = await flight(options);
     return unpack(stored, "BYPASS", stored.ttlMs, null);
   }
-  const bytes = await options.store.getCache(options.key);
+  const read = options.store.getCache(options.key);
+  if (options.gate) {
+    // The gate's failure wins over a failed read, which must not go unhandled meanwhile.
+    read.catch(() => {});
+    await options.gate;
+  }
+  const bytes = await read;
   const stored = bytes ? decodeEntry(bytes) : null;
   const now = Date.now();
   if (stored) {

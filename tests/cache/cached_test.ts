@@ -166,3 +166,39 @@ Deno.test("cached() on Redis: a MISS on one instance is a HIT on the other", asy
     await two.close();
   }
 });
+
+Deno.test("cached() waits for its gate, reads meanwhile, and rejects with the gate's error", async (t) => {
+  await using store = await tempStore();
+  const { state, compute } = counter(0);
+  await t.step("a failing gate: no answer, no computation", async () => {
+    const gate = Promise.reject(new ApiError("ERATE", "limit"));
+    await assert.rejects(
+      cached(opts(store, { compute, gate })),
+      (e) => isApiError(e) && e.code === "ERATE",
+    );
+    await assert.rejects(
+      cached(
+        opts(store, { compute, gate: Promise.reject(new ApiError("EAUTH", "no")), force: true }),
+      ),
+      (e) => isApiError(e) && e.code === "EAUTH",
+    );
+    assert.equal(state.runs, 0);
+  });
+  await t.step("the store read starts before the gate opens", async () => {
+    await cached(opts(store, { compute }));
+    let reads = 0;
+    const counting = new Proxy(store, {
+      get: (target, name) =>
+        name === "getCache"
+          ? (key: string) => (reads++, target.getCache(key))
+          : (Reflect.get(target, name) as (...a: unknown[]) => unknown).bind(target),
+    }) as Store;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => open = resolve);
+    const pending = cached(opts(counting, { compute, gate }));
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(reads, 1);
+    open();
+    assert.equal((await pending).status, "HIT");
+  });
+});

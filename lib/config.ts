@@ -49,6 +49,16 @@ function list(env: Env, name: string): string[] {
   return (env[name] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 }
 
+/** Redis is never a target, even when TRUSTED_TARGETS covers its address. */
+function redisPort(redisUrl: string | undefined): number[] {
+  if (!redisUrl) return [];
+  try {
+    return [Number(new URL(redisUrl).port || 6379)];
+  } catch {
+    throw new Error(`REDIS_URL must be a URL like redis://127.0.0.1:6379, got "${redisUrl}"`);
+  }
+}
+
 /** Reads the contract's environment variables; throws a readable Error on a bad value. */
 export function loadConfig(env: Env = Deno.env.toObject()): Config {
   const port = int(env, "PORT", 3000);
@@ -74,6 +84,6 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     metricsToken: env.METRICS_TOKEN || null,
     resolver: null,
     connector: null,
-    ownPorts: [port, ...(proPort ? [proPort] : [])],
+    ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
   };
 }

@@ -11,7 +11,9 @@ function site() {
 
 Deno.test("the free endpoint counts every request per client and answers ERATE beyond the limit", async () => {
   await using target = site();
-  await using app = await testApp(testConfig({ trustPorts: [target.port], env: { FREE_DAILY_LIMIT: "3" } }));
+  await using app = await testApp(
+    testConfig({ trustPorts: [target.port], env: { FREE_DAILY_LIMIT: "3" } }),
+  );
   const remaining: string[] = [];
   for (let i = 0; i < 3; i++) {
     const response = await app.get(i === 1 ? "?url=bad" : q(`${target.origin}/`, "&ping=false"));
@@ -30,16 +32,21 @@ Deno.test("the free endpoint counts every request per client and answers ERATE b
   midnight.setUTCHours(24, 0, 0, 0);
   assert.equal(reset, midnight.getTime() / 1000);
   // Another client still has its own allowance.
-  const other = await app.handler(new Request(`http://localhost/${q(`${target.origin}/`, "&ping=false")}`), {
-    remoteAddr: "203.0.113.9",
-  });
+  const other = await app.handler(
+    new Request(`http://localhost/${q(`${target.origin}/`, "&ping=false")}`),
+    {
+      remoteAddr: "203.0.113.9",
+    },
+  );
   assert.equal(other.status, 200);
   await other.body?.cancel();
 });
 
 Deno.test("pro needs a registered key; a key on free is EPRO", async () => {
   await using target = site();
-  await using app = await testApp(testConfig({ trustPorts: [target.port], env: { PRO_HOSTS: "pro.test" } }));
+  await using app = await testApp(
+    testConfig({ trustPorts: [target.port], env: { PRO_HOSTS: "pro.test" } }),
+  );
   const { key, record } = await createKey(app.handler.services.store, { name: "ci" });
   const pro = (query: string, headers: Record<string, string> = {}) =>
     app.json(query, { headers: { host: "pro.test", ...headers } });
@@ -91,7 +98,8 @@ Deno.test("responses are cached: MISS then HIT, force is BYPASS, ttl bounds x-ca
 
 Deno.test("identical concurrent requests fetch the target once", async () => {
   await using target = serveRoutes({
-    "/slow": () => new Promise((resolve) => setTimeout(() => resolve(html("<title>once</title>")), 300)),
+    "/slow": () =>
+      new Promise((resolve) => setTimeout(() => resolve(html("<title>once</title>")), 300)),
   });
   await using app = await testApp(testConfig({ trustPorts: [target.port] }));
   const answers = await Promise.all(

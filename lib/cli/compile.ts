@@ -3,6 +3,9 @@
  * lib/ (the playground's page, script, styles...) is passed with --include, since modules read
  * them with Deno.readFile(new URL(..., import.meta.url)) and the module graph cannot see them.
  *
+ * Workers are loaded by URL (`new Worker(new URL("./x.ts", import.meta.url))`), which the module
+ * graph cannot see either: every `.ts` file named that way is passed with --include too.
+ *
  * `deno compile` needs the denort runtime for this Deno version. These machines cannot download
  * it, so we look for one (DENORT_BIN, or a copy in Deno's cache) and stop with a clear message
  * when there is none, rather than produce something that is not the real binary.
@@ -32,6 +35,26 @@ export async function findAssets(root: URL = ROOT): Promise<string[]> {
   };
   await walk("lib/");
   return found.sort();
+}
+
+/** `.ts` modules under lib/ that some lib/ module names by `new URL("./x.ts", import.meta.url)`. */
+export async function findUrlModules(root: URL = ROOT): Promise<string[]> {
+  const found = new Set<string>();
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(new URL(dir, root))) {
+      const path = `${dir}${entry.name}`;
+      if (entry.isDirectory) await walk(`${path}/`);
+      if (!entry.isFile || !path.endsWith(".ts")) continue;
+      const source = await Deno.readTextFile(new URL(path, root));
+      const pattern = /new URL\(\s*["'](\.{1,2}\/[^"']+\.ts)["']\s*,\s*import\.meta\.url\s*\)/g;
+      for (const match of source.matchAll(pattern)) {
+        const target = new URL(match[1]!, new URL(path, root));
+        found.add(target.href.slice(root.href.length));
+      }
+    }
+  };
+  await walk("lib/");
+  return [...found].sort();
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -85,7 +108,7 @@ export async function findDenort(
   };
 }
 
-/** The `deno compile` arguments for main.ts with every asset included. */
+/** The `deno compile` arguments for main.ts with every asset (and worker module) included. */
 export function compileArgs(options: { assets: string[]; output: string }): string[] {
   return [
     "compile",
@@ -110,7 +133,8 @@ async function main(): Promise<number> {
     );
     return 1;
   }
-  const args = compileArgs({ assets: await findAssets(), output: "linkpeek" });
+  const assets = [...await findAssets(), ...await findUrlModules()];
+  const args = compileArgs({ assets, output: "linkpeek" });
   write(`linkpeek compile: deno ${args.join(" ")} (denort from ${denort.reason})`);
   const { code } = await new Deno.Command(Deno.execPath(), {
     args,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compileArgs, findAssets, findDenort } from "../../lib/cli/compile.ts";
+import { compileArgs, findAssets, findDenort, findUrlModules } from "../../lib/cli/compile.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 const ROOT = new URL("../../", import.meta.url);
@@ -29,7 +29,7 @@ async function tsFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-Deno.test("deno info --json main.ts reaches every lib/ module except the CLIs", async () => {
+Deno.test("deno info --json main.ts reaches every lib/ module except CLIs and workers", async () => {
   const { code, stdout, stderr } = await run(["info", "--json", "main.ts"]);
   assert.equal(code, 0, stderr);
   const graph = JSON.parse(stdout) as { modules: { specifier: string; error?: string }[] };
@@ -40,8 +40,10 @@ Deno.test("deno info --json main.ts reaches every lib/ module except the CLIs", 
       s.slice(ROOT.href.length)
     ),
   );
+  // Worker entry points are loaded by URL; the compile task passes them with --include.
+  const workers = new Set(await findUrlModules());
   const unreached = (await tsFiles("lib/")).filter((p) => !p.startsWith("lib/cli/"))
-    .filter((p) => !reached.has(p)).sort();
+    .filter((p) => !reached.has(p) && !workers.has(p)).sort();
   // A file missing here is dead code or loaded by a computed import that `deno compile` misses.
   assert.deepEqual(unreached, []);
 });
@@ -73,6 +75,23 @@ Deno.test("compileArgs() includes every non-TypeScript file under lib/", async (
   assert.equal(args[0], "compile");
   for (const flag of ["--allow-net", "--allow-read", "--allow-write", "--allow-env"]) {
     assert.ok(args.includes(flag), flag);
+  }
+});
+
+Deno.test("findUrlModules() finds modules loaded by URL, such as workers", async () => {
+  const root = await Deno.makeTempDir({ prefix: "linkpeek-urlmods-" });
+  try {
+    const base = new URL(`file://${root}/`);
+    await Deno.mkdir(new URL("lib/media/", base), { recursive: true });
+    await Deno.writeTextFile(
+      new URL("lib/media/pool.ts", base),
+      `const url = new URL("./_worker.ts", import.meta.url);\n` +
+        `const page = new URL("../page.html", import.meta.url);\n`,
+    );
+    await Deno.writeTextFile(new URL("lib/media/_worker.ts", base), "self.onmessage = () => {};\n");
+    assert.deepEqual(await findUrlModules(base), ["lib/media/_worker.ts"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });
 

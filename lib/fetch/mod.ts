@@ -102,6 +102,9 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           url = next;
           continue;
         }
+        // The deadline must also cut a body that is still arriving.
+        const stop = () => response.destroy();
+        limit.signal.addEventListener("abort", stop, { once: true });
         try {
           const { body, truncated } = method === "HEAD"
             ? { body: new Uint8Array(0), truncated: false }
@@ -119,6 +122,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
             timeMs: Math.round(performance.now() - started),
           };
         } finally {
+          limit.signal.removeEventListener("abort", stop);
           // The rest of the body is never read: close the connection rather than drain it.
           response.destroy();
         }

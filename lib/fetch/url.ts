@@ -38,8 +38,9 @@ export function urlPort(url: URL): number {
  * UTF-8 there mean UTF-8 (browsers read it so), so such values are re-decoded.
  */
 export function locationText(raw: string): string {
-  if (!/[\u0080-\u00ff]/.test(raw) || /[^\u0000-\u00ff]/.test(raw)) return raw;
-  const bytes = Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  const codes = Array.from(raw, (c) => c.charCodeAt(0));
+  if (!codes.some((c) => c > 0x7f) || codes.some((c) => c > 0xff)) return raw;
+  const bytes = Uint8Array.from(codes);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

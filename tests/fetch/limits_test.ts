@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import zlib from "node:zlib";
+import { createFetcher } from "../../lib/fetch/mod.ts";
+import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
+import type { ApiError } from "../../lib/errors.ts";
+import { serve, testConfig } from "./_helpers.ts";
+
+const MB = 1024 * 1024;
+
+function trustedConfig(port: number, extra: Parameters<typeof testConfig>[0] = {}) {
+  return testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${port}`), ...extra });
+}
+
+/** A body stream that produces `total` bytes of `chunk` on demand, counting what it gave. */
+function counted(chunk: Uint8Array, total: number, meter: { sent: number; cancelled: boolean }) {
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (meter.sent >= total) return controller.close();
+      controller.enqueue(chunk);
+      meter.sent += chunk.byteLength;
+    },
+    cancel() {
+      meter.cancelled = true;
+    },
+  }, { highWaterMark: 0 });
+}
+
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
+
+Deno.test("fetch() reads 5 MB of a 50 MB page and closes the connection", async () => {
+  const meter = { sent: 0, cancelled: false };
+  const chunk = new Uint8Array(64 * 1024).fill(0x61);
+  await using site = serve(() =>
+    new Response(counted(chunk, 50 * MB, meter), {
+      headers: { "content-type": "application/octet-stream" },
+    })
+  );
+  const fetcher = createFetcher({ config: trustedConfig(site.port) });
+  const result = await fetcher.fetch(`${site.origin}/big`);
+  assert.equal(result.body.byteLength, 5 * MB);
+  assert.equal(result.truncated, true);
+  assert.equal(result.body.every((b) => b === 0x61), true);
+  await until(() => meter.cancelled, 3000);
+  assert.equal(meter.cancelled, true, "the server never saw the connection close");
+  assert.ok(meter.sent < 16 * MB, `server wrote ${meter.sent} bytes`);
+});
+
+Deno.test("fetch() stops a gzip bomb at the cap with bounded memory", async () => {
+  // One gzip member of 64 MB of zeros, repeated 1024 times: 64 GiB decompressed, ~64 MB on
+  // the wire, far more than socket buffers hold, so an early close is observable.
+  const member = zlib.gzipSync(new Uint8Array(64 * MB), { level: 9 });
+  const meter = { sent: 0, cancelled: false };
+  await using site = serve(() =>
+    new Response(counted(member, member.byteLength * 1024, meter), {
+      headers: { "content-type": "text/html", "content-encoding": "gzip" },
+    })
+  );
+  const fetcher = createFetcher({ config: trustedConfig(site.port) });
+  const before = Deno.memoryUsage().rss;
+  const result = await fetcher.fetch(`${site.origin}/bomb`, { maxBytes: 5 * MB });
+  const grown = Deno.memoryUsage().rss - before;
+  assert.equal(result.body.byteLength, 5 * MB);
+  assert.equal(result.truncated, true);
+  assert.equal(result.body.every((b) => b === 0), true);
+  assert.ok(grown < 200 * MB, `rss grew by ${(grown / MB).toFixed(0)} MB`);
+  await until(() => meter.cancelled, 3000);
+  assert.equal(meter.cancelled, true);
+  assert.ok(meter.sent < 16 * MB, `server wrote ${meter.sent} bytes`);
+});
+
+Deno.test("fetch() decodes gzip, deflate, raw deflate and br", async (t) => {
+  const text = "<html><title>compressed ✓</title></html>".repeat(50);
+  const plain = new TextEncoder().encode(text);
+  const variants: [string, string, Uint8Array][] = [
+    ["gzip", "gzip", zlib.gzipSync(plain)],
+    ["deflate (zlib)", "deflate", zlib.deflateSync(plain)],
+    ["deflate (raw)", "deflate", zlib.deflateRawSync(plain)],
+    ["br", "br", zlib.brotliCompressSync(plain)],
+    ["gzip then br", "gzip, br", zlib.brotliCompressSync(zlib.gzipSync(plain))],
+  ];
+  const bodies = new Map(variants.map(([name, coding, bytes]) => [name, { coding, bytes }]));
+  await using site = serve((req) => {
+    const v = bodies.get(decodeURIComponent(new URL(req.url).pathname.slice(1)))!;
+    return new Response(new Uint8Array(v.bytes), {
+      headers: { "content-type": "text/html", "content-encoding": v.coding },
+    });
+  });
+  const fetcher = createFetcher({ config: trustedConfig(site.port) });
+  for (const [name] of variants) {
+    await t.step(name, async () => {
+      const result = await fetcher.fetch(`${site.origin}/${encodeURIComponent(name)}`);
+      assert.equal(new TextDecoder().decode(result.body), text);
+      assert.equal(result.truncated, false);
+    });
+  }
+  await t.step("the cap applies after decompression", async () => {
+    const result = await fetcher.fetch(`${site.origin}/gzip`, { maxBytes: 100 });
+    assert.equal(result.body.byteLength, 100);
+    assert.equal(result.truncated, true);
+  });
+  await t.step("an unknown coding is returned as sent", async () => {
+    bodies.set("zstd", { coding: "zstd", bytes: new Uint8Array([1, 2, 3]) });
+    const result = await fetcher.fetch(`${site.origin}/zstd`);
+    assert.deepEqual([...result.body], [1, 2, 3]);
+  });
+  await t.step("corrupt gzip is EFETCH", async () => {
+    bodies.set("bad", { coding: "gzip", bytes: new Uint8Array([0x1f, 0x8b, 9, 9, 9, 9]) });
+    await assert.rejects(
+      fetcher.fetch(`${site.origin}/bad`),
+      (e: ApiError) => e.code === "EFETCH",
+    );
+  });
+});
+
+Deno.test("fetch() times out against slow targets", async (t) => {
+  const timers = new Set<ReturnType<typeof setInterval>>();
+  await using site = serve((req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/silent") {
+      // Never answers; gives up when the client goes away.
+      return new Promise<Response>((resolve) => {
+        req.signal.addEventListener("abort", () => resolve(new Response("late")));
+      });
+    }
+    // Drips one byte a second, forever.
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([0x3c]));
+        timer = setInterval(() => controller.enqueue(new Uint8Array([0x61])), 1000);
+        timers.add(timer);
+      },
+      cancel() {
+        clearInterval(timer);
+        if (timer !== undefined) timers.delete(timer);
+      },
+    });
+    return new Response(body, { headers: { "content-type": "application/octet-stream" } });
+  });
+  const fetcher = createFetcher({ config: trustedConfig(site.port, { fetchTimeoutMs: 1500 }) });
+
+  await t.step("a dripping body is ETIMEOUT at the deadline", async () => {
+    const started = Date.now();
+    await assert.rejects(fetcher.fetch(`${site.origin}/drip`), (e: ApiError) => {
+      assert.equal(e.code, "ETIMEOUT");
+      assert.match(e.message, /drip.*1500 ms/);
+      return true;
+    });
+    const took = Date.now() - started;
+    assert.ok(took >= 1400 && took < 3000, `took ${took} ms`);
+  });
+  await t.step("no response headers is ETIMEOUT", async () => {
+    const started = Date.now();
+    await assert.rejects(
+      fetcher.fetch(`${site.origin}/silent`, { timeoutMs: 500 }),
+      (e: ApiError) => e.code === "ETIMEOUT",
+    );
+    assert.ok(Date.now() - started < 1500);
+  });
+  await t.step("the caller's signal ends the fetch", async () => {
+    await assert.rejects(
+      fetcher.fetch(`${site.origin}/drip`, { signal: AbortSignal.timeout(300) }),
+      (e: ApiError) => e.code === "ETIMEOUT",
+    );
+  });
+  await until(() => timers.size === 0, 2000);
+  assert.equal(timers.size, 0, "the dripping server still has a live connection");
+});

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import mql, { MicrolinkError } from "@microlink/mql";
+import { PNG, startCompat, TITLE } from "./_target.ts";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+/** The MicrolinkError a call rejects with. */
+async function failure(call: Promise<unknown>): Promise<Any> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof MicrolinkError, `not a MicrolinkError: ${error}`);
+    return error;
+  }
+  assert.fail("the call succeeded");
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
+
+Deno.test("@microlink/mql works against linkpeek through its endpoint option", async (t) => {
+  await using compat = await startCompat();
+  const endpoint = `${compat.app.origin}/`;
+
+  await t.step("metadata of a loopback target page", async () => {
+    const result: Any = await mql(compat.pageUrl, { endpoint });
+    assert.equal(result.status, "success");
+    assert.equal(result.data.title, TITLE);
+    assert.equal(result.data.description, "Served on loopback for @microlink clients.");
+    assert.equal(result.data.author, "Grace Hopper");
+    assert.equal(result.data.lang, "en");
+    assert.equal(result.data.url, compat.pageUrl);
+    assert.equal(result.data.image.url, `http://target.test:${compat.site.port}/cover.png`);
+    assert.equal(result.data.image.width, 2);
+    assert.equal(result.statusCode, 200);
+    assert.equal(result.response.statusCode, 200);
+    assert.equal(result.response.headers.get("x-pricing-plan"), "free");
+  });
+
+  await t.step("custom data rules as mql maps them", async () => {
+    const result: Any = await mql(compat.pageUrl, {
+      endpoint,
+      data: { price: { selector: ".price", type: "number" } },
+      meta: false,
+    });
+    assert.equal(result.data.price, 42.5);
+  });
+
+  await t.step("screenshot: a hosted image linkpeek serves", async () => {
+    const result: Any = await mql(compat.pageUrl, { endpoint, screenshot: true, force: true });
+    const shot = result.data.screenshot;
+    assert.ok(shot.url.startsWith(`${compat.app.origin}/assets/`), shot.url);
+    assert.equal(shot.type, "png");
+    const image = await fetch(shot.url);
+    assert.equal(image.headers.get("content-type"), "image/png");
+    const bytes = new Uint8Array(await image.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 4)], PNG_SIGNATURE);
+    assert.equal(bytes.length, shot.size);
+  });
+
+  await t.step("embed through mql.buffer: the screenshot's bytes", async () => {
+    const response: Any = await mql.buffer(compat.pageUrl, {
+      endpoint,
+      screenshot: true,
+      embed: "screenshot.url",
+    });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers.get("content-type"), "image/png");
+    const bytes = new Uint8Array(response.body);
+    assert.deepEqual([...bytes.subarray(0, 4)], PNG_SIGNATURE);
+    assert.ok(bytes.length > 1000, `screenshot of ${bytes.length} bytes`);
+  });
+
+  await t.step("embed through mql.buffer: an image field and a text field", async () => {
+    const image: Any = await mql.buffer(compat.pageUrl, { endpoint, embed: "image.url" });
+    assert.deepEqual(new Uint8Array(image.body), PNG);
+    const title: Any = await mql.buffer(compat.pageUrl, { endpoint, embed: "title" });
+    assert.equal(title.headers.get("content-type"), "text/plain; charset=utf-8");
+    assert.equal(new TextDecoder().decode(title.body), TITLE);
+  });
+
+  await t.step("errors surface as MicrolinkError with linkpeek's code", async () => {
+    const query = await failure(
+      mql(compat.pageUrl, { endpoint, screenshot: { type: "gif" } } as Any),
+    );
+    assert.equal(query.code, "EINVALQUERY");
+    assert.equal(query.statusCode, 400);
+    assert.equal(query.status, "fail");
+    assert.match(query.description, /screenshot\.type/);
+    assert.equal(query.message, `EINVALQUERY, ${query.description}`);
+
+    const url = await failure((mql as Any).fetchFromApi(`${endpoint}?url=foo`));
+    assert.equal(url.code, "EINVALURL");
+    assert.equal(url.statusCode, 400);
+    assert.deepEqual(url.data, { url: "The URL `foo` is not a valid URL." });
+
+    const missing = await failure(mql(compat.pageUrl, { endpoint, embed: "video.url" }));
+    assert.equal(missing.code, "ENOTFOUND");
+    assert.equal(missing.statusCode, 404);
+  });
+
+  await t.step(
+    "apiKey reaches the pro endpoint; free refuses it, pro refuses a bad one",
+    async () => {
+      const pro: Any = await mql(compat.pageUrl, {
+        endpoint: `${compat.app.proOrigin}/`,
+        apiKey: compat.apiKey,
+      });
+      assert.equal(pro.status, "success");
+      assert.equal(pro.data.title, TITLE);
+      assert.equal(pro.response.headers.get("x-pricing-plan"), "pro");
+      assert.equal(pro.response.headers.get("x-rate-limit-limit"), null, "pro has no free quota");
+
+      const onFree = await failure(mql(compat.pageUrl, { endpoint, apiKey: compat.apiKey }));
+      assert.equal(onFree.code, "EPRO");
+      assert.equal(onFree.statusCode, 400);
+
+      const bad = await failure(
+        mql(compat.pageUrl, { endpoint: `${compat.app.proOrigin}/`, apiKey: "lp_wrong" }),
+      );
+      assert.equal(bad.code, "EAUTH");
+      assert.equal(bad.statusCode, 401);
+    },
+  );
+});

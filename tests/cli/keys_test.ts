@@ -48,6 +48,19 @@ Deno.test("keys CLI manages keys in DATA_DIR", async (t) => {
         assert.ok(!new TextDecoder("latin1").decode(bytes).includes(key.slice(3)), file.name);
       }
     });
+    await t.step("a running server's store sees keys the CLI adds", async () => {
+      const server = await EmbeddedStore.open({ dataDir, maxBytes: 1024 });
+      try {
+        const result = await keys(env, "add", "live");
+        assert.equal(result.code, 0, result.stderr);
+        const added = /lp_[A-Za-z0-9_-]{43}/.exec(result.stdout)?.[0] ?? "";
+        assert.equal((await findActiveKey(server, added))?.name, "live");
+        assert.equal((await keys(env, "revoke", "live")).code, 0);
+        assert.equal(await findActiveKey(server, added), null);
+      } finally {
+        await server.close();
+      }
+    });
     await t.step("bad input: clear messages and non-zero exit codes", async () => {
       const taken = await keys(env, "add", "site");
       assert.equal(taken.code, 1);

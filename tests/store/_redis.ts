@@ -10,6 +10,9 @@ export interface TestRedis extends AsyncDisposable {
   port: number;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that accepts connections but never answers. */
+  pause(): void;
+  resume(): void;
 }
 
 function freePort(): number {
@@ -66,12 +69,20 @@ export async function startRedis(): Promise<TestRedis> {
     await running.status;
   };
 
+  const signal = (name: Deno.Signal) => {
+    const running: Deno.ChildProcess | null = child;
+    if (!running) throw new Error("redis-server is not running");
+    running.kill(name);
+  };
+
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     start,
     stop,
+    pause: () => signal("SIGSTOP"),
+    resume: () => signal("SIGCONT"),
     async [Symbol.asyncDispose]() {
       await stop();
       await Deno.remove(dir, { recursive: true });

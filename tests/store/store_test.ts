@@ -252,6 +252,29 @@ Deno.test("RedisStore", async (t) => {
   );
 });
 
+Deno.test("RedisStore fails within the command timeout when Redis hangs, then recovers", async () => {
+  await using redis = await startRedis();
+  const store = await openStore({ redisUrl: redis.url, dataDir: "/nonexistent", cacheMaxBytes: 0 });
+  try {
+    await store.setCache("hang", { value: new Uint8Array([1]), ttlMs: 60_000 });
+    redis.pause();
+    const started = performance.now();
+    const error = await store.getCache("hang").then(() => null, (e) => e);
+    const elapsed = performance.now() - started;
+    redis.resume();
+    assert.ok(isApiError(error) && error.code === "EUNAVAILABLE", String(error));
+    assert.ok(elapsed >= 1000 && elapsed < 3000, `took ${elapsed} ms`);
+    let value: Uint8Array | null = null;
+    for (let i = 0; i < 60 && value === null; i++) {
+      value = await store.getCache("hang").catch(() => null);
+      if (value === null) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(value, new Uint8Array([1]));
+  } finally {
+    await store.close();
+  }
+});
+
 Deno.test("openStore() with Redis down at start-up opens and reports EUNAVAILABLE", async () => {
   const redis = await startRedis();
   const url = redis.url;

@@ -10,6 +10,7 @@ interface Counter {
 }
 
 const FLUSH_DELAY_MS = 250;
+const BATCH = 500;
 
 export class Counters {
   #kv: Deno.Kv;
@@ -65,10 +66,15 @@ export class Counters {
     const now = Date.now();
     const keys = [...this.#dirty];
     this.#dirty.clear();
-    for (const key of keys) {
-      const counter = this.#values.get(key);
-      if (!counter || counter.expiresAt <= now) continue;
-      await this.#kv.set(["count", key], { ...counter }, { expireIn: counter.expiresAt - now });
+    // Batched: one commit per BATCH counters instead of one write each.
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const batch = this.#kv.atomic();
+      for (const key of keys.slice(i, i + BATCH)) {
+        const counter = this.#values.get(key);
+        if (!counter || counter.expiresAt <= now) continue;
+        batch.set(["count", key], { ...counter }, { expireIn: counter.expiresAt - now });
+      }
+      await batch.commit();
     }
     // Yesterday's counters leave memory; KV expires its own copies.
     for (const [key, counter] of this.#values) {

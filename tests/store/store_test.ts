@@ -197,8 +197,29 @@ Deno.test("EmbeddedStore evicts least recently used blobs beyond maxBytes", asyn
     assert.deepEqual(files, ["one"]);
     await store.close();
 
+    await Deno.writeFile(`${dataDir}/blobs/cache/orphan`, new Uint8Array(10));
+    await Deno.writeFile(`${dataDir}/blobs/asset/x.1234.tmp`, new Uint8Array(10));
     const reopened = await EmbeddedStore.open({ dataDir, maxBytes: 500 });
     assert.equal(reopened.blobBytes, 400);
+    assert.deepEqual([...Deno.readDirSync(`${dataDir}/blobs/cache`)].map((f) => f.name), []);
+    assert.deepEqual([...Deno.readDirSync(`${dataDir}/blobs/asset`)].map((f) => f.name), ["three"]);
+    await reopened.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("EmbeddedStore keeps thousands of counters across a reopen", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-counters-" });
+  try {
+    const expiresAt = Date.now() + 60_000;
+    const store = await EmbeddedStore.open({ dataDir, maxBytes: 1024 });
+    await Promise.all(Array.from({ length: 2000 }, (_, i) => store.increment(`ip${i}`, expiresAt)));
+    assert.equal(await store.increment("ip7", expiresAt), 2);
+    await store.close();
+    const reopened = await EmbeddedStore.open({ dataDir, maxBytes: 1024 });
+    assert.equal(await reopened.increment("ip7", expiresAt), 3);
+    assert.equal(await reopened.increment("ip1999", expiresAt), 2);
     await reopened.close();
   } finally {
     await Deno.remove(dataDir, { recursive: true });

@@ -1,0 +1,84 @@
+/**
+ * TLS goes to the pinned address but is verified against the URL's host name. Certificates
+ * come from a throwaway CA made with openssl for this run.
+ */
+import assert from "node:assert/strict";
+import { createFetcher } from "../../lib/fetch/mod.ts";
+import type { ApiError } from "../../lib/errors.ts";
+import { loopbackConnector, PUBLIC_IP, tableResolver, testConfig } from "./_helpers.ts";
+
+async function openssl(dir: string, args: string[]): Promise<void> {
+  let output;
+  try {
+    output = await new Deno.Command("openssl", { args, cwd: dir, stderr: "piped" }).output();
+  } catch (error) {
+    throw new Error(
+      `openssl is needed to make test certificates (apt-get install openssl): ${error}`,
+    );
+  }
+  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+}
+
+/** A CA and a server certificate for site.test signed by it. */
+async function makeCerts(): Promise<{ ca: string; cert: string; key: string }> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const run = (args: string) => openssl(dir, args.split(" "));
+    await run(
+      "req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-CA " +
+        "-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign",
+    );
+    await run(
+      "req -newkey rsa:2048 -nodes -keyout site.key -out site.csr -subj /CN=site.test",
+    );
+    await Deno.writeTextFile(
+      `${dir}/ext.cnf`,
+      "subjectAltName=DNS:site.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    );
+    await run(
+      "x509 -req -in site.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out site.pem -days 1 " +
+        "-extfile ext.cnf",
+    );
+    return {
+      ca: await Deno.readTextFile(`${dir}/ca.pem`),
+      cert: await Deno.readTextFile(`${dir}/site.pem`),
+      key: await Deno.readTextFile(`${dir}/site.key`),
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("fetch() verifies TLS against the URL's host name, not the dialled address", async (t) => {
+  const { ca, cert, key } = await makeCerts();
+  let hits = 0;
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", cert, key, onListen() {} },
+    (req) => {
+      hits++;
+      return new Response(`tls ok ${new URL(req.url).host}`);
+    },
+  );
+  const resolver = tableResolver({ "site.test": [PUBLIC_IP], "other.test": [PUBLIC_IP] });
+  const connector = loopbackConnector({ [PUBLIC_IP]: server.addr.port });
+  const config = testConfig({ resolver, connector });
+
+  await t.step("the right name with the trusted CA passes", async () => {
+    const result = await createFetcher({ config, ca: [ca] }).fetch("https://site.test/");
+    assert.equal(new TextDecoder().decode(result.body), "tls ok site.test");
+    assert.deepEqual(connector.dialled, [`${PUBLIC_IP}:443`]);
+  });
+  await t.step("another name on the same address is a TLS error", async () => {
+    await assert.rejects(
+      createFetcher({ config, ca: [ca] }).fetch("https://other.test/"),
+      (e: ApiError) => e.code === "EFETCH" && /TLS/.test(e.message),
+    );
+  });
+  await t.step("an unknown CA is a TLS error", async () => {
+    await assert.rejects(
+      createFetcher({ config }).fetch("https://site.test/"),
+      (e: ApiError) => e.code === "EFETCH" && /TLS/.test(e.message),
+    );
+  });
+  assert.equal(hits, 1);
+});

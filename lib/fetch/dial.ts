@@ -19,6 +19,7 @@ function connectOnce(
   target: { host: string; port: number },
   signal: AbortSignal,
 ): Promise<net.Socket> {
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: target.host, port: target.port });
     const onAbort = () => {

@@ -52,6 +52,7 @@ export async function pinHost(
   options: PinOptions,
 ): Promise<PinnedAddress[]> {
   const { config, subject } = options;
+  options.signal?.throwIfAborted();
   const forbidden = (why: string) => {
     log.info("guard refused target", { host: target.host, port: target.port, why });
     return new ApiError("EFORBIDDENURL", `${subject} resolves to a forbidden address.`);

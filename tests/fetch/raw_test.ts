@@ -1,0 +1,130 @@
+/** Targets that misbehave at the byte level, served by raw loopback TCP servers. */
+import assert from "node:assert/strict";
+import net from "node:net";
+import { createFetcher } from "../../lib/fetch/mod.ts";
+import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
+import type { ApiError } from "../../lib/errors.ts";
+import { serve, testConfig } from "./_helpers.ts";
+
+/** A TCP server on 127.0.0.1 whose connections are handed to `onSocket`. */
+async function rawServer(onSocket: (socket: net.Socket) => void) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    async [Symbol.asyncDispose]() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Answers every request with the bytes `reply(path)` returns, then closes. */
+function replyWith(reply: (path: string) => Uint8Array | string | null) {
+  return rawServer((socket) => {
+    let head = "";
+    socket.on("data", (chunk: Uint8Array) => {
+      head += new TextDecoder().decode(chunk);
+      if (!head.includes("\r\n\r\n")) return;
+      const path = head.split(" ")[1] ?? "/";
+      const bytes = reply(path);
+      if (bytes === null) return socket.destroy();
+      socket.end(bytes);
+    });
+  });
+}
+
+function trusted(port: number) {
+  return createFetcher({
+    config: testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${port}`) }),
+  });
+}
+
+Deno.test("fetch() reads a raw UTF-8 Location header as UTF-8", async () => {
+  const enc = new TextEncoder();
+  await using site = await replyWith((path) => {
+    if (path === "/start") {
+      const head = enc.encode("HTTP/1.1 302 Found\r\nLocation: /caf");
+      const tail = enc.encode("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      return new Uint8Array([...head, 0xc3, 0xa9, ...tail]);
+    }
+    const body = `at ${path}`;
+    return `HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+  });
+  const result = await trusted(site.port).fetch(`${site.origin}/start`);
+  assert.equal(result.url, `${site.origin}/caf%C3%A9`);
+  assert.equal(new TextDecoder().decode(result.body), "at /caf%C3%A9");
+});
+
+Deno.test("fetch() turns broken responses into EFETCH", async (t) => {
+  await using site = await replyWith((path) => {
+    if (path === "/garbage") return "this is not http\r\n\r\n";
+    if (path === "/reset") return null;
+    if (path === "/short") {
+      return "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\nonly a bit";
+    }
+    return "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok";
+  });
+  const fetcher = trusted(site.port);
+  await t.step("sanity: a well-formed answer passes", async () => {
+    const result = await fetcher.fetch(`${site.origin}/ok`);
+    assert.equal(new TextDecoder().decode(result.body), "ok");
+  });
+  for (const path of ["/garbage", "/reset", "/short"]) {
+    await t.step(path, async () => {
+      await assert.rejects(fetcher.fetch(`${site.origin}${path}`), (e: ApiError) => {
+        assert.equal(e.name, "ApiError");
+        assert.equal(e.code, "EFETCH", e.message);
+        assert.ok(e.message.startsWith(`The URL "${site.origin}${path}" could not be reached`));
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("fetch() reaches a trusted IPv6 loopback target", async () => {
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({ port: 0, hostname: "::1", onListen() {} }, () => new Response("v6"));
+  } catch (error) {
+    throw new Error(`this test needs IPv6 loopback (::1): ${error}`);
+  }
+  await using _server = server;
+  const port = server.addr.port;
+  const config = testConfig({ trustedTargets: parseTrustedTargets(`[::1]:${port}`) });
+  const result = await createFetcher({ config }).fetch(`http://[::1]:${port}/`);
+  assert.equal(new TextDecoder().decode(result.body), "v6");
+  await assert.rejects(
+    createFetcher({ config: testConfig() }).fetch(`http://[::1]:${port}/`),
+    (e: ApiError) => e.code === "EFORBIDDENURL",
+  );
+});
+
+Deno.test("dial() reports refused ports and deadlines", async (t) => {
+  await t.step("refused is EFETCH", async () => {
+    const listener = Deno.listen({ port: 0, hostname: "127.0.0.1" });
+    const port = listener.addr.port;
+    listener.close();
+    const fetcher = trusted(port);
+    await assert.rejects(
+      fetcher.dial("127.0.0.1", port),
+      (e: ApiError) => e.code === "EFETCH" && /refused/.test(e.message),
+    );
+  });
+  await t.step("an aborted signal is ETIMEOUT", async () => {
+    await using site = serve(() => new Response("x"));
+    await assert.rejects(
+      trusted(site.port).dial("127.0.0.1", site.port, { signal: AbortSignal.abort() }),
+      (e: ApiError) => e.code === "ETIMEOUT",
+    );
+    assert.equal(site.hits, 0);
+  });
+});

@@ -27,16 +27,19 @@ function connectOnce(
       reject(signal.reason);
     };
     signal.addEventListener("abort", onAbort, { once: true });
-    socket.once("connect", () => {
-      signal.removeEventListener("abort", onAbort);
-      socket.removeAllListeners("error");
-      resolve(socket);
-    });
-    socket.once("error", (error) => {
+    const onError = (error: Error) => {
       signal.removeEventListener("abort", onAbort);
       socket.destroy();
       reject(error);
+    };
+    socket.once("connect", () => {
+      signal.removeEventListener("abort", onAbort);
+      socket.off("error", onError);
+      // A later reset must not crash the process if the caller forgets its own listener.
+      socket.on("error", () => {});
+      resolve(socket);
     });
+    socket.once("error", onError);
   });
 }
 

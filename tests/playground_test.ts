@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import assert from "node:assert/strict";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { playgroundAsset, wantsPlayground } from "../lib/playground/mod.ts";
@@ -6,6 +5,11 @@ import { html, serveRoutes, testConfig } from "./_server.ts";
 import { serveLinkpeek } from "./ops/_listen.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
+
+// Code passed to page.evaluate runs in the page; this file is type-checked without the DOM lib
+// (adding it would change the globals of every test checked together with it).
+// deno-lint-ignore no-explicit-any
+type Any = any;
 const CSP = "default-src 'self'; img-src * data:; media-src *";
 
 // A 2x1 PNG.
@@ -136,18 +140,18 @@ Deno.test("the playground in Chromium shows a loopback page's preview and screen
         await page.type("#url", `${site.origin}/page`);
         await page.click("#submit");
         await page.waitForFunction(
-          () => document.querySelector("#card-title")?.textContent !== "",
+          () => (globalThis as Any).document.querySelector("#card-title")?.textContent !== "",
           { timeout: 30_000 },
         );
         const card = await page.evaluate(() => ({
-          title: document.querySelector("#card-title")!.textContent,
-          boldInside: document.querySelectorAll("#card-title b").length,
-          href: document.querySelector("#card-title")!.getAttribute("href"),
-          description: document.querySelector("#card-description")!.textContent,
-          image: (document.querySelector("#card-image") as HTMLImageElement).src,
-          json: JSON.parse(document.querySelector("#json")!.textContent!),
-          curl: document.querySelector("#curl")!.textContent,
-          mql: document.querySelector("#mql")!.textContent,
+          title: (globalThis as Any).document.querySelector("#card-title")!.textContent,
+          boldInside: (globalThis as Any).document.querySelectorAll("#card-title b").length,
+          href: (globalThis as Any).document.querySelector("#card-title")!.getAttribute("href"),
+          description: (globalThis as Any).document.querySelector("#card-description")!.textContent,
+          image: ((globalThis as Any).document.querySelector("#card-image") as Any).src,
+          json: JSON.parse((globalThis as Any).document.querySelector("#json")!.textContent!),
+          curl: (globalThis as Any).document.querySelector("#curl")!.textContent,
+          mql: (globalThis as Any).document.querySelector("#mql")!.textContent,
         }));
         assert.equal(card.title, TITLE, "payload text is written as text");
         assert.equal(card.boldInside, 0);
@@ -160,7 +164,8 @@ Deno.test("the playground in Chromium shows a loopback page's preview and screen
         assert.match(card.mql, /import mql from "@microlink\/mql"/);
         assert.match(card.mql, new RegExp(`endpoint: "${app.origin}"`));
         await page.waitForFunction(
-          () => (document.querySelector("#card-image") as HTMLImageElement).naturalWidth === 2,
+          () =>
+            ((globalThis as Any).document.querySelector("#card-image") as Any).naturalWidth === 2,
         );
       },
     );
@@ -170,17 +175,18 @@ Deno.test("the playground in Chromium shows a loopback page's preview and screen
       await page.click("#submit");
       await page.waitForFunction(
         () => {
-          const img = document.querySelector("#shot-image") as HTMLImageElement;
-          return !document.querySelector("#shot")!.hasAttribute("hidden") && img.naturalWidth > 0;
+          const img = (globalThis as Any).document.querySelector("#shot-image") as Any;
+          return !(globalThis as Any).document.querySelector("#shot")!.hasAttribute("hidden") &&
+            img.naturalWidth > 0;
         },
         { timeout: 60_000 },
       );
       const shot = await page.evaluate(() => {
-        const img = document.querySelector("#shot-image") as HTMLImageElement;
+        const img = (globalThis as Any).document.querySelector("#shot-image") as Any;
         return {
           src: img.src,
           width: img.naturalWidth,
-          curl: document.querySelector("#curl")!.textContent,
+          curl: (globalThis as Any).document.querySelector("#curl")!.textContent,
         };
       });
       assert.ok(shot.src.startsWith(`${app.origin}/assets/`), shot.src);
@@ -191,21 +197,21 @@ Deno.test("the playground in Chromium shows a loopback page's preview and screen
     await t.step("an API error is shown with its code", async () => {
       await page.$eval(
         "#url",
-        (input) => ((input as HTMLInputElement).value = "http://nothing.invalid/"),
+        (input) => ((input as Any).value = "http://nothing.invalid/"),
       );
       await page.click("#screenshot");
       await page.type("#apiKey", "sk-test");
       await page.click("#submit");
       await page.waitForFunction(() =>
-        /EPRO/.test(document.querySelector("#status")!.textContent!)
+        /EPRO/.test((globalThis as Any).document.querySelector("#status")!.textContent!)
       );
     });
 
     await t.step("the key is never stored and the page broke no CSP rule", async () => {
       const stored = await page.evaluate(() => ({
-        local: localStorage.length,
-        session: sessionStorage.length,
-        cookie: document.cookie,
+        local: (globalThis as Any).localStorage.length,
+        session: (globalThis as Any).sessionStorage.length,
+        cookie: (globalThis as Any).document.cookie,
       }));
       assert.deepEqual(stored, { local: 0, session: 0, cookie: "" });
       assert.deepEqual(violations, []);

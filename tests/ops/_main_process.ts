@@ -35,9 +35,10 @@ function assertEqual(actual: string, expected: string) {
 }
 
 async function collect(stream: ReadableStream<Uint8Array>, into: string[]): Promise<void> {
+  const decoder = new TextDecoder();
   let rest = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    const parts = (rest + chunk).split("\n");
+  for await (const chunk of stream) {
+    const parts = (rest + decoder.decode(chunk, { stream: true })).split("\n");
     rest = parts.pop()!;
     into.push(...parts.filter(Boolean));
   }

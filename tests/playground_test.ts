@@ -162,7 +162,7 @@ Deno.test("the playground in Chromium shows a loopback page's preview and screen
         assert.equal(card.json.data.title, TITLE);
         assert.match(card.curl, new RegExp(`--data-urlencode 'url=${site.origin}/page'`));
         assert.match(card.mql, /import mql from "@microlink\/mql"/);
-        assert.match(card.mql, new RegExp(`endpoint: "${app.origin}"`));
+        assert.match(card.mql, new RegExp(`endpoint: "${app.origin}/"`));
         await page.waitForFunction(
           () =>
             ((globalThis as Any).document.querySelector("#card-image") as Any).naturalWidth === 2,

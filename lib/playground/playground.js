@@ -43,7 +43,7 @@ function curlSnippet(query, withKey) {
 }
 
 function mqlSnippet(query, withKey) {
-  const options = [`  endpoint: ${JSON.stringify(location.origin)},`];
+  const options = [`  endpoint: ${JSON.stringify(location.origin + "/")},`];
   for (const [name, value] of query) {
     if (name === "url") continue;
     const literal = value === "true" || value === "false" ? value : JSON.stringify(value);

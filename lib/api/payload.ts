@@ -7,7 +7,8 @@ import { toMarkdown } from "../extract/markdown.ts";
 import { fetchIframe } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
-import { resolveMedia } from "../ping.ts";
+import { MAX_CANDIDATES, resolveMedia } from "../ping.ts";
+import { manifestIcons } from "./manifest_logo.ts";
 import type { Params } from "../params/mod.ts";
 import { MEDIA_FIELDS, type MediaField, type MediaObject, type Redirect } from "../types.ts";
 import type { Services } from "../services.ts";
@@ -102,6 +103,14 @@ async function mediaFields(
   const candidates = Object.fromEntries(
     MEDIA_FIELDS.map((field) => [field, off(field) ? [] : extracted[field]]),
   ) as Record<MediaField, string[]>;
+  // Manifest icons are worth a fetch only when the page named too few logos to fill the probes.
+  if (
+    extracted.manifest && params.ping.logo && !off("logo") &&
+    candidates.logo.length < MAX_CANDIDATES
+  ) {
+    const icons = await manifestIcons(extracted.manifest, { fetcher: services.fetcher, signal });
+    candidates.logo = [...new Set([...candidates.logo, ...icons])];
+  }
   // A field that is off is not verified either, so no favicon guess is probed for it.
   const verify = Object.fromEntries(
     MEDIA_FIELDS.map((field) => [field, params.ping[field] && !off(field)]),
@@ -139,6 +148,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
       signal,
     });
     fetchTimeMs = performance.now() - started;
+    services.metrics.fetchBytes(result.body.length);
     fetchMode = "fetch";
     statusCode = result.statusCode;
     redirects = result.redirects;

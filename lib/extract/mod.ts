@@ -11,6 +11,7 @@ import { image } from "./image.ts";
 import { JsonLd } from "./jsonld.ts";
 import { lang } from "./lang.ts";
 import { logo } from "./logo.ts";
+import { manifestUrl } from "./manifest.ts";
 import { publisher } from "./publisher.ts";
 import { baseFor, resolveUrl } from "./resolve.ts";
 import type { Context } from "./rules.ts";
@@ -36,6 +37,8 @@ export interface Extracted {
   video: string[];
   /** href of <link type="application/json+oembed">, absolute */
   oembed: string | null;
+  /** href of <link rel="manifest">, absolute: its icons are late logo candidates */
+  manifest: string | null;
 }
 
 /** The shared context the rules read: record, JSON-LD and the URLs to resolve against. */
@@ -68,5 +71,6 @@ export function extract(html: string, url: string): Extracted {
     audio: audio(ctx),
     video: video(ctx),
     oembed: oembed(ctx),
+    manifest: manifestUrl(ctx),
   };
 }

@@ -246,3 +246,19 @@ Deno.test("other methods get 405 with the envelope; OPTIONS answers CORS", async
   assert.equal(options.status, 204);
   assert.equal(options.headers.get("access-control-allow-headers"), "x-api-key");
 });
+
+Deno.test("a web app manifest's largest icon becomes the logo", async () => {
+  await using site = serveRoutes({
+    "/": () => html(`<title>app</title><link rel="manifest" href="/app/manifest.json">`),
+    "/app/manifest.json": () =>
+      Response.json({
+        icons: [{ src: "small.png", sizes: "48x48" }, { src: "/big.png", sizes: "512x512" }],
+      }),
+    "/big.png": () => new Response(PNG, { headers: { "content-type": "image/png" } }),
+    "/app/small.png": () => new Response(PNG, { headers: { "content-type": "image/png" } }),
+  });
+  await using app = await testApp(testConfig({ trustPorts: [site.port] }));
+  const { body } = await app.json(q(`${site.origin}/`));
+  assert.equal(body.data.logo.url, `${site.origin}/big.png`);
+  assert.equal(body.data.logo.width, 2);
+});

@@ -1,0 +1,45 @@
+import type { Fetcher } from "../fetch/types.ts";
+
+const MAX_MANIFEST_BYTES = 256 * 1024;
+
+function largestSide(sizes: unknown): number {
+  if (typeof sizes !== "string") return 0;
+  if (sizes.trim() === "any") return 10_000; // scalable icons first
+  return Math.max(0, ...sizes.split(/\s+/).map((s) => Number(s.split(/x/i)[0]) || 0));
+}
+
+/**
+ * Icons of a web app manifest, largest first, as absolute http(s) URLs. Fetched through the
+ * guarded fetcher; any failure means no icons, never a failed request.
+ */
+export async function manifestIcons(
+  manifestUrl: string,
+  options: { fetcher: Fetcher; signal?: AbortSignal },
+): Promise<string[]> {
+  try {
+    const result = await options.fetcher.fetch(manifestUrl, {
+      maxBytes: MAX_MANIFEST_BYTES,
+      timeoutMs: 3000,
+      signal: options.signal,
+    });
+    if (result.statusCode < 200 || result.statusCode > 299) return [];
+    const manifest = JSON.parse(new TextDecoder().decode(result.body));
+    const icons: unknown[] = Array.isArray(manifest?.icons) ? manifest.icons : [];
+    return icons
+      .filter((icon): icon is { src: string; sizes?: unknown } =>
+        typeof (icon as { src?: unknown })?.src === "string"
+      )
+      .sort((a, b) => largestSide(b.sizes) - largestSide(a.sizes))
+      .map((icon) => {
+        try {
+          return new URL(icon.src, result.url);
+        } catch {
+          return null;
+        }
+      })
+      .filter((url): url is URL => url !== null && /^https?:$/.test(url.protocol))
+      .map((url) => url.href);
+  } catch {
+    return [];
+  }
+}

@@ -51,6 +51,7 @@ export function chromiumArgs(proxyPort: number): string[] {
     "--metrics-recording-only",
     "--mute-audio",
     "--hide-scrollbars",
+    "--window-size=1280,800",
     `--proxy-server=http://127.0.0.1:${proxyPort}`,
     // Chromium bypasses proxies for loopback by default; "<-loopback>" removes that rule.
     "--proxy-bypass-list=<-loopback>",

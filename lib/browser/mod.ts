@@ -10,6 +10,7 @@ import { Deadline } from "./deadline.ts";
 import { type EgressProxy, startProxy } from "./proxy.ts";
 import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
+import { SpareContexts } from "./spare.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
@@ -17,6 +18,7 @@ export { parseBackground } from "./background.ts";
 
 interface Running {
   browser: Browser;
+  spares: SpareContexts;
   userDataDir: string;
   userAgent: string;
 }
@@ -56,9 +58,15 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     });
     launches++;
     const userAgent = (await browser.userAgent()).replace("HeadlessChrome", "Chrome");
-    const current: Running = { browser, userDataDir, userAgent };
+    const current: Running = {
+      browser,
+      userDataDir,
+      userAgent,
+      spares: new SpareContexts(browser),
+    };
     browser.on("disconnected", () => {
       if (running === current) running = null;
+      void current.spares.close();
       log.warn("browser disconnected", { pid: browser.process()?.pid ?? null });
       void removeDir(userDataDir);
     });
@@ -126,6 +134,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   };
 
   const shutdown = async (r: Running) => {
+    await r.spares.close();
     const done = await Promise.race([
       r.browser.close().then(() => true, () => false),
       new Promise<boolean>((res) => setTimeout(() => res(false), 5000)),
@@ -154,7 +163,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     try {
       const current = await deadline.run(getBrowser());
       const outcome = await runVisit({
-        browser: current.browser,
+        open: () => current.spares.take(),
         proxy: proxy!,
         url,
         options: visitOptions,
@@ -208,7 +217,11 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       pid: running?.browser.process()?.pid ?? null,
       launches,
       // Every visit has its own context; the default one is never used.
-      contexts: running ? running.browser.browserContexts().length - 1 : 0,
+      contexts: running
+        ? running.browser.browserContexts().filter((c) =>
+          c !== running!.browser.defaultBrowserContext() && !running!.spares.holds(c)
+        ).length
+        : 0,
     }),
     close,
     [Symbol.asyncDispose]: close,

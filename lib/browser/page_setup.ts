@@ -1,5 +1,5 @@
 /** Everything applied to a fresh page before it navigates: emulation, interception, hardening. */
-import type { HTTPRequest, Page } from "puppeteer-core";
+import type { HTTPRequest, Page, Viewport } from "puppeteer-core";
 import type { VisitOptions } from "./types.ts";
 import { findDevice } from "./devices.ts";
 
@@ -11,17 +11,20 @@ export interface PageState {
   navigated: boolean;
 }
 
+/** The viewport when neither `device` nor `viewport` says otherwise. */
+export const DEFAULT_VIEWPORT = {
+  width: 1280,
+  height: 800,
+  deviceScaleFactor: 1,
+  isMobile: false,
+  hasTouch: false,
+  isLandscape: false,
+} as const;
+
 /** Viewport from the device preset, overridden field by field by `viewport`. */
 export function resolveViewport(options: VisitOptions) {
   const device = options.device ? findDevice(options.device) : null;
-  const base = device?.viewport ?? {
-    width: 1280,
-    height: 800,
-    deviceScaleFactor: 1,
-    isMobile: false,
-    hasTouch: false,
-    isLandscape: false,
-  };
+  const base = device?.viewport ?? DEFAULT_VIEWPORT;
   const viewport = { ...base };
   for (const [key, value] of Object.entries(options.viewport ?? {})) {
     if (value !== undefined) (viewport as Record<string, unknown>)[key] = value;
@@ -40,7 +43,8 @@ export async function setupPage(
 ): Promise<void> {
   const { options, state } = setup;
   const { viewport, userAgent } = resolveViewport(options);
-  await page.setViewport(viewport);
+  // Spare pages start at DEFAULT_VIEWPORT; re-applying it would cost a resize (~80 ms).
+  if (!sameViewport(page.viewport(), viewport)) await page.setViewport(viewport);
   const headers = lowerCaseKeys(options.headers ?? {});
   // A caller's User-Agent is not a credential: it applies page-wide, like a device's.
   const callerAgent = headers["user-agent"];
@@ -79,6 +83,15 @@ export async function setupPage(
     }
     request.continue().catch(noop);
   });
+}
+
+function sameViewport(current: Viewport | null, wanted: Viewport): boolean {
+  if (!current) return false;
+  const keys = ["width", "height", "deviceScaleFactor", "isMobile", "hasTouch", "isLandscape"];
+  return keys.every((key) =>
+    (current[key as keyof Viewport] ?? DEFAULT_VIEWPORT[key as keyof typeof DEFAULT_VIEWPORT]) ===
+      wanted[key as keyof Viewport]
+  );
 }
 
 function originOf(url: string): string | null {

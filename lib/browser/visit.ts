@@ -1,5 +1,6 @@
 /** One visit: a fresh incognito context and page, navigation, actions, captures, cleanup. */
-import type { Browser, BrowserContext, HTTPResponse, Page } from "puppeteer-core";
+import type { BrowserContext, HTTPResponse, Page } from "puppeteer-core";
+import type { Lease } from "./spare.ts";
 import { ApiError } from "../errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
 import type { Deadline } from "./deadline.ts";
@@ -13,7 +14,8 @@ const NO_ANIMATIONS = "*,*::before,*::after{animation:none!important;" +
 const noop = () => {};
 
 export interface VisitJob {
-  browser: Browser;
+  /** A never-used incognito context with a blank page. */
+  open: () => Promise<Lease>;
   proxy: EgressProxy;
   url: string;
   options: VisitOptions;
@@ -31,11 +33,16 @@ export type VisitOutcome =
  */
 export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   const { deadline } = job;
-  const context = await deadline.run(job.browser.createBrowserContext());
+  const leasing = job.open();
+  // Past the deadline the lease may still arrive: close it then rather than leak it.
+  const { context, page } = await deadline.run(leasing).catch((error) => {
+    leasing.then((lease) => lease.context.close()).catch(noop);
+    throw error;
+  });
   let result: VisitResult | undefined;
   let failure: unknown;
   try {
-    result = await visitIn(context, job);
+    result = await visitIn(context, page, job);
   } catch (error) {
     failure = error;
   }
@@ -48,7 +55,11 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   return { ok: true, result: result!, closed };
 }
 
-async function visitIn(context: BrowserContext, job: VisitJob): Promise<VisitResult> {
+async function visitIn(
+  context: BrowserContext,
+  page: Page,
+  job: VisitJob,
+): Promise<VisitResult> {
   const { deadline, options } = job;
   // Popups (window.open spam) are closed as they appear; their loads still meet the proxy.
   context.on("targetcreated", (target) => {
@@ -56,7 +67,6 @@ async function visitIn(context: BrowserContext, job: VisitJob): Promise<VisitRes
       target.page().then((p) => p?.close()).catch(noop);
     }
   });
-  const page = await deadline.run(context.newPage());
   page.on("dialog", (dialog) => void dialog.dismiss().catch(noop));
   page.on("error", () => {
     deadline.fail(new ApiError("EBROWSER", `The page "${job.url}" crashed the browser tab.`));

@@ -1,0 +1,150 @@
+/**
+ * `deno task bench:screenshot`: warm linkpeek screenshots (pool, proxy, fresh context per visit)
+ * against the same capture done directly with puppeteer-core on an already-open browser.
+ * Everything is local: a page served on 127.0.0.1, Chromium from the machine.
+ */
+import puppeteer from "puppeteer-core";
+import { loadConfig } from "../lib/config.ts";
+import { createFetcher } from "../lib/fetch/mod.ts";
+import { createBrowser } from "../lib/browser/mod.ts";
+import { findChromium } from "../lib/browser/launch.ts";
+import { setQuiet } from "../lib/log.ts";
+
+setQuiet(true);
+const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 30);
+const WARMUP = 3;
+const CONCURRENT = 4;
+const VIEWPORT = { width: 1280, height: 800 };
+
+const CSS = "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
+  "padding:24px}main{display:grid;grid-template-columns:repeat(3,1fr);gap:16px;padding:24px}" +
+  ".card{border:1px solid #ccc;border-radius:8px;padding:16px;background:#fafafa}";
+const PAGE = `<!doctype html><html><head><title>bench</title>
+<link rel="stylesheet" href="/style.css"></head><body><header><h1>Bench page</h1></header><main>${
+  Array.from({ length: 30 }, (_, i) =>
+    `<div class="card"><h2>Card ${i}</h2><p>${"Lorem ipsum dolor sit amet. ".repeat(6)}</p>` +
+    `<img src="/dot.svg" width="32" height="32" alt=""></div>`).join("")
+}</main></body></html>`;
+const DOT = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32">` +
+  `<circle cx="16" cy="16" r="14" fill="#e33"/></svg>`;
+
+const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
+  const path = new URL(request.url).pathname;
+  if (path === "/style.css") return new Response(CSS, { headers: { "content-type": "text/css" } });
+  if (path === "/dot.svg") {
+    return new Response(DOT, { headers: { "content-type": "image/svg+xml" } });
+  }
+  return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
+});
+const url = `http://127.0.0.1:${server.addr.port}/`;
+
+// Peak memory: this process plus every Chromium process (sampled from /proc).
+let peakRss = 0;
+const rssOfTree = (): number => {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const pid = Number(entry.name);
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+      rss.set(pid, Number(fields[21]) * 4096);
+    } catch {
+      // gone
+    }
+  }
+  let total = 0;
+  const stack = [Deno.pid];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    total += rss.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+};
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOfTree())), 100);
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+async function timeRuns(run: () => Promise<number>): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const bytes = await run();
+    if (bytes < 1000) throw new Error(`capture too small: ${bytes} bytes`);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function throughput(run: () => Promise<number>): Promise<number> {
+  const total = RUNS * 2;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENT }, async () => {
+    while (next++ < total) await run();
+  }));
+  return total / ((performance.now() - started) / 1000);
+}
+
+const config = loadConfig({ TRUSTED_TARGETS: `127.0.0.1:${server.addr.port}` });
+const pool = createBrowser({ config, fetcher: createFetcher({ config }), maxPages: CONCURRENT });
+const linkpeek = async () => {
+  const result = await pool.visit(url, { screenshot: { type: "png" }, viewport: VIEWPORT });
+  return result.screenshot!.bytes.length;
+};
+
+const executablePath = await findChromium(config.chromiumPath);
+const browser = await puppeteer.launch({
+  executablePath,
+  pipe: true,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"],
+});
+const raw = async () => {
+  const page = await browser.newPage();
+  try {
+    await page.setViewport(VIEWPORT);
+    await page.goto(url, { waitUntil: "load" });
+    return (await page.screenshot({ type: "png" })).length;
+  } finally {
+    await page.close();
+  }
+};
+
+try {
+  // Interleave the two so that neither gets a quieter machine.
+  const rawTimes = await timeRuns(raw);
+  const ourTimes = await timeRuns(linkpeek);
+  const rawTimes2 = await timeRuns(raw);
+  const ourTimes2 = await timeRuns(linkpeek);
+  const all = { raw: [...rawTimes, ...rawTimes2], linkpeek: [...ourTimes, ...ourTimes2] };
+  const ourThroughput = await throughput(linkpeek);
+  const rawThroughput = await throughput(raw);
+  const row = (name: string, times: number[], rps: number) =>
+    `${name.padEnd(10)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${
+      percentile(times, 95).toFixed(1).padStart(7)
+    } ms   ${rps.toFixed(1).padStart(5)} captures/s at ${CONCURRENT} concurrent`;
+  const ratio = percentile(all.linkpeek, 50) / percentile(all.raw, 50);
+  const lines = [
+    `screenshot bench: ${all.raw.length} warm captures each, ${VIEWPORT.width}x${VIEWPORT.height} png`,
+    row("raw", all.raw, rawThroughput),
+    row("linkpeek", all.linkpeek, ourThroughput),
+    `p50 ratio linkpeek/raw: ${ratio.toFixed(2)}x (target <= 1.5x) ${ratio <= 1.5 ? "OK" : "OVER"}`,
+    `peak RSS (deno + both Chromiums): ${(peakRss / 1024 / 1024).toFixed(0)} MiB`,
+  ];
+  // deno-lint-ignore no-console
+  console.log(lines.join("\n"));
+} finally {
+  clearInterval(sampler);
+  await browser.close();
+  await pool.close();
+  await server.shutdown();
+}

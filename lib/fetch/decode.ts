@@ -65,6 +65,19 @@ function isUtf8(body: Uint8Array): boolean {
   }
 }
 
+/**
+ * Single-byte legacy charsets (windows-125x, iso-8859-x, koi8 ...). Text in them is almost
+ * never valid UTF-8 with multi-byte sequences, while pages re-saved as UTF-8 often keep their
+ * old <meta charset>: for those, the bytes win over the <meta> (never over the HTTP header).
+ */
+function isSingleByte(encoding: string): boolean {
+  return /^(windows-125\d|iso-8859-\d+|koi8-[ru]|ibm866|macintosh|x-mac-cyrillic)$/.test(encoding);
+}
+
+function hasUtf8Sequences(body: Uint8Array): boolean {
+  return body.some((byte) => byte >= 0x80) && isUtf8(body);
+}
+
 export function decodeHtml(body: Uint8Array, contentType: string | null): string {
   const bom = bomEncoding(body);
   if (bom) return decoderFor(bom.label)!.decode(body.subarray(bom.skip));
@@ -74,6 +87,8 @@ export function decodeHtml(body: Uint8Array, contentType: string | null): string
   // WHATWG: a <meta> readable as ASCII cannot mean UTF-16; x-user-defined means windows-1252.
   if (fromMeta?.encoding.startsWith("utf-16")) fromMeta = decoderFor("utf-8");
   if (fromMeta?.encoding === "x-user-defined") fromMeta = decoderFor("windows-1252");
-  if (fromMeta) return fromMeta.decode(body);
+  if (fromMeta && !(isSingleByte(fromMeta.encoding) && hasUtf8Sequences(body))) {
+    return fromMeta.decode(body);
+  }
   return decoderFor(isUtf8(body) ? "utf-8" : "windows-1252")!.decode(body);
 }

@@ -58,6 +58,14 @@ Deno.test("decodeHtml() reads <meta> in the first 1024 bytes", async (t) => {
     // Not valid UTF-8, so windows-1252: each byte becomes one Latin character.
     assert.equal(decodeHtml(body, null).endsWith("<title>“ú–{Œê</title>"), true);
   });
+  await t.step("a page re-saved as UTF-8 under an old single-byte <meta> reads as UTF-8", () => {
+    const body = page('<meta charset="windows-1251"><title>', [
+      ...new TextEncoder().encode("Привет"),
+    ]);
+    assert.match(decodeHtml(body, null), /<title>Привет<\/title>/);
+    // The HTTP header still wins over the bytes.
+    assert.doesNotMatch(decodeHtml(body, "text/html; charset=windows-1251"), /Привет/);
+  });
   await t.step("utf-16 in meta means utf-8", () => {
     const body = page('<meta charset="utf-16"><title>', [...new TextEncoder().encode("é")]);
     assert.match(decodeHtml(body, null), /<title>é<\/title>/);

@@ -60,13 +60,17 @@ export function testConfig(
   return config;
 }
 
+/** A parsed JSON answer: tests read nested members freely and assert on their values. */
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
 export interface TestApp extends AsyncDisposable {
   handler: Handler;
   get(query: string, init?: RequestInit): Promise<Response>;
   json(
     query: string,
     init?: RequestInit,
-  ): Promise<{ status: number; headers: Headers; body: Record<string, any> }>;
+  ): Promise<{ status: number; headers: Headers; body: Json }>;
 }
 
 export async function testApp(config: Config): Promise<TestApp> {

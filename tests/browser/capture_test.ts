@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { configFor, decode, html, poolFor, serveFixture } from "./_helpers.ts";
+import { PNG } from "pngjs";
+import { configFor, decode, html, poolFor, serveFixture, startCanary } from "./_helpers.ts";
 import { OVERLAY_BAR, OVERLAY_PADDING } from "../../lib/browser/overlay.ts";
 
 const PAGE = `<!doctype html><html><head><style>
@@ -12,8 +13,20 @@ const PAGE = `<!doctype html><html><head><style>
   <script>setTimeout(() => { document.getElementById("late").style.display = "block"; }, 150);</script>
 </body></html>`;
 
+/** A solid 64x64 PNG made here, so the overlay's image background has a known colour. */
+function solidPng(rgb: [number, number, number]): Uint8Array<ArrayBuffer> {
+  const png = new PNG({ width: 64, height: 64 });
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([...rgb, 255], i);
+  return new Uint8Array(PNG.sync.write(png));
+}
+
 Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF", async (t) => {
-  await using site = serveFixture({ "/": () => html(PAGE) });
+  const blue = solidPng([0, 0, 255]);
+  await using canary = startCanary();
+  await using site = serveFixture({
+    "/": () => html(PAGE),
+    "/bg.png": () => new Response(blue, { headers: { "content-type": "image/png" } }),
+  });
   await using pool = poolFor(configFor([site.port]));
   const url = `${site.origin}/`;
 
@@ -97,6 +110,23 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
       [frameOnly.screenshot!.width, frameOnly.screenshot!.height],
       [640, 400 + OVERLAY_BAR],
     );
+  });
+
+  await t.step("an image URL background loads through the guard like everything else", async () => {
+    const viewport = { width: 320, height: 200 };
+    const pictured = await pool.visit(url, {
+      screenshot: { overlay: { background: `${site.origin}/bg.png` } },
+      viewport,
+    });
+    assert.deepEqual(decode(pictured.screenshot!.bytes).pixel(4, 4), [0, 0, 255, 255]);
+    assert.ok(site.seen.some((s) => s.path === "/bg.png"));
+    // A forbidden background is simply not painted; the capture still succeeds.
+    const refused = await pool.visit(url, {
+      screenshot: { overlay: { background: `${canary.origin}/bg.png` } },
+      viewport,
+    });
+    assert.equal(refused.screenshot!.width, 320 + 2 * OVERLAY_PADDING);
+    assert.equal(canary.connections, 0);
   });
 
   await t.step("an invalid overlay background is EINVALQUERY naming it", async () => {

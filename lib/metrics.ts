@@ -23,18 +23,24 @@ export function createMetrics(): Metrics {
   let latencyCount = 0;
   let bytes = 0;
   const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  // Label sets repeat on every request: build each label text once.
+  const labelTexts = new Map<string, string>();
+  const requestLabels = (labels: { plan: string; status: number; code: string }) => {
+    const id = `${labels.plan}|${labels.status}|${labels.code}`;
+    let text = labelTexts.get(id);
+    if (text === undefined) labelTexts.set(id, text = labelText(labels));
+    return text;
+  };
 
   return {
     request(labels, seconds) {
-      bump(requests, labelText(labels));
+      bump(requests, requestLabels(labels));
       latencySum += seconds;
       latencyCount += 1;
-      BUCKETS.forEach((le, i) => {
-        if (seconds <= le) buckets[i]! += 1;
-      });
+      for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) buckets[i]! += 1;
     },
     cache(status) {
-      bump(cacheLookups, labelText({ status }));
+      bump(cacheLookups, `{status="${status}"}`);
     },
     fetchBytes(n) {
       bytes += n;

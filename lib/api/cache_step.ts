@@ -16,7 +16,7 @@ export async function cachedPayload(
     meta: ResponseMeta;
     compute: () => Promise<Payload>;
   },
-): Promise<Payload> {
+): Promise<{ payload: Payload; json: string }> {
   const { params, target, meta } = options;
   const { key } = cacheKey({
     url: target.href,
@@ -46,6 +46,6 @@ export async function cachedPayload(
   meta.timestamp = entry.createdAt;
   meta.fetchMode = (entry.headers["x-fetch-mode"] as ResponseMeta["fetchMode"]) ?? meta.fetchMode;
   meta.fetchTimeMs = Number(entry.headers["x-fetch-time"] ?? meta.fetchTimeMs);
-  const body = typeof entry.body === "string" ? entry.body : new TextDecoder().decode(entry.body);
-  return JSON.parse(body) as Payload;
+  const json = typeof entry.body === "string" ? entry.body : new TextDecoder().decode(entry.body);
+  return { payload: JSON.parse(json) as Payload, json };
 }

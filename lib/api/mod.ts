@@ -9,7 +9,14 @@ import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
 import { buildPayload, type Payload } from "./payload.ts";
 import { apiKeyOf, selectPlan } from "./plan.ts";
-import { apiHeaders, errorResponse, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
+import {
+  apiHeaders,
+  errorResponse,
+  jsonResponse,
+  jsonTextResponse,
+  newMeta,
+  type ResponseMeta,
+} from "./respond.ts";
 import { admit } from "./admit.ts";
 import { cachedPayload } from "./cache_step.ts";
 
@@ -21,18 +28,41 @@ export interface ApiRequest {
   arrivedOnProPort: boolean;
 }
 
-function deadline(ms: number): { signal: AbortSignal; expired: Promise<never>; clear(): void } {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`);
-      controller.abort(error);
-      reject(error);
-    }, ms);
-  });
-  expired.catch(() => {});
-  return { signal: controller.signal, expired, clear: () => clearTimeout(timer) };
+/**
+ * The whole request's deadline. The timer is armed only when work that can take time starts
+ * (a cache miss or an embed fetch), for the time left: a cache hit never pays for it.
+ */
+class Deadline {
+  #armed: { signal: AbortSignal; expired: Promise<never> } | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #endsAt: number;
+
+  constructor(readonly ms: number) {
+    this.#endsAt = performance.now() + ms;
+  }
+
+  arm(): { signal: AbortSignal; expired: Promise<never> } {
+    if (this.#armed) return this.#armed;
+    const controller = new AbortController();
+    const expired = new Promise<never>((_, reject) => {
+      this.#timer = setTimeout(() => {
+        const error = new ApiError("ETIMEOUT", `The request took longer than ${this.ms} ms.`);
+        controller.abort(error);
+        reject(error);
+      }, Math.max(0, this.#endsAt - performance.now()));
+    });
+    expired.catch(() => {});
+    return this.#armed = { signal: controller.signal, expired };
+  }
+
+  /** The ETIMEOUT that ended the request, if it did. */
+  get reason(): unknown {
+    return this.#armed?.signal.aborted ? this.#armed.signal.reason : null;
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
 }
 
 async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): Promise<Response> {
@@ -53,39 +83,35 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     Object.keys(params.headers).some(isCredentialHeader);
   meta.private = credentialed;
 
-  const limit = deadline(params.timeoutMs ?? config.requestTimeoutMs);
+  const limit = new Deadline(params.timeoutMs ?? config.requestTimeoutMs);
   try {
     const compute = async () => {
+      const { signal, expired } = limit.arm();
       const result = await Promise.race([
-        buildPayload({ params, target, services, signal: limit.signal, credentialed }),
-        limit.expired,
+        buildPayload({ params, target, services, signal, credentialed }),
+        expired,
       ]);
       meta.fetchMode = result.fetchMode;
       meta.fetchTimeMs = result.fetchTimeMs;
       return result.payload;
     };
-    const payload: Payload = await cachedPayload(services, {
-      params,
-      target,
-      meta,
-      compute,
-    });
-    const data = params.filter ? filterData(payload.data, params.filter) : payload.data;
+    const { payload, json } = await cachedPayload(services, { params, target, meta, compute });
     const headers = apiHeaders(meta);
     if (params.embed) {
+      const { signal, expired } = limit.arm();
       return await Promise.race([
-        embedResponse(services, {
-          data: payload.data,
-          path: params.embed,
-          signal: limit.signal,
-          headers,
-        }),
-        limit.expired,
+        embedResponse(services, { data: payload.data, path: params.embed, signal, headers }),
+        expired,
       ]);
     }
-    return jsonResponse({ ...payload, data }, 200, headers);
+    if (!params.filter) return jsonTextResponse(json, 200, headers);
+    return jsonResponse(
+      { ...payload, data: filterData(payload.data, params.filter) },
+      200,
+      headers,
+    );
   } catch (error) {
-    if (limit.signal.aborted && !isApiError(error)) throw limit.signal.reason;
+    if (limit.reason && !isApiError(error)) throw limit.reason;
     throw error;
   } finally {
     limit.clear();

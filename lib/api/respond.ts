@@ -86,8 +86,13 @@ export function apiHeaders(meta: ResponseMeta, cacheControl?: string): Headers {
 }
 
 export function jsonResponse(body: unknown, status: number, headers: Headers): Response {
+  return jsonTextResponse(JSON.stringify(body), status, headers);
+}
+
+/** JSON that is text already: a cached payload is sent as stored, not re-serialised. */
+export function jsonTextResponse(json: string, status: number, headers: Headers): Response {
   headers.set("content-type", "application/json; charset=utf-8");
-  return new Response(JSON.stringify(body), { status, headers });
+  return new Response(json, { status, headers });
 }
 
 export function errorResponse(error: ApiError, meta: ResponseMeta, url?: string): Response {

@@ -17,8 +17,9 @@ export async function captureScreenshot(
   const omitBackground = options.omitBackground ?? false;
   let bytes: Uint8Array;
   if (options.element) {
+    await checkSelector(page, { parameter: "element", selector: options.element, deadline });
     const handle = await deadline.run(
-      page.waitForSelector(options.element, { visible: true, timeout: deadline.remaining() }),
+      page.waitForSelector(options.element, { visible: true, timeout: deadline.remaining(250) }),
     ).catch((error) => {
       throw selectorError("element", options.element!, error);
     });
@@ -110,6 +111,20 @@ function withSize(bytes: Uint8Array, type: "png" | "jpeg"): CapturedImage {
     throw new ApiError("EBROWSER", `The browser returned an unreadable ${type} capture.`);
   }
   return { bytes, type, width: size.width, height: size.height };
+}
+
+/**
+ * Fails at once on a selector that does not parse: waitForSelector would keep polling it
+ * until the deadline.
+ */
+export async function checkSelector(
+  page: Page,
+  check: { parameter: string; selector: string; deadline: Deadline },
+): Promise<void> {
+  const handle = await check.deadline.run(page.$(check.selector)).catch((error) => {
+    throw selectorError(check.parameter, check.selector, error);
+  });
+  await handle?.dispose().catch(() => {});
 }
 
 /** A bad selector is the caller's fault (EINVALQUERY); waiting too long is EBRWSRTIMEOUT. */

@@ -28,9 +28,12 @@ export class Deadline implements Disposable {
     else options.signal?.addEventListener("abort", this.#onAbort, { once: true });
   }
 
-  /** Milliseconds left, at least 1 (puppeteer treats 0 as "no timeout"). */
-  remaining(): number {
-    return Math.max(1, this.end - Date.now());
+  /**
+   * Milliseconds left, less `marginMs` so that a step's own timeout (which names what it
+   * waited for) fires before the deadline's; at least 1 (puppeteer reads 0 as "no timeout").
+   */
+  remaining(marginMs = 0): number {
+    return Math.max(1, this.end - Date.now() - marginMs);
   }
 
   /** Settles with `promise`, or rejects as soon as the deadline passes or fail() is called. */

@@ -7,7 +7,13 @@ import type { Deadline } from "./deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
-import { capturePdf, captureScreenshot, firstLine, selectorError } from "./capture.ts";
+import {
+  capturePdf,
+  captureScreenshot,
+  checkSelector,
+  firstLine,
+  selectorError,
+} from "./capture.ts";
 
 const NO_ANIMATIONS = "*,*::before,*::after{animation:none!important;" +
   "transition:none!important;caret-color:transparent!important}";
@@ -108,11 +114,14 @@ async function visitIn(
 /** The caller's actions after load, in the order a user would do them. */
 async function act(page: Page, job: VisitJob): Promise<void> {
   const { deadline, options } = job;
-  const wait = (parameter: string, selector: string, visible: boolean) =>
-    deadline.run(page.waitForSelector(selector, { visible, timeout: deadline.remaining() }))
-      .catch((error) => {
-        throw selectorError(parameter, selector, error);
-      });
+  const wait = async (parameter: string, selector: string, visible: boolean) => {
+    await checkSelector(page, { parameter, selector, deadline });
+    return await deadline.run(
+      page.waitForSelector(selector, { visible, timeout: deadline.remaining(250) }),
+    ).catch((error) => {
+      throw selectorError(parameter, selector, error);
+    });
+  };
   if (options.waitForSelector) await wait("waitForSelector", options.waitForSelector, false);
   for (const style of list(options.styles)) {
     const tag = isUrl(style) ? { url: style } : { content: style };

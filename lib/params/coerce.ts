@@ -1,6 +1,6 @@
 import { ApiError } from "../errors.ts";
 import type { ParamDef, Schema } from "./schema.ts";
-import { findKid, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
+import { canonicalKids, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
 
 function invalid(path: string, message: string): ApiError {
   return new ApiError("EINVALQUERY", `The parameter \`${path}\` ${message}`);
@@ -131,9 +131,9 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
       } else if (node.value !== undefined && node.kids.size === 0) {
         throw invalid(path, "is an object: set its members with dotted names.");
       }
-      for (const [name, def] of Object.entries(schema.props)) {
-        const kid = findKid(node, name);
-        if (kid) out[name] = coerceSchema(kid, def.schema, `${path}.${name}`);
+      for (const [name, kid] of canonicalKids(node)) {
+        const def = Object.hasOwn(schema.props, name) ? schema.props[name] : undefined;
+        if (def) out[name] = coerceSchema(kid, def.schema, `${path}.${name}`);
       }
       return out;
     }

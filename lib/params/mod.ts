@@ -2,7 +2,7 @@ import { ApiError } from "../errors.ts";
 import { MEDIA_FIELDS, type MediaField } from "../types.ts";
 import { coerce } from "./coerce.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
-import { buildTree, findKid, type QueryNode, toCamel } from "./tree.ts";
+import { buildTree, canonicalKids, findKid, type QueryNode, toCamel } from "./tree.ts";
 
 export interface ScreenshotParams {
   element?: string;
@@ -98,9 +98,10 @@ type Values = Record<string, unknown>;
 
 function readAll(root: QueryNode): Values {
   const values: Values = {};
-  for (const [name, def] of Object.entries(PARAMS)) {
-    const node = findKid(root, name);
-    if (node) values[name] = coerce(node, def, name);
+  // Walk what the query has (a few names), not every known parameter.
+  for (const [name, node] of canonicalKids(root)) {
+    const def = Object.hasOwn(PARAMS, name) ? PARAMS[name] : undefined;
+    if (def) values[name] = coerce(node, def, name);
   }
   return values;
 }

@@ -25,14 +25,29 @@ export function buildTree(query: URLSearchParams): QueryNode {
   return root;
 }
 
+const camelCache = new Map<string, string>();
+
 /** snake_case and kebab-case to camelCase: `full_page` -> `fullPage`. */
 export function toCamel(name: string): string {
-  return name.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+  let camel = camelCache.get(name);
+  if (camel === undefined) {
+    camel = name.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+    // Parameter names repeat on every request; a bounded memo keeps the hot path cheap.
+    if (camelCache.size < 4096) camelCache.set(name, camel);
+  }
+  return camel;
 }
 
 /** Any spelling of a header name to its lower-case dashed form: `userAgent` -> `user-agent`. */
 export function toHeaderName(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+}
+
+/** Kids by canonical (camelCase) name; of two spellings of one name the last wins. */
+export function canonicalKids(node: QueryNode): Map<string, QueryNode> {
+  const out = new Map<string, QueryNode>();
+  for (const [name, kid] of node.kids) out.set(toCamel(name), kid);
+  return out;
 }
 
 /** Looks a canonical name up among kids spelled in any case style (last spelling wins). */

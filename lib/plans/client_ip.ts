@@ -36,6 +36,10 @@ export function clientIp(options: {
   /** Addresses or CIDRs (`10.0.0.0/8`, `::1`). */
   trustedProxies: readonly string[];
 }): string {
+  // The common case, a direct IPv4 peer and no proxies, needs no parsing.
+  if (options.trustedProxies.length === 0 && /^\d{1,3}(\.\d{1,3}){3}$/.test(options.remoteAddr)) {
+    return options.remoteAddr;
+  }
   const proxies = options.trustedProxies.map(parseProxy).filter((p) => p !== null);
   const trusted = (ip: Ip) => proxies.some((p) => inPrefix(ip, p.network, p.prefix));
   const peer = parseAddress(options.remoteAddr);

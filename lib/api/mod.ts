@@ -4,6 +4,7 @@ import { parseParams } from "../params/mod.ts";
 import { isCredentialHeader } from "../cache/mod.ts";
 import { parseTargetUrl } from "../url.ts";
 import { validateRules } from "../extract/custom.ts";
+import { findDevice, parseBackground } from "../browser/mod.ts";
 import type { Services } from "../services.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
@@ -77,8 +78,11 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   });
   const params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
   const target = parseTargetUrl(params.url);
-  // A bad custom rule is refused before any traffic leaves.
+  // Values only a later step reads are checked now, before any traffic leaves.
   if (params.data !== null) validateRules(params.data);
+  const background = params.screenshot?.overlay?.background;
+  if (background !== undefined) parseBackground(background);
+  if (params.page.device !== undefined) findDevice(params.page.device);
   const credentialed = target.username !== "" || target.password !== "" ||
     Object.keys(params.headers).some(isCredentialHeader);
   meta.private = credentialed;

@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { imageSize } from "../../lib/media/image_size.ts";
+import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+
+const PAGE = `<!doctype html><html><head><title>Shot</title>
+<meta property="og:title" content="Screenshot page"></head>
+<body style="margin:0;background:#fff"><div id="box" style="width:200px;height:100px;background:#0a0">box</div></body></html>`;
+const SHELL =
+  `<!doctype html><html><head><script src="/app.js"></script></head><body><div id="root"></div></body></html>`;
+const APP = `document.title = "Rendered app";
+document.getElementById("root").innerHTML = "<h1>Rendered app</h1><p>Made by script.</p>";`;
+
+function site() {
+  return serveRoutes({
+    "/": () => html(PAGE),
+    "/shell": () => html(SHELL),
+    "/app.js": () => new Response(APP, { headers: { "content-type": "text/javascript" } }),
+  });
+}
+
+Deno.test("screenshot=true hosts the capture under /assets with its real size", async (t) => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { status, body } = await app.json(q(`${target.origin}/`, "&screenshot=true&ping=false"));
+  assert.equal(status, 200, JSON.stringify(body));
+  const shot = body.data.screenshot;
+  assert.equal(body.data.title, "Screenshot page");
+  assert.equal(shot.type, "png");
+  assert.equal(shot.width, 1280);
+  assert.equal(shot.height, 800);
+  assert.match(shot.url, /^http:\/\/localhost:3000\/assets\/[A-Za-z0-9_-]{22}\.png$/);
+
+  await t.step("the asset is served with the right type and long cache headers", async () => {
+    const response = await app.handler(new Request(shot.url));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "image/png");
+    assert.match(response.headers.get("cache-control")!, /public, max-age=31536000, immutable/);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    assert.equal(bytes.length, shot.size);
+    assert.deepEqual(imageSize(bytes), { width: 1280, height: 800 });
+  });
+
+  await t.step("element capture is the element's box; jpeg when asked", async () => {
+    const { body } = await app.json(
+      q(`${target.origin}/`, "&element=%23box&screenshot.type=jpeg&ping=false&meta=false"),
+    );
+    assert.equal(body.data.screenshot.type, "jpg");
+    assert.equal(body.data.screenshot.width, 200);
+    assert.equal(body.data.screenshot.height, 100);
+  });
+
+  await t.step("embed=screenshot.url answers with the image itself", async () => {
+    const response = await app.get(
+      q(`${target.origin}/`, "&screenshot&embed=screenshot.url&meta=false"),
+    );
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "image/png");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    assert.deepEqual(imageSize(bytes), { width: 1280, height: 800 });
+  });
+
+  await t.step("pdf=true hosts a PDF", async () => {
+    const { body } = await app.json(q(`${target.origin}/`, "&pdf=true&meta=false"));
+    assert.equal(body.data.pdf.type, "pdf");
+    const response = await app.handler(new Request(body.data.pdf.url));
+    assert.equal(response.headers.get("content-type"), "application/pdf");
+    assert.equal(new TextDecoder().decode((await response.arrayBuffer()).slice(0, 5)), "%PDF-");
+  });
+});
+
+Deno.test("prerender: auto renders an empty app shell, false never does", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const auto = await app.json(q(`${target.origin}/shell`, "&ping=false"));
+  assert.equal(auto.headers.get("x-fetch-mode"), "prerender");
+  assert.equal(auto.body.data.title, "Rendered app");
+  const off = await app.json(q(`${target.origin}/shell`, "&ping=false&prerender=false"));
+  assert.equal(off.headers.get("x-fetch-mode"), "fetch");
+  assert.equal(off.body.data.title, null);
+  const forced = await app.json(q(`${target.origin}/`, "&ping=false&prerender=true"));
+  assert.equal(forced.headers.get("x-fetch-mode"), "prerender");
+  assert.equal(forced.body.data.title, "Screenshot page");
+  assert.equal(forced.body.statusCode, 200);
+});
+
+Deno.test("a credentialed screenshot gets a private asset", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { headers, body } = await app.json(
+    q(`${target.origin}/`, "&screenshot&meta=false&headers.authorization=Bearer%20x"),
+  );
+  assert.equal(headers.get("cache-control"), "private, no-store");
+  const response = await app.handler(new Request(body.data.screenshot.url));
+  assert.match(response.headers.get("cache-control")!, /^private/);
+  await response.body?.cancel();
+});
+
+Deno.test("a screenshot of a forbidden address is EFORBIDDENURL and the canary stays silent", async () => {
+  await using canary = serveRoutes({ "/": () => html("<title>secret</title>") });
+  await using app = await testApp(testConfig());
+  const { status, body } = await app.json(q(`${canary.origin}/`, "&screenshot&meta=false"));
+  assert.equal(status, 400);
+  assert.equal(body.code, "EFORBIDDENURL");
+  assert.equal(canary.hits.length, 0);
+});
+
+Deno.test("overlay.background with a bad value is EINVALQUERY", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { status, body } = await app.json(
+    q(`${target.origin}/`, "&screenshot&overlay.background=url(javascript:alert(1))&meta=false"),
+  );
+  assert.equal(status, 400);
+  assert.equal(body.code, "EINVALQUERY");
+  assert.match(body.message, /overlay\.background/);
+});
+
+Deno.test("browser-only parameters are checked before any traffic leaves", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  for (
+    const extra of ["&overlay.background=expression(alert(1))", "&screenshot&device=Nokia%203310"]
+  ) {
+    const { status, body } = await app.json(q(`${target.origin}/`, extra));
+    assert.equal(status, 400);
+    assert.equal(body.code, "EINVALQUERY");
+  }
+  assert.equal(target.hits.length, 0);
+});

@@ -56,7 +56,11 @@ function routes(services: Services): Route[] {
       request.method === "OPTIONS"
         ? new Response(null, {
           status: 204,
-          headers: { ...CORS_HEADERS, "access-control-max-age": "86400" },
+          headers: {
+            ...CORS_HEADERS,
+            "access-control-allow-methods": "GET, HEAD, OPTIONS",
+            "access-control-max-age": "86400",
+          },
         })
         : null,
     (request) =>
@@ -72,12 +76,10 @@ function routes(services: Services): Route[] {
       if (wantsPlayground(request, url)) return playgroundAsset("/");
       return handleApi(services, {
         request,
+        url,
         requestId: crypto.randomUUID(),
         remoteAddr: conn.remoteAddr,
         arrivedOnProPort: conn.pro === true,
-      }).then((response) => {
-        response.headers.set("vary", "Accept, Accept-Encoding");
-        return response;
       });
     },
     (_request, url) =>

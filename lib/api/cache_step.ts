@@ -16,7 +16,7 @@ export async function cachedPayload(
     meta: ResponseMeta;
     compute: () => Promise<Payload>;
   },
-): Promise<{ payload: Payload; json: string }> {
+): Promise<{ json: string; payload: () => Payload }> {
   const { params, target, meta } = options;
   const { key } = cacheKey({
     url: target.href,
@@ -47,5 +47,6 @@ export async function cachedPayload(
   meta.fetchMode = (entry.headers["x-fetch-mode"] as ResponseMeta["fetchMode"]) ?? meta.fetchMode;
   meta.fetchTimeMs = Number(entry.headers["x-fetch-time"] ?? meta.fetchTimeMs);
   const json = typeof entry.body === "string" ? entry.body : new TextDecoder().decode(entry.body);
-  return { payload: JSON.parse(json) as Payload, json };
+  // Parsed only when filter or embed needs the object; a plain hit sends the text as stored.
+  return { json, payload: () => JSON.parse(json) as Payload };
 }

@@ -23,6 +23,8 @@ import { cachedPayload } from "./cache_step.ts";
 
 export interface ApiRequest {
   request: Request;
+  /** The request URL, parsed once by the router. */
+  url: URL;
   requestId: string;
   /** Socket address of the client. */
   remoteAddr: string;
@@ -68,7 +70,7 @@ class Deadline {
 
 async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): Promise<Response> {
   const { config } = services;
-  const query = new URL(api.request.url).searchParams;
+  const query = api.url.searchParams;
   meta.extra = await admit(services, {
     plan: meta.plan,
     apiKey: apiKeyOf(api.request, query),
@@ -104,16 +106,13 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     if (params.embed) {
       const { signal, expired } = limit.arm();
       return await Promise.race([
-        embedResponse(services, { data: payload.data, path: params.embed, signal, headers }),
+        embedResponse(services, { data: payload().data, path: params.embed, signal, headers }),
         expired,
       ]);
     }
     if (!params.filter) return jsonTextResponse(json, 200, headers);
-    return jsonResponse(
-      { ...payload, data: filterData(payload.data, params.filter) },
-      200,
-      headers,
-    );
+    const { data, ...rest } = payload();
+    return jsonResponse({ ...rest, data: filterData(data, params.filter) }, 200, headers);
   } catch (error) {
     if (limit.reason && !isApiError(error)) throw limit.reason;
     throw error;
@@ -144,7 +143,7 @@ export async function handleApi(services: Services, api: ApiRequest): Promise<Re
       });
     }
     code = apiError.code;
-    const url = new URL(api.request.url).searchParams.get("url") ?? undefined;
+    const url = api.url.searchParams.get("url") ?? undefined;
     response = errorResponse(apiError, meta, url);
   }
   const seconds = (performance.now() - started) / 1000;

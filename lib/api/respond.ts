@@ -38,7 +38,6 @@ export function newMeta(requestId: string, plan: Plan): ResponseMeta {
 export const CORS_HEADERS: Record<string, string> = {
   "access-control-allow-origin": "*",
   "access-control-allow-headers": "x-api-key",
-  "access-control-allow-methods": "GET, HEAD, OPTIONS",
   "access-control-expose-headers": [
     "x-response-time",
     "x-timestamp",
@@ -62,6 +61,8 @@ export const CORS_HEADERS: Record<string, string> = {
 export function apiHeaders(meta: ResponseMeta, cacheControl?: string): Headers {
   const elapsed = performance.now() - meta.startedAt;
   const headers = new Headers(CORS_HEADERS);
+  // Every API answer comes from `/`, which also serves the playground to browsers.
+  headers.set("vary", "Accept, Accept-Encoding");
   headers.set("x-response-time", `${Math.round(elapsed)}ms`);
   headers.set("x-timestamp", String(meta.timestamp));
   headers.set("x-pricing-plan", meta.plan);

@@ -4,6 +4,9 @@
  */
 import { formatIp, inPrefix, type Ip, parseIp } from "../guard/ip.ts";
 
+/** Dotted IPv4 as sockets write it: already canonical. */
+const PLAIN_IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
 /** Parses an address as sockets and proxies write it: brackets, zone ids, IPv4-mapped IPv6. */
 function parseAddress(text: string): Ip | null {
   const bare = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
@@ -37,7 +40,7 @@ export function clientIp(options: {
   trustedProxies: readonly string[];
 }): string {
   // The common case, a direct IPv4 peer and no proxies, needs no parsing.
-  if (options.trustedProxies.length === 0 && /^\d{1,3}(\.\d{1,3}){3}$/.test(options.remoteAddr)) {
+  if (options.trustedProxies.length === 0 && PLAIN_IPV4.test(options.remoteAddr)) {
     return options.remoteAddr;
   }
   const proxies = options.trustedProxies.map(parseProxy).filter((p) => p !== null);
@@ -60,6 +63,7 @@ export function clientIp(options: {
 
 /** The free limit's bucket: the IPv4 address, or the IPv6 /64 (one subscriber's network). */
 export function rateLimitKey(ip: string): string {
+  if (PLAIN_IPV4.test(ip)) return ip;
   const parsed = parseAddress(ip);
   if (!parsed) return ip;
   if (parsed.version === 4) return formatIp(parsed);

@@ -1,12 +1,12 @@
 /**
- * `deno task bench:screenshot`: warm linkpeek screenshots (pool, proxy, fresh context per visit)
- * against the same capture done directly with puppeteer-core on an already-open browser.
+ * `deno task bench:screenshot`: warm linkpeek screenshot requests (the whole API request: pool,
+ * egress proxy, fresh context per visit, asset store, JSON answer) against the same capture
+ * done directly with puppeteer-core on an already-open browser.
  * Everything is local: a page served on 127.0.0.1, Chromium from the machine.
  */
 import puppeteer from "puppeteer-core";
 import { loadConfig } from "../lib/config.ts";
-import { createFetcher } from "../lib/fetch/mod.ts";
-import { createBrowser } from "../lib/browser/mod.ts";
+import { createHandler } from "../lib/handler.ts";
 import { findChromium } from "../lib/browser/launch.ts";
 import { setQuiet } from "../lib/log.ts";
 
@@ -98,11 +98,34 @@ async function throughput(run: () => Promise<number>): Promise<number> {
   return total / ((performance.now() - started) / 1000);
 }
 
-const config = loadConfig({ TRUSTED_TARGETS: `127.0.0.1:${server.addr.port}` });
-const pool = createBrowser({ config, fetcher: createFetcher({ config }), maxPages: CONCURRENT });
+// The whole linkpeek request over HTTP: parameters, plan, browser pool, egress proxy, the
+// capture, the asset store and the JSON answer. force=true so that no answer is a cache hit.
+const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-bench-" });
+const config = loadConfig({
+  TRUSTED_TARGETS: `127.0.0.1:${server.addr.port}`,
+  DATA_DIR: dataDir,
+  FREE_DAILY_LIMIT: String(1e9),
+});
+const handler = await createHandler(config);
+const app = Deno.serve(
+  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+  (request, info) => handler(request, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }),
+);
+const apiQuery = `&screenshot=true&meta=false&force=true&viewport.width=${VIEWPORT.width}` +
+  `&viewport.height=${VIEWPORT.height}`;
+// Each request names a distinct target URL: identical concurrent requests would be coalesced
+// into one capture (single-flight), which would flatter the throughput.
+let sequence = 0;
 const linkpeek = async () => {
-  const result = await pool.visit(url, { screenshot: { type: "png" }, viewport: VIEWPORT });
-  return result.screenshot!.bytes.length;
+  const target = `${url}?n=${sequence++}`;
+  const response = await fetch(
+    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${apiQuery}`,
+  );
+  const body = await response.json();
+  if (response.status !== 200) {
+    throw new Error(`linkpeek answered ${response.status}: ${body.code}`);
+  }
+  return body.data.screenshot.size as number;
 };
 
 const executablePath = await findChromium(config.chromiumPath);
@@ -160,6 +183,8 @@ try {
 } finally {
   clearInterval(sampler);
   await browser.close();
-  await pool.close();
+  await app.shutdown();
+  await handler.close();
   await server.shutdown();
+  await Deno.remove(dataDir, { recursive: true });
 }

@@ -39,6 +39,8 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   let launches = 0;
   let inUse = 0;
   let closed = false;
+  /** Contexts of finished visits still being disposed of. */
+  const closings = new Set<Promise<void>>();
   const queue: Waiter[] = [];
 
   const startEgress = async (): Promise<EgressProxy> => {
@@ -160,6 +162,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       what: `"${url}"`,
     });
     await acquire(deadline);
+    let released = false;
     try {
       const current = await deadline.run(getBrowser());
       const outcome = await runVisit({
@@ -170,16 +173,25 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
         deadline,
         defaultUserAgent: current.userAgent,
       });
-      if (!outcome.closed && running === current) {
-        // The page could not even be closed: replace the browser rather than leak it.
-        log.warn("browser context would not close; restarting browser", {});
-        running = null;
-        void shutdown(current);
-      }
+      // The page slot is held until the context is really gone, but the caller has its
+      // answer without waiting for that.
+      released = true;
+      const closing = outcome.closed.then((closed) => {
+        if (!closed && running === current) {
+          // The page could not even be closed: replace the browser rather than leak it.
+          log.warn("browser context would not close; restarting browser", {});
+          running = null;
+          void shutdown(current);
+        }
+      }).finally(() => {
+        closings.delete(closing);
+        release();
+      });
+      closings.add(closing);
       if (!outcome.ok) throw outcome.error;
       return outcome.result;
     } finally {
-      release();
+      if (!released) release();
     }
   };
 
@@ -199,6 +211,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     }
     const pending = launching;
     if (pending) await pending.catch(() => {});
+    while (closings.size) await Promise.all(closings);
     if (running) {
       const r = running;
       running = null;
@@ -211,6 +224,9 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   return {
     visit,
     ready,
+    settled: async () => {
+      while (closings.size) await Promise.all(closings);
+    },
     stats: () => ({
       inUse,
       queued: queue.length,

@@ -83,6 +83,8 @@ Deno.test("visit() applies the page options before capturing", async (t) => {
       pool.visit(url, { waitForSelector: "#never", timeoutMs: 1500 }),
       isCode("EBRWSRTIMEOUT", "#never"),
     );
+    await pool.settled();
+    await pool.settled();
     assert.equal(pool.stats().contexts, 0);
   });
 });

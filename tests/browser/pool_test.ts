@@ -63,6 +63,7 @@ Deno.test("visit() answers EBUSY beyond the queue and serves the queued visit", 
   });
   assert.equal((await first).statusCode, 200);
   assert.match((await second).html!, /<p>ok<\/p>/);
+  await pool.settled();
   assert.deepEqual([pool.stats().inUse, pool.stats().queued, pool.stats().contexts], [0, 0, 0]);
 });
 
@@ -84,6 +85,7 @@ Deno.test("visit() fails only the hostile page's request and the pool keeps serv
   const normal = async () => {
     const result = await pool.visit(`${site.origin}/`, { screenshot: true });
     assert.equal(result.screenshot!.width, 1280);
+    await pool.settled();
     assert.equal(pool.stats().contexts, 0, "no context left open");
   };
 
@@ -104,6 +106,8 @@ Deno.test("visit() fails only the hostile page's request and the pool keeps serv
   await t.step("window.open spam is closed and the capture succeeds", async () => {
     const result = await pool.visit(`${site.origin}/popups`, { screenshot: true, html: true });
     assert.match(result.html!, /<p id="p">popups<\/p>/);
+    await pool.settled();
+    await pool.settled();
     assert.equal(pool.stats().contexts, 0);
     await normal();
   });
@@ -167,5 +171,6 @@ Deno.test("visit() rejects non-http(s) URLs and honours the caller's signal", as
     pool.visit(`${site.origin}/slow`, { signal: controller.signal }),
     code("EBRWSRTIMEOUT"),
   );
+  await pool.settled();
   assert.equal(pool.stats().contexts, 0);
 });

@@ -32,6 +32,9 @@ export const TEXT_FIELDS = [
 ] as const;
 export type TextField = typeof TEXT_FIELDS[number];
 
+/** Every default field of `data`, in the contract's order. */
+export const DEFAULT_FIELDS = [...TEXT_FIELDS, ...MEDIA_FIELDS] as const;
+
 /** The default fields of `data`, in the order the contract shows them. */
 export interface DefaultData {
   title: string | null;

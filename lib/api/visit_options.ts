@@ -1,4 +1,4 @@
-import type { PdfOptions, VisitOptions, WaitUntil } from "../browser/types.ts";
+import type { VisitOptions, WaitUntil } from "../browser/types.ts";
 import type { Params } from "../params/mod.ts";
 
 /** Maps the request's browser-related parameters onto one page visit. */
@@ -8,8 +8,7 @@ export function visitOptions(params: Params, html: boolean): VisitOptions {
   return {
     html,
     screenshot: params.screenshot ?? undefined,
-    // margin arrives as a string or a {top, right, bottom, left} tree of strings.
-    pdf: params.pdf ? (params.pdf as PdfOptions) : undefined,
+    pdf: params.pdf ?? undefined,
     viewport: page.viewport,
     device: page.device,
     colorScheme: page.colorScheme === "no-preference" ? undefined : page.colorScheme,

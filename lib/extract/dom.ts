@@ -78,16 +78,21 @@ export function attr(el: AnyNode, name: string): string | null {
 }
 
 /** Elements whose boundaries separate words when text is read (a space is inserted). */
-const BLOCK = new Set([
+/** Block-level elements: markdown starts a new block at each, text views a new word. */
+export const BLOCK_TAGS = new Set([
   "address",
   "article",
   "aside",
   "blockquote",
-  "br",
+  "body",
+  "caption",
+  "center",
   "dd",
+  "details",
   "div",
   "dl",
   "dt",
+  "fieldset",
   "figcaption",
   "figure",
   "footer",
@@ -99,21 +104,30 @@ const BLOCK = new Set([
   "h5",
   "h6",
   "header",
+  "hgroup",
   "hr",
+  "html",
   "li",
   "main",
+  "menu",
   "nav",
   "ol",
   "p",
   "pre",
   "section",
+  "summary",
   "table",
+  "tbody",
   "td",
+  "tfoot",
   "th",
+  "thead",
   "tr",
   "ul",
-  "option",
 ]);
+
+/** Where text content breaks: blocks, plus line breaks and list options. */
+const BLOCK = new Set([...BLOCK_TAGS, "br", "option"]);
 /** Never visible as text. */
 const NO_TEXT = new Set(["script", "style", "template", "noscript", "head"]);
 

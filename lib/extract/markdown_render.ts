@@ -3,7 +3,7 @@
  * joined by blank lines; inline content is escaped, then its whitespace collapsed.
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
-import { absoluteUrl, attr, collapse, rawText, walkElements } from "./dom.ts";
+import { absoluteUrl, attr, BLOCK_TAGS, collapse, rawText, walkElements } from "./dom.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -61,53 +61,6 @@ const DROP_ROLES = new Set([
 const NOISE =
   /(?:^|[\s_-])(?:comments?|share|sharing|social|related|sidebar|advert\w*|ads?|promo\w*|newsletter|subscribe|cookies?|consent|breadcrumbs?|popup|modal|sr-only|visually-hidden|screen-reader-text|skip-link)(?:$|[\s_-])/i;
 const MAYBE_CONTENT = /article|body|content|main|post|entry|story/i;
-
-export const BLOCK_TAGS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "body",
-  "caption",
-  "center",
-  "dd",
-  "details",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hgroup",
-  "hr",
-  "html",
-  "li",
-  "main",
-  "menu",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "summary",
-  "table",
-  "tbody",
-  "td",
-  "tfoot",
-  "th",
-  "thead",
-  "tr",
-  "ul",
-]);
 
 /** Renders `node`'s content; returns the Markdown and whether it held an h1. */
 export function renderMarkdown(

@@ -1,39 +1,21 @@
 import { ApiError } from "../errors.ts";
-import { MEDIA_FIELDS, type MediaField } from "../types.ts";
+import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
+import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
 import { coerce } from "./coerce.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
 import { buildTree, canonicalKids, findKid, type QueryNode, toCamel } from "./tree.ts";
 
-export interface ScreenshotParams {
-  element?: string;
-  overlay?: { browser?: "light" | "dark"; background?: string };
-  fullPage?: boolean;
-  type?: "png" | "jpeg";
-  quality?: number;
-  omitBackground?: boolean;
-}
-
-export interface PdfParams {
-  format?: string;
-  scale?: number;
-  margin?: string | Record<string, unknown>;
-  landscape?: boolean;
-  pageRanges?: string;
-}
+/** The parsed shapes are the browser's own option types (lib/browser/types.ts). */
+export type ScreenshotParams = ScreenshotOptions;
+/** `margin` arrives as a string or a {top, right, bottom, left} tree of strings. */
+export type PdfParams = PdfOptions;
 
 /** Browser page options shared by screenshot, pdf and prerender. */
 export interface PageParams {
   waitUntil?: string[];
   waitForSelector?: string;
   waitForTimeout?: number;
-  viewport?: {
-    width?: number;
-    height?: number;
-    deviceScaleFactor?: number;
-    isMobile?: boolean;
-    hasTouch?: boolean;
-    isLandscape?: boolean;
-  };
+  viewport?: ViewportOptions;
   device?: string;
   colorScheme?: "light" | "dark" | "no-preference";
   javascript?: boolean;
@@ -80,19 +62,6 @@ export interface Params {
 const API_KEY_HEADERS = new Set(["api-key", "x-api-key"]);
 /** headers.* that carry no credentials (lib/cache/key.ts folds the others in as an HMAC). */
 const UNCREDENTIALED_HEADERS = ["user-agent", "accept-language"];
-const DEFAULT_FIELDS = [
-  "title",
-  "description",
-  "lang",
-  "author",
-  "publisher",
-  "date",
-  "url",
-  "image",
-  "logo",
-  "audio",
-  "video",
-];
 
 type Values = Record<string, unknown>;
 

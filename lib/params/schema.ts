@@ -1,5 +1,7 @@
+import { DEFAULT_FIELDS } from "../types.ts";
+
 /**
- * Every query parameter as data. The parser (parse.ts) walks these definitions and the OpenAPI
+ * Every query parameter as data. The parser (coerce.ts, mod.ts) walks these definitions and the OpenAPI
  * document is generated from them, so there is one source of truth for both.
  */
 export type Schema =
@@ -51,19 +53,9 @@ const MEDIA_TOGGLES = {
 };
 
 const META_TOGGLES = Object.fromEntries(
-  [
-    "title",
-    "description",
-    "lang",
-    "author",
-    "publisher",
-    "date",
-    "url",
-    "image",
-    "logo",
-    "audio",
-    "video",
-  ].map((field) => [field, bool(`Keep (true) or drop (false) data.${field}.`, "false")]),
+  DEFAULT_FIELDS.map((
+    field,
+  ) => [field, bool(`Keep (true) or drop (false) data.${field}.`, "false")]),
 );
 
 export const OVERLAY: ParamDef = {

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { Blobs } from "./_blobs.ts";
+import { onceUntilSuccess } from "./_once.ts";
 import { Counters } from "./_counters.ts";
 import {
   checkId,
@@ -19,7 +20,7 @@ export class EmbeddedStore implements Store {
   #kv: Deno.Kv;
   #blobs: Blobs;
   #counters: Counters;
-  #secret: Promise<Uint8Array> | null = null;
+  readonly #secret = onceUntilSuccess(() => this.#loadSecret());
   #closed = false;
 
   private constructor(kv: Deno.Kv, blobs: Blobs) {
@@ -130,11 +131,7 @@ export class EmbeddedStore implements Store {
   }
 
   serverSecret(): Promise<Uint8Array> {
-    this.#secret ??= this.#loadSecret().catch((error) => {
-      this.#secret = null;
-      throw error;
-    });
-    return this.#secret;
+    return this.#secret();
   }
 
   async #loadSecret(): Promise<Uint8Array> {

@@ -9,6 +9,7 @@ import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
 import { ApiError } from "../errors.ts";
 import { log } from "../log.ts";
+import { onceUntilSuccess } from "./_once.ts";
 import {
   checkId,
   type KeyRecord,
@@ -57,7 +58,7 @@ function toBytes(buffer: Buffer): Uint8Array {
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
   #redis: Redis;
-  #secret: Promise<Uint8Array> | null = null;
+  readonly #secret = onceUntilSuccess(() => this.#loadSecret());
   #down = false;
 
   private constructor(redis: Redis) {
@@ -204,11 +205,7 @@ export class RedisStore implements Store {
   }
 
   serverSecret(): Promise<Uint8Array> {
-    this.#secret ??= this.#loadSecret().catch((error) => {
-      this.#secret = null;
-      throw error;
-    });
-    return this.#secret;
+    return this.#secret();
   }
 
   async #loadSecret(): Promise<Uint8Array> {

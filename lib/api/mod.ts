@@ -8,7 +8,7 @@ import { findDevice, parseBackground } from "../browser/mod.ts";
 import type { Services } from "../services.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
-import { buildPayload, type Payload } from "./payload.ts";
+import { buildPayload } from "./payload.ts";
 import { apiKeyOf, selectPlan } from "./plan.ts";
 import {
   apiHeaders,

@@ -117,6 +117,19 @@ function metaParam(value: unknown): false | Set<string> {
   return new Set(DEFAULT_FIELDS.filter((f) => (object[f] as boolean | undefined) ?? base));
 }
 
+/** `filter=title,image.url`: comma-separated dot paths of data. */
+function filterPaths(text: string): string[] {
+  const paths = text.split(",").map((s) => s.trim()).filter(Boolean);
+  const bad = paths.find((path) => !/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(path));
+  if (paths.length === 0 || bad !== undefined) {
+    throw new ApiError(
+      "EINVALQUERY",
+      `The parameter \`filter\` must list field paths like title,image.url, got "${text}".`,
+    );
+  }
+  return paths;
+}
+
 function canonicalPairs(values: Values): [string, string][] {
   const pairs: [string, string][] = [];
   const walk = (prefix: string, value: unknown) => {
@@ -201,9 +214,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     page,
     embed: (values.embed as string | undefined) ?? null,
     meta: metaParam(values.meta),
-    filter: typeof values.filter === "string"
-      ? values.filter.split(",").map((s) => s.trim()).filter(Boolean)
-      : null,
+    filter: typeof values.filter === "string" ? filterPaths(values.filter) : null,
     data: values.data ?? null,
     prerender: (values.prerender as Params["prerender"] | undefined) ?? "auto",
     iframe: iframe?.enabled ? withoutEnabled(iframe) : null,

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { PNG as PngEncoder } from "pngjs";
+import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+
+function redPng(): Uint8Array<ArrayBuffer> {
+  const png = new PngEncoder({ width: 8, height: 8 });
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([220, 20, 20, 255], i);
+  return new Uint8Array(PngEncoder.sync.write(png)) as Uint8Array<ArrayBuffer>;
+}
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>Guide</title>
+<link rel="alternate" type="application/json+oembed" href="/oembed?url=x">
+<meta property="og:image" content="/red.png"></head>
+<body><article><h1>Guide</h1><p>First paragraph of the guide, long enough to be content.</p>
+<p>Second paragraph with <a href="/more">a link</a>.</p><span class="price">1,299.50</span>
+</article></body></html>`;
+
+function site() {
+  const png = redPng();
+  return serveRoutes({
+    "/": () => html(ARTICLE),
+    "/red.png": () => new Response(png, { headers: { "content-type": "image/png" } }),
+    "/oembed": (request) => {
+      const maxwidth = new URL(request.url).searchParams.get("maxwidth");
+      return Response.json({
+        type: "rich",
+        version: "1.0",
+        html: `<div data-w="${maxwidth}">embed</div><script src="/widget.js"></script>`,
+      });
+    },
+  });
+}
+
+Deno.test("custom data rules add fields; a bad rule is EINVALQUERY before any fetch", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const ok = await app.json(
+    q(`${target.origin}/`, "&ping=false&data.price.selector=.price&data.price.type=number"),
+  );
+  assert.equal(ok.body.data.price, 1299.5);
+  assert.equal(ok.body.data.title, "Guide");
+  const hits = target.hits.length;
+  const bad = await app.json(
+    q(`${target.origin}/`, "&data.price.selector=.p&data.price.type=money"),
+  );
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.code, "EINVALQUERY");
+  assert.match(bad.body.message, /data\.price\.type/);
+  assert.equal(target.hits.length, hits, "nothing fetched for a bad rule");
+});
+
+Deno.test("meta and filter refuse values they cannot use", async () => {
+  await using app = await testApp(testConfig());
+  for (const extra of ["&meta=maybe", "&meta.title=no", "&filter="]) {
+    const { status, body } = await app.json(q("http://example.invalid/", extra));
+    assert.equal(status, 400, extra);
+    assert.equal(body.code, "EINVALQUERY");
+    assert.match(body.message, /meta|filter/);
+  }
+});
+
+Deno.test("markdown=true adds data.markdown; embed=markdown answers text/markdown", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { body } = await app.json(q(`${target.origin}/`, "&ping=false&markdown"));
+  assert.match(body.data.markdown, /^# Guide/m);
+  assert.match(body.data.markdown, new RegExp(`\\[a link\\]\\(${target.origin}/more\\)`));
+  const embedded = await app.get(q(`${target.origin}/`, "&ping=false&markdown&embed=markdown"));
+  assert.equal(embedded.headers.get("content-type"), "text/markdown; charset=utf-8");
+  assert.equal(await embedded.text(), body.data.markdown);
+});
+
+Deno.test("iframe=true returns the oEmbed html and scripts, passing maxWidth on", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { body } = await app.json(q(`${target.origin}/`, "&ping=false&iframe&iframe.maxWidth=640"));
+  assert.equal(body.data.iframe.html, `<div data-w="640">embed</div>`);
+  assert.deepEqual(body.data.iframe.scripts, [`${target.origin}/widget.js`]);
+});
+
+Deno.test("palette=true adds the image's dominant colours", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { body } = await app.json(q(`${target.origin}/`, "&palette"));
+  assert.equal(body.data.image.palette[0], "#dc1414");
+  assert.equal(body.data.image.background_color, "#dc1414");
+  assert.ok(body.data.image.color);
+});
+
+Deno.test("follow-up URLs on forbidden addresses are dropped and never fetched", async () => {
+  await using canary = serveRoutes({});
+  await using target = serveRoutes({
+    "/": () =>
+      html(
+        `<title>t</title><meta property="og:image" content="http://127.0.0.1:${canary.port}/x.png">
+<link rel="icon" href="http://[::ffff:127.0.0.1]:${canary.port}/icon.png">
+<link rel="alternate" type="application/json+oembed" href="http://127.0.0.1:${canary.port}/o">`,
+      ),
+  });
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { status, body } = await app.json(q(`${target.origin}/`, "&iframe"));
+  assert.equal(status, 200);
+  assert.equal(body.data.image, null);
+  assert.equal(body.data.logo, null);
+  assert.equal(body.data.iframe, null);
+  assert.equal(canary.hits.length, 0);
+});
+
+Deno.test("staleTtl answers from the cache at once and refreshes in the background", async () => {
+  let version = 1;
+  await using target = serveRoutes({ "/": () => html(`<title>v${version++}</title>`) });
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const query = q(`${target.origin}/`, "&ping=false&embed=title&staleTtl=0");
+  const first = await app.get(query);
+  assert.equal(await first.text(), "v1");
+  const second = await app.get(query);
+  assert.equal(second.headers.get("x-cache-status"), "STALE");
+  assert.equal(await second.text(), "v1", "the stale copy answers");
+  let third = "";
+  for (let i = 0; i < 20 && third !== "v2"; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    third = await (await app.get(q(`${target.origin}/`, "&ping=false&embed=title"))).text();
+  }
+  assert.equal(third, "v2", "the background refresh stored the new answer");
+});
+
+Deno.test("EMAXREDIRECTS and EFATAL carry their envelopes", async () => {
+  await using target = serveRoutes({
+    "/loop": () => new Response(null, { status: 302, headers: { location: "/loop" } }),
+    "/": () => html("<title>t</title>"),
+  });
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const loop = await app.json(q(`${target.origin}/loop`));
+  assert.equal(loop.status, 400);
+  assert.equal(loop.body.code, "EMAXREDIRECTS");
+
+  // An unexpected fault inside the service: EFATAL without details, and the next request works.
+  const store = app.handler.services.store;
+  const getCache = store.getCache;
+  store.getCache = () => Promise.reject(new TypeError("disk on fire"));
+  const fatal = await app.json(q(`${target.origin}/`, "&ping=false"));
+  store.getCache = getCache;
+  assert.equal(fatal.status, 500);
+  assert.equal(fatal.body.status, "error");
+  assert.equal(fatal.body.code, "EFATAL");
+  assert.ok(!JSON.stringify(fatal.body).includes("disk on fire"));
+  const next = await app.json(q(`${target.origin}/`, "&ping=false"));
+  assert.equal(next.status, 200);
+});

@@ -73,6 +73,9 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       : {}),
   };
   const lib = secure ? https : http;
+  // Already aborted: fail before any socket exists (destroying a request that has no error
+  // listener yet would surface as an uncaught "socket hang up").
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<HopResponse>((resolve, reject) => {
     let connected = false;
     let settled = false;
@@ -108,15 +111,14 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       clearTimeout(connectTimer);
       signal.removeEventListener("abort", onAbort);
     };
-    if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
+    req.on("error", (error) => fail(connected ? error : new ConnectError(error)));
     req.on("socket", (socket) => {
       socket.once("connect", () => {
         connected = true;
         clearTimeout(connectTimer);
       });
     });
-    req.on("error", (error) => fail(connected ? error : new ConnectError(error)));
     req.end();
   });
 }

@@ -128,3 +128,12 @@ Deno.test("dial() reports refused ports and deadlines", async (t) => {
     assert.equal(site.hits, 0);
   });
 });
+
+Deno.test("fetch() with an already aborted signal fails cleanly and sends nothing", async () => {
+  await using site = serve(() => new Response("x"));
+  await assert.rejects(
+    trusted(site.port).fetch(`http://127.0.0.1:${site.port}/`, { signal: AbortSignal.abort() }),
+    (e: ApiError) => e.code === "ETIMEOUT",
+  );
+  assert.equal(site.hits, 0);
+});

@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import { ApiError } from "./errors.ts";
+import { compress } from "./compress.ts";
 import { handleApi } from "./api/mod.ts";
 import { serveAsset } from "./api/assets.ts";
 import { CORS_HEADERS, jsonResponse, plainError } from "./api/respond.ts";
@@ -39,7 +40,7 @@ async function ready(services: Services): Promise<Response> {
   return jsonResponse(
     { status: ok ? "ready" : "unready", browser, store },
     ok ? 200 : 503,
-    new Headers({ "cache-control": "no-store" }),
+    { "cache-control": "no-store" },
   );
 }
 
@@ -84,7 +85,7 @@ function routes(services: Services): Route[] {
     },
     (_request, url) =>
       url.pathname === "/health"
-        ? jsonResponse({ status: "ok" }, 200, new Headers({ "cache-control": "no-store" }))
+        ? jsonResponse({ status: "ok" }, 200, { "cache-control": "no-store" })
         : null,
     (request, url, conn) => {
       if (url.pathname !== "/ready" && url.pathname !== "/metrics") return null;
@@ -106,7 +107,7 @@ function routes(services: Services): Route[] {
     },
     (_request, url) =>
       url.pathname === "/openapi.json"
-        ? jsonResponse(openApiDocument(config), 200, new Headers({ ...CORS_HEADERS }))
+        ? jsonResponse(openApiDocument(config), 200, { ...CORS_HEADERS })
         : null,
     (_request, url) =>
       url.pathname.startsWith("/assets/") ? serveAsset(services, url.pathname) : null,
@@ -122,8 +123,10 @@ export async function createHandler(config: Config): Promise<Handler> {
     const url = new URL(request.url);
     try {
       for (const route of table) {
-        const response = await route(request, url, conn);
-        if (response) return response;
+        // Most routes answer null at once: awaiting only real promises keeps turns off the hot path.
+        let response = route(request, url, conn);
+        if (response instanceof Promise) response = await response;
+        if (response) return await compress(request, response);
       }
       return plainError(new ApiError("ENOROUTE", `Not found: ${url.pathname}`));
     } catch {

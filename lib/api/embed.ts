@@ -2,6 +2,7 @@ import { ApiError } from "../errors.ts";
 import { sniffMedia } from "../media/sniff.ts";
 import type { Services } from "../services.ts";
 import { ASSET_PREFIX } from "./assets.ts";
+import type { HeaderMap } from "./respond.ts";
 
 /** Reads a dot path (`image.url`, `screenshot.url`, `title`) out of data. */
 export function fieldAt(data: Record<string, unknown>, path: string): unknown {
@@ -15,26 +16,23 @@ export function fieldAt(data: Record<string, unknown>, path: string): unknown {
 
 const INLINE_KINDS = new Set(["image", "audio", "video", "pdf"]);
 
-function safeBody(bytes: Uint8Array, contentType: string | null): Headers {
+function safeBody(bytes: Uint8Array, contentType: string | null): HeaderMap {
   const { kind } = sniffMedia({ bytes, contentType });
-  const headers = new Headers();
+  const headers: HeaderMap = {};
   // SVG is an image that can carry script: never inline.
   const svg = /svg/i.test(contentType ?? "") || /^\s*(<\?xml[^>]*>\s*)?<svg/i.test(
     new TextDecoder().decode(bytes.subarray(0, 256)),
   );
   if (INLINE_KINDS.has(kind) && !svg) {
-    headers.set(
-      "content-type",
-      contentType && !/octet-stream/i.test(contentType)
-        ? contentType
-        : kind === "pdf"
-        ? "application/pdf"
-        : "application/octet-stream",
-    );
+    headers["content-type"] = contentType && !/octet-stream/i.test(contentType)
+      ? contentType
+      : kind === "pdf"
+      ? "application/pdf"
+      : "application/octet-stream";
   } else {
-    headers.set("content-type", "application/octet-stream");
-    headers.set("content-security-policy", "default-src 'none'; sandbox");
-    headers.set("content-disposition", "attachment");
+    headers["content-type"] = "application/octet-stream";
+    headers["content-security-policy"] = "default-src 'none'; sandbox";
+    headers["content-disposition"] = "attachment";
   }
   return headers;
 }
@@ -42,7 +40,7 @@ function safeBody(bytes: Uint8Array, contentType: string | null): Headers {
 /** `embed=<field>`: that field's content as the body instead of JSON. */
 export async function embedResponse(
   services: Services,
-  options: { data: Record<string, unknown>; path: string; signal: AbortSignal; headers: Headers },
+  options: { data: Record<string, unknown>; path: string; signal: AbortSignal; headers: HeaderMap },
 ): Promise<Response> {
   const { data, path, signal, headers } = options;
   const value = fieldAt(data, path);
@@ -50,16 +48,15 @@ export async function embedResponse(
     throw new ApiError("ENOTFOUND", `The field \`${path}\` is empty for this URL.`);
   }
   if (typeof value === "object") {
-    headers.set("content-type", "application/json; charset=utf-8");
+    headers["content-type"] = "application/json; charset=utf-8";
     return new Response(JSON.stringify(value), { headers });
   }
   const text = String(value);
   const isUrlField = path === "url" || path.endsWith(".url");
   if (!isUrlField) {
-    headers.set(
-      "content-type",
-      `${path === "markdown" ? "text/markdown" : "text/plain"}; charset=utf-8`,
-    );
+    headers["content-type"] = `${
+      path === "markdown" ? "text/markdown" : "text/plain"
+    }; charset=utf-8`;
     return new Response(text, { headers });
   }
   const assetBase = `${services.config.publicUrl}${ASSET_PREFIX}`;
@@ -67,8 +64,8 @@ export async function embedResponse(
     const id = text.slice(assetBase.length).replace(/\.[a-z]+$/, "");
     const asset = await services.store.getAsset(id);
     if (!asset) throw new ApiError("ENOTFOUND", `The asset for \`${path}\` has expired.`);
-    for (const [name, v] of safeBody(asset.bytes, asset.contentType)) headers.set(name, v);
-    if (asset.private) headers.set("cache-control", "private, max-age=86400");
+    Object.assign(headers, safeBody(asset.bytes, asset.contentType));
+    if (asset.private) headers["cache-control"] = "private, max-age=86400";
     return new Response(asset.bytes as Uint8Array<ArrayBuffer>, { headers });
   }
   const result = await services.fetcher.fetch(text, { signal });
@@ -79,6 +76,6 @@ export async function embedResponse(
     );
   }
   const contentType = result.headers["content-type"] ?? null;
-  for (const [name, v] of safeBody(result.body, contentType)) headers.set(name, v);
+  Object.assign(headers, safeBody(result.body, contentType));
   return new Response(result.body as Uint8Array<ArrayBuffer>, { headers });
 }

@@ -121,6 +121,15 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   }
 }
 
+function targetHost(raw: string | null): string | undefined {
+  if (!raw) return undefined;
+  try {
+    return new URL(raw).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One API request, start to finish; never throws. */
 export async function handleApi(services: Services, api: ApiRequest): Promise<Response> {
   const meta = newMeta(
@@ -150,6 +159,8 @@ export async function handleApi(services: Services, api: ApiRequest): Promise<Re
   services.metrics.request({ plan: meta.plan, status: response.status, code }, seconds);
   log.info("request", {
     requestId: api.requestId,
+    // The host only: paths and queries may carry a target's own tokens.
+    target: targetHost(api.url.searchParams.get("url")),
     plan: meta.plan,
     status: response.status,
     code: code || undefined,

@@ -58,54 +58,57 @@ export const CORS_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
 };
 
-export function apiHeaders(meta: ResponseMeta, cacheControl?: string): Headers {
+/**
+ * Response headers as a plain record of lower-case names: Deno builds a Response from one
+ * noticeably faster than from a Headers object filled by set(), and every answer has ~20.
+ */
+export type HeaderMap = Record<string, string>;
+
+export function apiHeaders(meta: ResponseMeta, cacheControl?: string): HeaderMap {
   const elapsed = performance.now() - meta.startedAt;
-  const headers = new Headers(CORS_HEADERS);
-  // Every API answer comes from `/`, which also serves the playground to browsers.
-  headers.set("vary", "Accept, Accept-Encoding");
-  headers.set("x-response-time", `${Math.round(elapsed)}ms`);
-  headers.set("x-timestamp", String(meta.timestamp));
-  headers.set("x-pricing-plan", meta.plan);
-  headers.set("x-request-id", meta.requestId);
-  headers.set("x-cache-status", meta.cacheStatus);
-  headers.set("x-cache-ttl", String(Math.max(0, Math.round(meta.cacheTtlMs))));
-  headers.set("x-fetch-mode", meta.fetchMode);
-  headers.set("x-fetch-time", `${Math.round(meta.fetchTimeMs)}ms`);
-  headers.set(
-    "server-timing",
-    `fetch;dur=${meta.fetchTimeMs.toFixed(1)}, total;dur=${elapsed.toFixed(1)}`,
-  );
-  headers.set(
-    "cache-control",
-    cacheControl ??
+  return {
+    ...CORS_HEADERS,
+    // Every API answer comes from `/`, which also serves the playground to browsers.
+    "vary": "Accept, Accept-Encoding",
+    "x-response-time": `${Math.round(elapsed)}ms`,
+    "x-timestamp": String(meta.timestamp),
+    "x-pricing-plan": meta.plan,
+    "x-request-id": meta.requestId,
+    "x-cache-status": meta.cacheStatus,
+    "x-cache-ttl": String(Math.max(0, Math.round(meta.cacheTtlMs))),
+    "x-fetch-mode": meta.fetchMode,
+    "x-fetch-time": `${Math.round(meta.fetchTimeMs)}ms`,
+    "server-timing": `fetch;dur=${meta.fetchTimeMs.toFixed(1)}, total;dur=${elapsed.toFixed(1)}`,
+    "cache-control": cacheControl ??
       (meta.private
         ? "private, no-store"
         : `public, max-age=${Math.floor(Math.max(0, meta.cacheTtlMs) / 1000)}`),
-  );
-  for (const [name, value] of Object.entries(meta.extra)) headers.set(name, value);
-  return headers;
+    ...meta.extra,
+  };
 }
 
-export function jsonResponse(body: unknown, status: number, headers: Headers): Response {
+export function jsonResponse(body: unknown, status: number, headers: HeaderMap): Response {
   return jsonTextResponse(JSON.stringify(body), status, headers);
 }
 
 /** JSON that is text already: a cached payload is sent as stored, not re-serialised. */
-export function jsonTextResponse(json: string, status: number, headers: Headers): Response {
-  headers.set("content-type", "application/json; charset=utf-8");
+export function jsonTextResponse(json: string, status: number, headers: HeaderMap): Response {
+  headers["content-type"] = "application/json; charset=utf-8";
+  // A known length lets compression skip small answers without reading them back. The body
+  // stays a string: Deno sends string bodies on a faster path than byte arrays.
+  headers["content-length"] = String(encoder.encode(json).length);
   return new Response(json, { status, headers });
 }
 
+const encoder = new TextEncoder();
+
 export function errorResponse(error: ApiError, meta: ResponseMeta, url?: string): Response {
-  const headers = apiHeaders(meta, "no-store");
-  for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+  const headers = { ...apiHeaders(meta, "no-store"), ...error.headers };
   return jsonResponse(errorBody(error, url), error.status, headers);
 }
 
 /** Errors outside the API (405, unknown routes) still use the envelope. */
 export function plainError(error: ApiError): Response {
-  const headers = new Headers(CORS_HEADERS);
-  headers.set("cache-control", "no-store");
-  for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+  const headers = { ...CORS_HEADERS, "cache-control": "no-store", ...error.headers };
   return jsonResponse(errorBody(error), error.status, headers);
 }

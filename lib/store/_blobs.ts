@@ -6,6 +6,9 @@
 import { join } from "node:path";
 
 const SYNC_READ_MAX = 256 * 1024;
+/** Small blobs also kept in memory (cached JSON answers): a hit then touches no file. */
+const HOT_BLOB_MAX = 64 * 1024;
+const HOT_TOTAL_MAX = 16 * 1024 * 1024;
 
 export interface BlobMeta {
   size: number;
@@ -23,6 +26,9 @@ export class Blobs {
   /** `ns/id` -> meta, in least-recently-used-first order. */
   #index = new Map<string, BlobMeta>();
   #total = 0;
+  /** `ns/id` -> bytes of small blobs, least recently used first; always a subset of #index. */
+  #hot = new Map<string, Uint8Array>();
+  #hotBytes = 0;
 
   private constructor(kv: Deno.Kv, dir: string, maxBytes: number) {
     this.#kv = kv;
@@ -48,7 +54,13 @@ export class Blobs {
       await this.#remove(name);
       return null;
     }
-    let bytes: Uint8Array;
+    let bytes = this.#hot.get(name);
+    if (bytes) {
+      this.#touch(name, meta);
+      this.#hot.delete(name);
+      this.#hot.set(name, bytes);
+      return { bytes, meta };
+    }
     try {
       // Small blobs are read synchronously: microseconds from the page cache, and no event-loop
       // turn to wait for under load. Large ones go through the thread pool.
@@ -61,10 +73,34 @@ export class Blobs {
     }
     // Still indexed (not evicted meanwhile): mark as most recently used.
     if (this.#index.get(name) === meta) {
-      this.#index.delete(name);
-      this.#index.set(name, meta);
+      this.#touch(name, meta);
+      this.#remember(name, bytes);
     }
     return { bytes, meta };
+  }
+
+  #touch(name: string, meta: BlobMeta): void {
+    this.#index.delete(name);
+    this.#index.set(name, meta);
+  }
+
+  #remember(name: string, bytes: Uint8Array): void {
+    this.#forget(name);
+    if (bytes.byteLength > HOT_BLOB_MAX) return;
+    this.#hot.set(name, bytes);
+    this.#hotBytes += bytes.byteLength;
+    for (const [oldest, old] of this.#hot) {
+      if (this.#hotBytes <= HOT_TOTAL_MAX) break;
+      this.#hot.delete(oldest);
+      this.#hotBytes -= old.byteLength;
+    }
+  }
+
+  #forget(name: string): void {
+    const bytes = this.#hot.get(name);
+    if (!bytes) return;
+    this.#hot.delete(name);
+    this.#hotBytes -= bytes.byteLength;
   }
 
   /** Stores a blob; one larger than the whole budget is not stored (returns false). */
@@ -93,6 +129,7 @@ export class Blobs {
     }
     this.#index.set(name, meta);
     this.#total += size;
+    this.#remember(name, value.bytes);
     await this.#evict(name);
     return true;
   }
@@ -109,6 +146,7 @@ export class Blobs {
     if (!meta) return;
     this.#index.delete(name);
     this.#total -= meta.size;
+    this.#forget(name);
     const slash = name.indexOf("/");
     await this.#kv.delete(["blob", name.slice(0, slash), name.slice(slash + 1)]);
     await Deno.remove(join(this.#dir, name)).catch(() => {});

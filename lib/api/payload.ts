@@ -10,7 +10,13 @@ import { sniffMedia } from "../media/sniff.ts";
 import { MAX_CANDIDATES, resolveMedia } from "../ping.ts";
 import { manifestIcons } from "./manifest_logo.ts";
 import type { Params } from "../params/mod.ts";
-import { MEDIA_FIELDS, type MediaField, type MediaObject, type Redirect } from "../types.ts";
+import {
+  DEFAULT_FIELDS,
+  MEDIA_FIELDS,
+  type MediaField,
+  type MediaObject,
+  type Redirect,
+} from "../types.ts";
 import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
 import { needsPrerender } from "./prerender.ts";
@@ -125,6 +131,18 @@ async function mediaFields(
   });
 }
 
+/** The default fields the request keeps, in the contract's order; media filled in later. */
+function defaultFields(extracted: Extracted, keep: Set<string>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const field of DEFAULT_FIELDS) {
+    if (!keep.has(field)) continue;
+    data[field] = (MEDIA_FIELDS as readonly string[]).includes(field)
+      ? null
+      : extracted[field as keyof Extracted];
+  }
+  return data;
+}
+
 /** Runs everything the parameters ask for against one target and builds `data`. */
 export async function buildPayload(context: PayloadContext): Promise<PayloadResult> {
   const { params, target, services, signal } = context;
@@ -139,7 +157,10 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   let visit: Promise<VisitResult> | null = null;
 
   const startVisit = (withHtml: boolean) =>
-    services.browser.visit(finalUrl, { ...visitOptions(params, withHtml), signal });
+    services.browser.visit(finalUrl, {
+      ...visitOptions(params, { html: withHtml, target, url: finalUrl }),
+      signal,
+    });
 
   if (needsHtml(params) && params.prerender !== "true") {
     const started = performance.now();
@@ -158,24 +179,22 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     if (!fileData) {
       html = decodeHtml(result.body, result.headers["content-type"] ?? null);
       if (params.prerender === "auto" && needsPrerender(html, result.statusCode)) {
-        visit = startVisit(true);
-        const rendered = await visit.catch((error) => {
-          // auto falls back to the fetched HTML when the browser cannot help.
-          if (error instanceof ApiError && error.code === "EBROWSER") return null;
+        const rendered = await startVisit(true).catch((error) => {
+          // auto is best effort: the fetched HTML stands when the browser cannot help
+          // (missing, busy, too slow), unless the request itself has run out of time.
+          if (error instanceof ApiError && !signal.aborted) return null;
           throw error;
         });
         if (rendered?.html) {
           html = rendered.html;
           fetchMode = "prerender";
-        } else {
-          visit = null;
+          visit = Promise.resolve(rendered);
         }
       }
     }
   } else if (needsHtml(params) || wantsBrowser(params)) {
     const started = performance.now();
-    visit = startVisit(needsHtml(params));
-    const rendered = await visit;
+    const rendered = await (visit = startVisit(needsHtml(params)));
     fetchTimeMs = performance.now() - started;
     if (needsHtml(params)) fetchMode = "prerender";
     statusCode = rendered.statusCode;
@@ -184,50 +203,13 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     html = rendered.html ?? null;
   }
 
-  // The screenshot/pdf visit runs while extraction and probing go on.
-  if (wantsBrowser(params) && !visit) visit = startVisit(false);
-  const captured = visit?.then((v) => v);
-
   let data: Record<string, unknown> = fileData ?? {};
+  let custom: Record<string, unknown> = {};
   const work: Promise<void>[] = [];
-  if (html !== null) {
-    const extracted = extract(html, finalUrl);
-    if (params.meta !== false) {
-      const fields = params.meta;
-      data = Object.fromEntries(
-        Object.entries({
-          title: extracted.title,
-          description: extracted.description,
-          lang: extracted.lang,
-          author: extracted.author,
-          publisher: extracted.publisher,
-          date: extracted.date,
-          url: extracted.url,
-          ...Object.fromEntries(MEDIA_FIELDS.map((field) => [field, null])),
-        }).filter(([name]) => fields.has(name)),
-      );
-      work.push(
-        mediaFields(extracted, { ...context, pageUrl: finalUrl }).then((media) => {
-          for (const field of MEDIA_FIELDS) if (fields.has(field)) data[field] = media[field];
-        }),
-      );
-    }
-    if (params.data !== null) {
-      Object.assign(data, runRules(html, finalUrl, validateRules(params.data)));
-    }
-    if (params.markdown) data.markdown = toMarkdown(html, finalUrl);
-    if (params.iframe !== null) {
-      const iframe = params.iframe;
-      work.push(
-        (extracted.oembed
-          ? fetchIframe(extracted.oembed, { fetcher: services.fetcher, ...iframe, signal })
-          : Promise.resolve(null)).then((value) => {
-            data.iframe = value;
-          }),
-      );
-    }
-  }
-  if (captured && wantsBrowser(params)) {
+  // The screenshot/pdf visit runs while extraction and probing go on (one visit serves both
+  // when the page was rendered already).
+  if (wantsBrowser(params)) {
+    const captured = visit ?? startVisit(false);
     work.push(captured.then(async (result) => {
       if (params.screenshot !== null && result.screenshot) {
         data.screenshot = await hostAsset(services, {
@@ -247,8 +229,40 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           credentialed: context.credentialed,
         });
       }
-      if (statusCode === null) statusCode = result.statusCode;
+      statusCode ??= result.statusCode;
     }));
+  }
+  if (html !== null) {
+    const page = html;
+    const extracted = extract(page, finalUrl);
+    if (params.meta !== false) {
+      const keep = params.meta;
+      data = { ...defaultFields(extracted, keep), ...data };
+      work.push(
+        mediaFields(extracted, { ...context, pageUrl: finalUrl }).then((media) => {
+          for (const field of MEDIA_FIELDS) if (keep.has(field)) data[field] = media[field];
+        }),
+      );
+    }
+    if (params.iframe !== null) {
+      const options = { fetcher: services.fetcher, ...params.iframe, signal };
+      work.push(
+        (extracted.oembed ? fetchIframe(extracted.oembed, options) : Promise.resolve(null))
+          .then((iframe) => {
+            data.iframe = iframe;
+          }),
+      );
+    }
+    // Synchronous work last, so that it cannot leave a started promise without a handler.
+    try {
+      if (params.data !== null) {
+        Object.assign(data, runRules(page, finalUrl, validateRules(params.data)));
+      }
+      if (params.markdown) data.markdown = toMarkdown(page, finalUrl);
+    } catch (error) {
+      await Promise.allSettled(work);
+      throw error;
+    }
   }
   await Promise.all(work);
   return {

@@ -1,8 +1,16 @@
 import type { VisitOptions, WaitUntil } from "../browser/types.ts";
 import type { Params } from "../params/mod.ts";
 
-/** Maps the request's browser-related parameters onto one page visit. */
-export function visitOptions(params: Params, html: boolean): VisitOptions {
+/**
+ * Maps the request's browser-related parameters onto one page visit. `headers.*` go along only
+ * while the page visited is on the target's own origin: after a cross-origin redirect the
+ * fetcher dropped them, and the browser must not hand them to the new origin either.
+ */
+export function visitOptions(
+  params: Params,
+  visit: { html: boolean; target: URL; url: string },
+): VisitOptions {
+  const { html } = visit;
   const page = params.page;
   const waitUntil = page.waitUntil?.filter((w): w is WaitUntil => w !== "auto");
   return {
@@ -22,6 +30,6 @@ export function visitOptions(params: Params, html: boolean): VisitOptions {
     styles: page.styles,
     scripts: page.scripts,
     mediaType: page.mediaType,
-    headers: params.headers,
+    headers: new URL(visit.url).origin === visit.target.origin ? params.headers : undefined,
   };
 }

@@ -127,3 +127,25 @@ Deno.test("browser-only parameters are checked before any traffic leaves", async
   }
   assert.equal(target.hits.length, 0);
 });
+
+Deno.test("headers.* never reach another origin, through the fetcher or the browser", async () => {
+  const seen: (string | null)[] = [];
+  await using other = serveRoutes({
+    "/landing": (request) => {
+      seen.push(request.headers.get("authorization"));
+      return html("<title>Other origin</title>");
+    },
+  });
+  await using target = serveRoutes({
+    "/go": () => new Response(null, { status: 302, headers: { location: `${other.origin}/landing` } }),
+  });
+  await using app = await testApp(testConfig({ trustPorts: [target.port, other.port] }));
+  const { status, body } = await app.json(
+    q(`${target.origin}/go`, "&screenshot&ping=false&headers.authorization=Bearer%20secret"),
+  );
+  assert.equal(status, 200);
+  assert.equal(body.data.title, "Other origin");
+  assert.ok(body.data.screenshot.url);
+  assert.ok(seen.length >= 2, `fetcher and browser both loaded the page (${seen.length})`);
+  assert.deepEqual(seen.filter((h) => h !== null), []);
+});

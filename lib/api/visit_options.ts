@@ -30,6 +30,16 @@ export function visitOptions(
     styles: page.styles,
     scripts: page.scripts,
     mediaType: page.mediaType,
-    headers: new URL(visit.url).origin === visit.target.origin ? params.headers : undefined,
+    headers: new URL(visit.url).origin === visit.target.origin
+      ? withUserinfo(params.headers, visit.target)
+      : undefined,
   };
+}
+
+/** Userinfo in the target URL becomes Basic auth, as the fetcher sends it (same origin only). */
+function withUserinfo(headers: Record<string, string>, target: URL): Record<string, string> {
+  if ((!target.username && !target.password) || headers.authorization) return headers;
+  const userinfo = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
+  const bytes = new TextEncoder().encode(userinfo);
+  return { ...headers, authorization: `Basic ${btoa(String.fromCharCode(...bytes))}` };
 }

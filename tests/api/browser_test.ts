@@ -137,7 +137,8 @@ Deno.test("headers.* never reach another origin, through the fetcher or the brow
     },
   });
   await using target = serveRoutes({
-    "/go": () => new Response(null, { status: 302, headers: { location: `${other.origin}/landing` } }),
+    "/go": () =>
+      new Response(null, { status: 302, headers: { location: `${other.origin}/landing` } }),
   });
   await using app = await testApp(testConfig({ trustPorts: [target.port, other.port] }));
   const { status, body } = await app.json(
@@ -148,4 +149,20 @@ Deno.test("headers.* never reach another origin, through the fetcher or the brow
   assert.ok(body.data.screenshot.url);
   assert.ok(seen.length >= 2, `fetcher and browser both loaded the page (${seen.length})`);
   assert.deepEqual(seen.filter((h) => h !== null), []);
+});
+
+Deno.test("userinfo in the target URL signs the browser's visit in too", async () => {
+  await using target = serveRoutes({
+    "/private": (request) =>
+      request.headers.get("authorization") === `Basic ${btoa("ada:s3cret")}`
+        ? html("<title>Welcome</title>")
+        : new Response("login", { status: 401 }),
+  });
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const url = `http://ada:s3cret@127.0.0.1:${target.port}/private`;
+  const { status, headers, body } = await app.json(q(url, "&prerender=true&ping=false"));
+  assert.equal(status, 200);
+  assert.equal(body.statusCode, 200);
+  assert.equal(body.data.title, "Welcome");
+  assert.equal(headers.get("cache-control"), "private, no-store");
 });

@@ -255,16 +255,16 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     }
     // Synchronous work last, so that it cannot leave a started promise without a handler.
     try {
-      if (params.data !== null) {
-        Object.assign(data, runRules(page, finalUrl, validateRules(params.data)));
-      }
       if (params.markdown) data.markdown = toMarkdown(page, finalUrl);
+      if (params.data !== null) custom = runRules(page, finalUrl, validateRules(params.data));
     } catch (error) {
       await Promise.allSettled(work);
       throw error;
     }
   }
   await Promise.all(work);
+  // Custom rules may redefine any field, the default ones included (as Microlink's do).
+  Object.assign(data, custom);
   return {
     payload: { status: "success", data, statusCode, redirects, headers },
     fetchMode,

@@ -147,3 +147,16 @@ Deno.test("EMAXREDIRECTS and EFATAL carry their envelopes", async () => {
   const next = await app.json(q(`${target.origin}/`, "&ping=false"));
   assert.equal(next.status, 200);
 });
+
+Deno.test("a custom rule named like a default field wins over it", async () => {
+  await using target = site();
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  const { body } = await app.json(
+    q(
+      `${target.origin}/`,
+      "&data.image.selector=a&data.image.attr=href&data.title.selector=.price",
+    ),
+  );
+  assert.equal(body.data.title, "1,299.50");
+  assert.equal(body.data.image, `${target.origin}/more`);
+});

@@ -1,8 +1,19 @@
-import { cached, cacheKey, DEFAULT_TTL_MS } from "../cache/mod.ts";
+import { cached, cacheKey, DEFAULT_TTL_MS, type Entry } from "../cache/mod.ts";
 import type { Params } from "../params/mod.ts";
 import type { Services } from "../services.ts";
 import type { Payload } from "./payload.ts";
 import type { ResponseMeta } from "./respond.ts";
+
+/** The payload text of an entry, decoded once per entry object (hits share decoded entries). */
+const texts = new WeakMap<Entry, string>();
+const decoder = new TextDecoder();
+
+function jsonOf(entry: Entry): string {
+  if (typeof entry.body === "string") return entry.body;
+  let text = texts.get(entry);
+  if (text === undefined) texts.set(entry, text = decoder.decode(entry.body));
+  return text;
+}
 
 /**
  * The response cache around buildPayload. The payload is cached before `filter` and `embed`
@@ -15,6 +26,8 @@ export async function cachedPayload(
     target: URL;
     meta: ResponseMeta;
     compute: () => Promise<Payload>;
+    /** Must succeed before anything is answered or computed (the plan check). */
+    gate?: Promise<unknown>;
   },
 ): Promise<{ json: string; payload: () => Payload }> {
   const { params, target, meta } = options;
@@ -30,6 +43,7 @@ export async function cachedPayload(
     ttlMs: params.ttlMs ?? DEFAULT_TTL_MS,
     staleTtlMs: params.staleTtlMs,
     force: params.force,
+    gate: options.gate,
     compute: async () => {
       const payload = await options.compute();
       return {
@@ -46,7 +60,7 @@ export async function cachedPayload(
   meta.timestamp = entry.createdAt;
   meta.fetchMode = (entry.headers["x-fetch-mode"] as ResponseMeta["fetchMode"]) ?? meta.fetchMode;
   meta.fetchTimeMs = Number(entry.headers["x-fetch-time"] ?? meta.fetchTimeMs);
-  const json = typeof entry.body === "string" ? entry.body : new TextDecoder().decode(entry.body);
+  const json = jsonOf(entry);
   // Parsed only when filter or embed needs the object; a plain hit sends the text as stored.
   return { json, payload: () => JSON.parse(json) as Payload };
 }

@@ -1,6 +1,6 @@
 import { ApiError, isApiError } from "../errors.ts";
 import { log } from "../log.ts";
-import { parseParams } from "../params/mod.ts";
+import { type Params, parseParams } from "../params/mod.ts";
 import { isCredentialHeader } from "../cache/mod.ts";
 import { parseTargetUrl } from "../url.ts";
 import { validateRules } from "../extract/custom.ts";
@@ -71,20 +71,32 @@ class Deadline {
 async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): Promise<Response> {
   const { config } = services;
   const query = api.url.searchParams;
-  meta.extra = await admit(services, {
+  // Counting runs while the query is read and the cache looked up (one round trip on Redis,
+  // not two); its verdict still comes first: a refused request gets the plan's error.
+  const admitted = admit(services, {
     plan: meta.plan,
     apiKey: apiKeyOf(api.request, query),
     query,
     remoteAddr: api.remoteAddr,
     forwardedFor: api.request.headers.get("x-forwarded-for"),
+  }).then((headers) => {
+    meta.extra = headers;
   });
-  const params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
-  const target = parseTargetUrl(params.url);
-  // Values only a later step reads are checked now, before any traffic leaves.
-  if (params.data !== null) validateRules(params.data);
-  const background = params.screenshot?.overlay?.background;
-  if (background !== undefined) parseBackground(background);
-  if (params.page.device !== undefined) findDevice(params.page.device);
+  admitted.catch(() => {});
+  let params: Params;
+  let target: URL;
+  try {
+    params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
+    target = parseTargetUrl(params.url);
+    // Values only a later step reads are checked now, before any traffic leaves.
+    if (params.data !== null) validateRules(params.data);
+    const background = params.screenshot?.overlay?.background;
+    if (background !== undefined) parseBackground(background);
+    if (params.page.device !== undefined) findDevice(params.page.device);
+  } catch (error) {
+    await admitted;
+    throw error;
+  }
   const credentialed = target.username !== "" || target.password !== "" ||
     Object.keys(params.headers).some(isCredentialHeader);
   meta.private = credentialed;
@@ -101,7 +113,13 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
       meta.fetchTimeMs = result.fetchTimeMs;
       return result.payload;
     };
-    const { payload, json } = await cachedPayload(services, { params, target, meta, compute });
+    const { payload, json } = await cachedPayload(services, {
+      params,
+      target,
+      meta,
+      compute,
+      gate: admitted,
+    });
     const headers = apiHeaders(meta);
     if (params.embed) {
       const { signal, expired } = limit.arm();

@@ -104,6 +104,18 @@ function unpack(
   });
 }
 
+/**
+ * Decoded entries by their stored bytes. A store that keeps hot entries in memory hands back
+ * the same bytes each time, so a hit decodes once; the memo goes with the bytes.
+ */
+const decoded = new WeakMap<Uint8Array, StoredEntry | null>();
+
+function decodeOnce(bytes: Uint8Array): StoredEntry | null {
+  let stored = decoded.get(bytes);
+  if (stored === undefined) decoded.set(bytes, stored = decodeEntry(bytes));
+  return stored;
+}
+
 export async function cached(options: CachedOptions): Promise<CachedResult> {
   if (options.force) {
     await options.gate;
@@ -117,7 +129,7 @@ export async function cached(options: CachedOptions): Promise<CachedResult> {
     await options.gate;
   }
   const bytes = await read;
-  const stored = bytes ? decodeEntry(bytes) : null;
+  const stored = bytes ? decodeOnce(bytes) : null;
   const now = Date.now();
   if (stored) {
     // The shorter of the stored lifetime and this request's ttl decides freshness.

@@ -9,9 +9,15 @@ export interface DailyWindow {
   resetAt: number;
 }
 
+let current: DailyWindow = { day: "", resetAt: 0 };
+
 export function dailyWindow(now: number): DailyWindow {
   const start = Math.floor(now / DAY_MS) * DAY_MS;
-  return { day: new Date(start).toISOString().slice(0, 10), resetAt: start + DAY_MS };
+  // Every request of a day shares one window: build it once per day, not per request.
+  if (current.resetAt !== start + DAY_MS) {
+    current = { day: new Date(start).toISOString().slice(0, 10), resetAt: start + DAY_MS };
+  }
+  return current;
 }
 
 /** Seconds until the window resets, at least 1. */

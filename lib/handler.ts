@@ -1,6 +1,7 @@
 import type { Config } from "./config.ts";
 import { ApiError } from "./errors.ts";
 import { compress } from "./compress.ts";
+import { clientIp, constantTimeEqual } from "./plans/mod.ts";
 import { handleApi } from "./api/mod.ts";
 import { serveAsset } from "./api/assets.ts";
 import { CORS_HEADERS, jsonResponse, plainError } from "./api/respond.ts";
@@ -24,11 +25,21 @@ function isLoopback(address: string): boolean {
   return /^127\./.test(address) || address === "::1" || /^::ffff:127\./i.test(address);
 }
 
-/** /ready and /metrics: loopback, or anyone with METRICS_TOKEN as a bearer token. */
+/**
+ * /ready and /metrics: loopback, or anyone with METRICS_TOKEN as a bearer token. The client is
+ * who X-Forwarded-For names when a trusted proxy sent the request, so a reverse proxy on the
+ * same machine does not make every visitor look local.
+ */
 function mayObserve(config: Config, request: Request, conn: ConnInfo): boolean {
-  if (isLoopback(conn.remoteAddr)) return true;
+  const client = clientIp({
+    remoteAddr: conn.remoteAddr,
+    xForwardedFor: request.headers.get("x-forwarded-for"),
+    trustedProxies: config.trustedProxies,
+  });
+  if (isLoopback(client)) return true;
   const token = config.metricsToken;
-  return token !== null && request.headers.get("authorization") === `Bearer ${token}`;
+  const sent = request.headers.get("authorization") ?? "";
+  return token !== null && constantTimeEqual(sent, `Bearer ${token}`);
 }
 
 async function ready(services: Services): Promise<Response> {

@@ -182,3 +182,20 @@ Deno.test("/ready and /metrics answer beyond loopback only with METRICS_TOKEN", 
     },
   );
 });
+
+Deno.test("/metrics behind a trusted reverse proxy on the same machine stays closed to visitors", async () => {
+  const handler = await createHandler(testConfig({ env: { TRUSTED_PROXIES: "127.0.0.1" } }));
+  try {
+    const visitor = await handler(
+      get("/metrics", { headers: { "x-forwarded-for": "198.51.100.23" } }),
+      LOOPBACK,
+    );
+    assert.equal(visitor.status, 404);
+    await visitor.body?.cancel();
+    const local = await handler(get("/metrics"), LOOPBACK);
+    assert.equal(local.status, 200);
+    await local.body?.cancel();
+  } finally {
+    await handler.close();
+  }
+});

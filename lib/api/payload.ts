@@ -2,8 +2,8 @@ import { ApiError } from "../errors.ts";
 import { decodeHtml } from "../fetch/decode.ts";
 import type { FetchResult } from "../fetch/types.ts";
 import { extract, type Extracted } from "../extract/mod.ts";
-import { runRules, validateRules } from "../extract/custom.ts";
-import { toMarkdown } from "../extract/markdown.ts";
+import { validateRules } from "../extract/custom.ts";
+import { domWork } from "../extract/dom_work.ts";
 import { fetchIframe } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
@@ -253,13 +253,15 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           }),
       );
     }
-    // Synchronous work last, so that it cannot leave a started promise without a handler.
-    try {
-      if (params.markdown) data.markdown = toMarkdown(page, finalUrl);
-      if (params.data !== null) custom = runRules(page, finalUrl, validateRules(params.data));
-    } catch (error) {
-      await Promise.allSettled(work);
-      throw error;
+    if (params.markdown || params.data !== null) {
+      const rules = params.data === null ? null : validateRules(params.data);
+      work.push(
+        domWork({ html: page, url: finalUrl, rules, markdown: params.markdown }, { signal })
+          .then((result) => {
+            custom = result.custom;
+            if (result.markdown !== null) data.markdown = result.markdown;
+          }),
+      );
     }
   }
   await Promise.all(work);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { PNG as PngEncoder } from "pngjs";
+import { WORKER_THRESHOLD } from "../../lib/extract/dom_work.ts";
 import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
 
 function redPng(): Uint8Array<ArrayBuffer> {
@@ -159,4 +160,21 @@ Deno.test("a custom rule named like a default field wins over it", async () => {
   );
   assert.equal(body.data.title, "1,299.50");
   assert.equal(body.data.image, `${target.origin}/more`);
+});
+
+Deno.test("markdown and custom rules of a large page run off the main thread with the same result", async () => {
+  const filler = "<p>Filler paragraph that pads the page well past the worker threshold.</p>\n"
+    .repeat(5000);
+  const page =
+    `<title>Big</title><article><h1>Big page</h1>${filler}<p class="end">The end</p></article>`;
+  await using target = serveRoutes({ "/big": () => html(page) });
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }));
+  assert.ok(page.length > WORKER_THRESHOLD, "the page takes the worker path");
+  const { status, body } = await app.json(
+    q(`${target.origin}/big`, "&ping=false&markdown&data.end.selector=.end&meta=false"),
+  );
+  assert.equal(status, 200);
+  assert.equal(body.data.end, "The end");
+  assert.match(body.data.markdown, /^# Big page/m);
+  assert.match(body.data.markdown, /The end$/);
 });

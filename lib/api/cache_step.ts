@@ -15,6 +15,22 @@ function jsonOf(entry: Entry): string {
   return text;
 }
 
+/** Cache keys by the (kept, unchanging) parameters they were made from. */
+const keys = new WeakMap<Params, { secret: Uint8Array; key: string }>();
+
+function keyFor(params: Params, target: URL, secret: Uint8Array): string {
+  const known = keys.get(params);
+  if (known?.secret === secret) return known.key;
+  const { key } = cacheKey({
+    url: target.href,
+    params: params.canonical,
+    credentials: params.headers,
+    secret,
+  });
+  keys.set(params, { secret, key });
+  return key;
+}
+
 /**
  * The response cache around buildPayload. The payload is cached before `filter` and `embed`
  * shape it, with how it was made (fetch mode and time) so that a HIT reports the same.
@@ -31,12 +47,7 @@ export async function cachedPayload(
   },
 ): Promise<{ json: string; payload: () => Payload }> {
   const { params, target, meta } = options;
-  const { key } = cacheKey({
-    url: target.href,
-    params: params.canonical,
-    credentials: params.headers,
-    secret: await services.store.serverSecret(),
-  });
+  const key = keyFor(params, target, await services.store.serverSecret());
   const result = await cached({
     store: services.store,
     key,

@@ -1,10 +1,5 @@
 import { ApiError, isApiError } from "../errors.ts";
 import { log } from "../log.ts";
-import { type Params, parseParams } from "../params/mod.ts";
-import { isCredentialHeader } from "../cache/mod.ts";
-import { parseTargetUrl } from "../url.ts";
-import { validateRules } from "../extract/custom.ts";
-import { findDevice, parseBackground } from "../browser/mod.ts";
 import type { Services } from "../services.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
@@ -19,6 +14,7 @@ import {
   type ResponseMeta,
 } from "./respond.ts";
 import { admit } from "./admit.ts";
+import { prepare, type Prepared } from "./prepare.ts";
 import { cachedPayload } from "./cache_step.ts";
 
 export interface ApiRequest {
@@ -83,22 +79,15 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     meta.extra = headers;
   });
   admitted.catch(() => {});
-  let params: Params;
-  let target: URL;
+  let prepared: Prepared;
   try {
-    params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
-    target = parseTargetUrl(params.url);
-    // Values only a later step reads are checked now, before any traffic leaves.
-    if (params.data !== null) validateRules(params.data);
-    const background = params.screenshot?.overlay?.background;
-    if (background !== undefined) parseBackground(background);
-    if (params.page.device !== undefined) findDevice(params.page.device);
+    prepared = prepare(api.url, config);
   } catch (error) {
     await admitted;
     throw error;
   }
-  const credentialed = target.username !== "" || target.password !== "" ||
-    Object.keys(params.headers).some(isCredentialHeader);
+  const { params, target, credentialed } = prepared;
+  meta.targetHost = target.host;
   meta.private = credentialed;
 
   const limit = new Deadline(params.timeoutMs ?? config.requestTimeoutMs);
@@ -139,15 +128,6 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   }
 }
 
-function targetHost(raw: string | null): string | undefined {
-  if (!raw) return undefined;
-  try {
-    return new URL(raw).host || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** One API request, start to finish; never throws. */
 export async function handleApi(services: Services, api: ApiRequest): Promise<Response> {
   const meta = newMeta(
@@ -178,7 +158,7 @@ export async function handleApi(services: Services, api: ApiRequest): Promise<Re
   log.info("request", {
     requestId: api.requestId,
     // The host only: paths and queries may carry a target's own tokens.
-    target: targetHost(api.url.searchParams.get("url")),
+    target: meta.targetHost,
     plan: meta.plan,
     status: response.status,
     code: code || undefined,

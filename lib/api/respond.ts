@@ -17,6 +17,8 @@ export interface ResponseMeta {
   extra: Record<string, string>;
   /** Credentialed answers are never stored by shared caches. */
   private: boolean;
+  /** The target's host, for the log line (never its path, query or userinfo). */
+  targetHost?: string;
 }
 
 export function newMeta(requestId: string, plan: Plan): ResponseMeta {

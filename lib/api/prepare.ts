@@ -1,0 +1,53 @@
+import type { Config } from "../config.ts";
+import { findDevice, parseBackground } from "../browser/mod.ts";
+import { isCredentialHeader } from "../cache/mod.ts";
+import { validateRules } from "../extract/custom.ts";
+import { type Params, parseParams } from "../params/mod.ts";
+import { parseTargetUrl } from "../url.ts";
+
+/** What a query string asks for, checked: typed parameters and the target URL. */
+export interface Prepared {
+  params: Params;
+  target: URL;
+  /** Credentials in headers.* or the URL: the answer is private. */
+  credentialed: boolean;
+}
+
+/**
+ * Popular queries (the same embed URL on many pages) repeat verbatim, so their checked form is
+ * kept per configuration, bounded, least recently used first out. Credentialed queries are
+ * never kept. Nothing downstream modifies a Prepared.
+ */
+const MAX_KEPT = 1000;
+const keptByConfig = new WeakMap<Config, Map<string, Prepared>>();
+
+function check(query: URLSearchParams, config: Config): Prepared {
+  const params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
+  const target = parseTargetUrl(params.url);
+  // Values only a later step reads are checked now, before any traffic leaves.
+  if (params.data !== null) validateRules(params.data);
+  const background = params.screenshot?.overlay?.background;
+  if (background !== undefined) parseBackground(background);
+  if (params.page.device !== undefined) findDevice(params.page.device);
+  const credentialed = target.username !== "" || target.password !== "" ||
+    Object.keys(params.headers).some(isCredentialHeader);
+  return { params, target, credentialed };
+}
+
+/** Reads and checks a query; throws EINVALQUERY / EINVALURL naming what is wrong. */
+export function prepare(url: URL, config: Config): Prepared {
+  let kept = keptByConfig.get(config);
+  if (!kept) keptByConfig.set(config, kept = new Map());
+  const known = kept.get(url.search);
+  if (known) {
+    kept.delete(url.search);
+    kept.set(url.search, known);
+    return known;
+  }
+  const prepared = check(url.searchParams, config);
+  if (!prepared.credentialed) {
+    kept.set(url.search, prepared);
+    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  return prepared;
+}

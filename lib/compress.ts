@@ -18,20 +18,19 @@ function acceptsGzip(request: Request): boolean {
 
 /** The answer itself when there is nothing to compress (no await on the hot path). */
 export function compress(request: Request, response: Response): Response | Promise<Response> {
+  if (!response.body || request.method === "HEAD") return response;
   const headers = response.headers;
+  // A small answer is the same whatever the client accepts: no Vary needed, nothing to do.
+  const length = headers.get("content-length");
+  if (length !== null && Number(length) < MIN_BYTES) return response;
+  if (!COMPRESSIBLE.test(headers.get("content-type") ?? "") || headers.has("content-encoding")) {
+    return response;
+  }
   const vary = headers.get("vary");
   if (!vary || !/accept-encoding/i.test(vary)) {
     headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   }
-  const length = headers.get("content-length");
-  if (
-    !response.body || request.method === "HEAD" || headers.has("content-encoding") ||
-    (length !== null && Number(length) < MIN_BYTES) ||
-    !COMPRESSIBLE.test(headers.get("content-type") ?? "") || !acceptsGzip(request)
-  ) {
-    return response;
-  }
-  return gzipped(response);
+  return acceptsGzip(request) ? gzipped(response) : response;
 }
 
 async function gzipped(response: Response): Promise<Response> {

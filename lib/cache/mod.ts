@@ -9,4 +9,4 @@ export {
 } from "./cached.ts";
 export type { Entry } from "./entry.ts";
 export { type CacheKey, cacheKey, isCredentialHeader } from "./key.ts";
-export { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, parseStaleTtl, parseTtl } from "./ttl.ts";
+export { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS } from "./ttl.ts";

@@ -1,19 +1,10 @@
 import { ApiError } from "../errors.ts";
+import { parseDuration } from "./duration.ts";
 import type { ParamDef, Schema } from "./schema.ts";
 import { canonicalKids, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
 
 function invalid(path: string, message: string): ApiError {
   return new ApiError("EINVALQUERY", `The parameter \`${path}\` ${message}`);
-}
-
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** "1500" (ms), "1.5s", "10m", "2h", "1d" -> milliseconds, or null when unreadable. */
-export function parseDuration(text: string): number | null {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
-  if (!match) return null;
-  const unit = UNITS[(match[2] ?? "ms").toLowerCase()]!;
-  return Math.round(Number(match[1]) * unit);
 }
 
 function coerceBoolean(text: string, path: string): boolean {
@@ -106,7 +97,7 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
       const text = leaf(node, path);
       const ms = parseDuration(text);
       if (ms === null) {
-        throw invalid(path, `must be a duration like 1500, 10s or 1d, got "${text}".`);
+        throw invalid(path, `must be a duration like 1500, 10s, 2h or 1d, got "${text}".`);
       }
       if (ms < schema.min || ms > schema.max) {
         throw invalid(path, `must be between ${schema.min} ms and ${schema.max} ms, got ${ms} ms.`);

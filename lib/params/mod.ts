@@ -1,4 +1,5 @@
 import { ApiError } from "../errors.ts";
+import { DEFAULT_TTL_MS } from "../cache/ttl.ts";
 import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
 import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
 import { coerce } from "./coerce.ts";
@@ -175,6 +176,16 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
       `The parameter \`timeout\` must be at most ${options.maxTimeoutMs} ms, got ${timeoutMs} ms.`,
     );
   }
+  const staleTtlMs = (values.staleTtl as number | undefined) ?? null;
+  const ttlMs = (values.ttl as number | undefined) ?? null;
+  if (staleTtlMs !== null && staleTtlMs > (ttlMs ?? DEFAULT_TTL_MS)) {
+    throw new ApiError(
+      "EINVALQUERY",
+      `The parameter \`staleTtl\` must be at most ttl (${
+        ttlMs ?? DEFAULT_TTL_MS
+      } ms), got ${staleTtlMs} ms.`,
+    );
+  }
   const pdf = values.pdf as (PdfParams & { enabled?: boolean }) | undefined;
   const iframe = values.iframe as
     | { enabled?: boolean; maxWidth?: number; maxHeight?: number }
@@ -222,8 +233,8 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     audio: (values.audio as boolean | undefined) ?? true,
     video: (values.video as boolean | undefined) ?? true,
     markdown: (values.markdown as boolean | undefined) ?? false,
-    ttlMs: (values.ttl as number | undefined) ?? null,
-    staleTtlMs: (values.staleTtl as number | undefined) ?? null,
+    ttlMs,
+    staleTtlMs,
     force: (values.force as boolean | undefined) ?? false,
     timeoutMs,
     signature: (values.signature as string | undefined) ?? null,

@@ -1,3 +1,4 @@
+import { MAX_TTL_MS, MIN_TTL_MS } from "../cache/ttl.ts";
 import { DEFAULT_FIELDS } from "../types.ts";
 
 /**
@@ -10,7 +11,7 @@ export type Schema =
   | { kind: "integer"; min: number; max: number }
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
-  /** Milliseconds; accepts "1500", "10s", "5m", "2h", "1d". */
+  /** Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see duration.ts). */
   | { kind: "duration"; min: number; max: number }
   /** A single value or index-dotted items (`click.0=a&click.1=b`). */
   | { kind: "list"; of: Schema }
@@ -235,13 +236,14 @@ export const PARAMS: Record<string, ParamDef> = {
   video: bool("Detect video (default true); false makes data.video null.", "false"),
   markdown: bool("Add data.markdown, the main content as Markdown."),
   ttl: {
-    schema: { kind: "duration", min: 60_000, max: 31 * 86_400_000 },
+    schema: { kind: "duration", min: MIN_TTL_MS, max: MAX_TTL_MS },
     description: "How long the answer is cached (1m to 31d, e.g. 1d).",
     example: "1h",
   },
   staleTtl: {
-    schema: { kind: "duration", min: 0, max: 31 * 86_400_000 },
-    description: "Serve a stale cached answer and refresh it in the background.",
+    schema: { kind: "duration", min: 0, max: MAX_TTL_MS },
+    description:
+      "Serve a cached answer older than this (0 up to ttl) at once and refresh it in the background.",
     example: "0",
   },
   force: bool("Bypass the cache."),

@@ -95,6 +95,37 @@ Deno.test("parseParams() checks numbers, enums and durations", () => {
   assertInvalid("url=x&prerender=maybe", "prerender");
 });
 
+Deno.test("parseParams() reads durations in milliseconds or humanised", () => {
+  const DAY = 86_400_000;
+  const ttl = (value: string) => parse(`url=x&ttl=${encodeURIComponent(value)}`).ttlMs;
+  assert.equal(ttl("1d"), DAY);
+  assert.equal(ttl("1day"), DAY);
+  assert.equal(ttl("2days"), 2 * DAY);
+  assert.equal(ttl("90s"), 90_000);
+  assert.equal(ttl("90secs"), 90_000);
+  assert.equal(ttl("90seconds"), 90_000);
+  assert.equal(ttl("2h"), 7_200_000);
+  assert.equal(ttl("1 hour"), 3_600_000);
+  assert.equal(ttl("1.5h"), 5_400_000);
+  assert.equal(ttl("86400000"), DAY);
+  assert.equal(ttl("31d"), 31 * DAY);
+  assert.equal(ttl("1w"), 7 * DAY);
+  assert.equal(parse("url=x").ttlMs, null, "absent: the cache's default (24 h) applies");
+  for (const value of ["59s", "59999", "32d", "0", "abc", "1 fortnight", "-1d", "1d2h"]) {
+    assertInvalid(`url=x&ttl=${encodeURIComponent(value)}`, "ttl");
+  }
+});
+
+Deno.test("parseParams() allows staleTtl from 0 up to ttl", () => {
+  assert.equal(parse("url=x&staleTtl=0").staleTtlMs, 0);
+  assert.equal(parse("url=x&staleTtl=1h").staleTtlMs, 3_600_000);
+  assert.equal(parse("url=x&staleTtl=1d").staleTtlMs, 86_400_000);
+  assert.equal(parse("url=x&ttl=2d&staleTtl=2d").staleTtlMs, 2 * 86_400_000);
+  assertInvalid("url=x&staleTtl=2d", "staleTtl");
+  assertInvalid("url=x&ttl=1h&staleTtl=2h", "staleTtl");
+  assertInvalid("url=x&stale_ttl=soon", "staleTtl");
+});
+
 Deno.test("parseParams() refuses headers that cannot be forwarded", () => {
   assertInvalid("url=x&headers.host=evil.test", "headers.host");
   assertInvalid("url=x&headers.content-length=1", "headers.content-length");

@@ -1,4 +1,4 @@
-import { encodeBase64Url } from "./base64url.ts";
+import { toBase64Url } from "../base64url.ts";
 import { prettyBytes } from "../media/pretty.ts";
 import type { MediaObject } from "../types.ts";
 import type { Services } from "../services.ts";
@@ -24,7 +24,7 @@ export async function hostAsset(
   },
 ): Promise<MediaObject> {
   // 128 random bits: ids of credentialed captures must not be guessable, and no others are.
-  const id = encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+  const id = toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
   await services.store.putAsset(id, {
     bytes: asset.bytes,
     contentType: CONTENT_TYPES[asset.type]!,

@@ -1,3 +1,4 @@
+/** base64url without padding: URL- and file-name-safe keys, secrets and ids. */
 import { Buffer } from "node:buffer";
 
 export function toBase64Url(bytes: Uint8Array): string {

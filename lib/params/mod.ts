@@ -1,10 +1,18 @@
 import { ApiError } from "../errors.ts";
 import { DEFAULT_TTL_MS } from "../cache/ttl.ts";
+import { isCredentialHeader } from "../cache/key.ts";
 import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
 import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
 import { coerce } from "./coerce.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
-import { buildTree, canonicalKids, findKid, type QueryNode, toCamel } from "./tree.ts";
+import {
+  buildTree,
+  canonicalKids,
+  findKid,
+  type QueryNode,
+  toCamel,
+  toHeaderName,
+} from "./tree.ts";
 
 /** The parsed shapes are the browser's own option types (lib/browser/types.ts). */
 export type ScreenshotParams = ScreenshotOptions;
@@ -33,8 +41,6 @@ export interface Params {
   url: string | null;
   /** Caller headers for the target (lower-case names), the API key removed. */
   headers: Record<string, string>;
-  /** API key given as headers.apiKey / headers.x-api-key in the query. */
-  queryApiKey: string | null;
   /** Per media field: verify (probe) its URLs. */
   ping: Record<MediaField, boolean>;
   screenshot: ScreenshotParams | null;
@@ -61,8 +67,11 @@ export interface Params {
 }
 
 const API_KEY_HEADERS = new Set(["api-key", "x-api-key"]);
-/** headers.* that carry no credentials (lib/cache/key.ts folds the others in as an HMAC). */
-const UNCREDENTIALED_HEADERS = ["user-agent", "accept-language"];
+
+/** `headers.apiKey` in any spelling: the pro API key, read by lib/api/plan.ts, never forwarded. */
+export function isApiKeyHeader(name: string): boolean {
+  return API_KEY_HEADERS.has(toHeaderName(name));
+}
 
 type Values = Record<string, unknown>;
 
@@ -146,7 +155,9 @@ function canonicalPairs(values: Values): [string, string][] {
     if (name === "headers") {
       // Credentials never enter the key in clear: the cache folds them in as an HMAC.
       const plain = value as Record<string, string>;
-      for (const header of UNCREDENTIALED_HEADERS) walk(`headers.${header}`, plain[header]);
+      for (const [header, text] of Object.entries(plain)) {
+        if (!isCredentialHeader(header)) walk(`headers.${header}`, text);
+      }
     } else {
       walk(name, value);
     }
@@ -161,11 +172,9 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
   const values = readAll(root);
 
   const allHeaders = (values.headers ?? {}) as Record<string, string>;
-  let queryApiKey: string | null = null;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(allHeaders)) {
-    if (API_KEY_HEADERS.has(name)) queryApiKey = value;
-    else headers[name] = value;
+    if (!isApiKeyHeader(name)) headers[name] = value;
   }
   values.headers = headers;
 
@@ -218,7 +227,6 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
   return {
     url: (values.url as string | undefined) ?? null,
     headers,
-    queryApiKey,
     ping: toggles(values.ping, MEDIA_FIELDS) as Record<MediaField, boolean>,
     screenshot: screenshotParams(values),
     pdf: pdf?.enabled ? withoutEnabled(pdf) : null,

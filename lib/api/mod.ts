@@ -86,7 +86,7 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     await admitted;
     throw error;
   }
-  const { params, target, credentialed } = prepared;
+  const { params, target, credentialed, rules } = prepared;
   meta.targetHost = target.host;
   meta.private = credentialed;
 
@@ -95,7 +95,7 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     const compute = async () => {
       const { signal, expired } = limit.arm();
       const result = await Promise.race([
-        buildPayload({ params, target, services, signal, credentialed }),
+        buildPayload({ params, target, services, signal, credentialed, rules }),
         expired,
       ]);
       meta.fetchMode = result.fetchMode;

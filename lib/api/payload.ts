@@ -2,7 +2,7 @@ import { ApiError } from "../errors.ts";
 import { decodeHtml } from "../fetch/decode.ts";
 import type { FetchResult } from "../fetch/types.ts";
 import { extract, type Extracted } from "../extract/mod.ts";
-import { validateRules } from "../extract/custom.ts";
+import type { CustomRules } from "../extract/custom.ts";
 import { domWork } from "../extract/dom_work.ts";
 import { fetchIframe } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
@@ -44,6 +44,8 @@ export interface PayloadContext {
   signal: AbortSignal;
   /** The request carried credentials: assets get private, unguessable ids. */
   credentialed: boolean;
+  /** The `data` custom rules, already checked (lib/api/prepare.ts). */
+  rules: CustomRules | null;
 }
 
 const EMPTY_FIELDS = {
@@ -253,8 +255,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           }),
       );
     }
-    if (params.markdown || params.data !== null) {
-      const rules = params.data === null ? null : validateRules(params.data);
+    if (params.markdown || context.rules !== null) {
+      const rules = context.rules;
       work.push(
         domWork({ html: page, url: finalUrl, rules, markdown: params.markdown }, { signal })
           .then((result) => {

@@ -1,7 +1,7 @@
 import type { Config } from "../config.ts";
 import { findDevice, parseBackground } from "../browser/mod.ts";
 import { isCredentialHeader } from "../cache/mod.ts";
-import { validateRules } from "../extract/custom.ts";
+import { type CustomRules, validateRules } from "../extract/custom.ts";
 import { type Params, parseParams } from "../params/mod.ts";
 import { parseTargetUrl } from "../url.ts";
 
@@ -11,6 +11,8 @@ export interface Prepared {
   target: URL;
   /** Credentials in headers.* or the URL: the answer is private. */
   credentialed: boolean;
+  /** The `data` custom rules, checked; null without any. */
+  rules: CustomRules | null;
 }
 
 /**
@@ -25,13 +27,13 @@ function check(query: URLSearchParams, config: Config): Prepared {
   const params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
   const target = parseTargetUrl(params.url);
   // Values only a later step reads are checked now, before any traffic leaves.
-  if (params.data !== null) validateRules(params.data);
+  const rules = params.data === null ? null : validateRules(params.data);
   const background = params.screenshot?.overlay?.background;
   if (background !== undefined) parseBackground(background);
   if (params.page.device !== undefined) findDevice(params.page.device);
   const credentialed = target.username !== "" || target.password !== "" ||
     Object.keys(params.headers).some(isCredentialHeader);
-  return { params, target, credentialed };
+  return { params, target, credentialed, rules };
 }
 
 /** Reads and checks a query; throws EINVALQUERY / EINVALURL naming what is wrong. */

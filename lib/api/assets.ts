@@ -42,10 +42,15 @@ export async function hostAsset(
 }
 
 /** GET /assets/<id>.<ext> */
+/** The asset id in a path like `/assets/<id>.png`, or null when it is not an asset path. */
+export function assetIdOf(path: string): string | null {
+  return /^\/assets\/([A-Za-z0-9_-]{1,128})\.(png|jpg|pdf)$/.exec(path)?.[1] ?? null;
+}
+
 export async function serveAsset(services: Services, path: string): Promise<Response | null> {
-  const match = /^\/assets\/([A-Za-z0-9_-]{1,128})\.(png|jpg|pdf)$/.exec(path);
-  if (!match) return null;
-  const asset = await services.store.getAsset(match[1]!);
+  const id = assetIdOf(path);
+  if (!id) return null;
+  const asset = await services.store.getAsset(id);
   if (!asset) return null;
   return new Response(asset.bytes as Uint8Array<ArrayBuffer>, {
     headers: {

@@ -1,7 +1,7 @@
 import { ApiError } from "../errors.ts";
 import { sniffMedia } from "../media/sniff.ts";
 import type { Services } from "../services.ts";
-import { ASSET_PREFIX } from "./assets.ts";
+import { assetIdOf } from "./assets.ts";
 import type { HeaderMap } from "./respond.ts";
 
 /** Reads a dot path (`image.url`, `screenshot.url`, `title`) out of data. */
@@ -59,9 +59,9 @@ export async function embedResponse(
     }; charset=utf-8`;
     return new Response(text, { headers });
   }
-  const assetBase = `${services.config.publicUrl}${ASSET_PREFIX}`;
-  if (text.startsWith(assetBase)) {
-    const id = text.slice(assetBase.length).replace(/\.[a-z]+$/, "");
+  const { publicUrl } = services.config;
+  const id = text.startsWith(publicUrl) ? assetIdOf(text.slice(publicUrl.length)) : null;
+  if (id) {
     const asset = await services.store.getAsset(id);
     if (!asset) throw new ApiError("ENOTFOUND", `The asset for \`${path}\` has expired.`);
     Object.assign(headers, safeBody(asset.bytes, asset.contentType));

@@ -20,7 +20,7 @@ import {
 import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
 import { needsPrerender } from "./prerender.ts";
-import { hostAsset } from "./assets.ts";
+import { ASSET_PREFIX, hostAsset } from "./assets.ts";
 import { visitOptions } from "./visit_options.ts";
 
 export interface Payload {
@@ -129,7 +129,7 @@ async function mediaFields(
     palette: params.palette,
     signal,
     pageUrl: context.pageUrl,
-    skipPrefix: `${services.config.publicUrl}/assets/`,
+    skipPrefix: `${services.config.publicUrl}${ASSET_PREFIX}`,
   });
 }
 

@@ -5,25 +5,46 @@
 import { gzipSync } from "node:zlib";
 
 const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/|image\/svg\+xml)/i;
-const MIN_BYTES = 1024;
+/** Bodies shorter than this are sent as they are. */
+export const GZIP_MIN_BYTES = 1024;
+const MIN_BYTES = GZIP_MIN_BYTES;
 
-function acceptsGzip(request: Request): boolean {
+/** Clients send a handful of distinct Accept-Encoding values: each is read once. */
+const accepted = new Map<string, boolean>();
+
+export function acceptsGzip(request: Request): boolean {
   const header = request.headers.get("accept-encoding") ?? "";
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().split(";");
-    const q = params.find((p) => p.trim().startsWith("q="));
-    return coding?.trim().toLowerCase() === "gzip" && (!q || Number(q.trim().slice(2)) > 0);
-  });
+  let verdict = accepted.get(header);
+  if (verdict === undefined) {
+    verdict = header.split(",").some((part) => {
+      const [coding, ...params] = part.trim().split(";");
+      const q = params.find((p) => p.trim().startsWith("q="));
+      return coding?.trim().toLowerCase() === "gzip" && (!q || Number(q.trim().slice(2)) > 0);
+    });
+    if (accepted.size >= 64) accepted.clear();
+    accepted.set(header, verdict);
+  }
+  return verdict;
 }
 
-/** The answer itself when there is nothing to compress (no await on the hot path). */
+export function gzip(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(gzipSync(bytes, { level: 6 }));
+}
+
+/**
+ * The answer itself when there is nothing to compress (no await on the hot path). The body is
+ * never touched here: its getter turns a string body into a stream, which takes the answer off
+ * Deno.serve's fast path.
+ */
 export function compress(request: Request, response: Response): Response | Promise<Response> {
-  if (!response.body || request.method === "HEAD") return response;
+  if (request.method === "HEAD" || response.status === 204 || response.status === 304) {
+    return response;
+  }
   const headers = response.headers;
   // A small answer is the same whatever the client accepts: no Vary needed, nothing to do.
   const length = headers.get("content-length");
   if (length !== null && Number(length) < MIN_BYTES) return response;
-  if (!COMPRESSIBLE.test(headers.get("content-type") ?? "") || headers.has("content-encoding")) {
+  if (headers.has("content-encoding") || !COMPRESSIBLE.test(headers.get("content-type") ?? "")) {
     return response;
   }
   const vary = headers.get("vary");
@@ -41,5 +62,5 @@ async function gzipped(response: Response): Promise<Response> {
   if (bytes.length < MIN_BYTES) return new Response(bytes, init);
   headers.set("content-encoding", "gzip");
   headers.delete("content-length");
-  return new Response(new Uint8Array(gzipSync(bytes, { level: 6 })), init);
+  return new Response(gzip(bytes), init);
 }

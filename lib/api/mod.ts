@@ -5,17 +5,12 @@ import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
 import { buildPayload } from "./payload.ts";
 import { apiKeyOf, selectPlan } from "./plan.ts";
-import {
-  apiHeaders,
-  errorResponse,
-  jsonResponse,
-  jsonTextResponse,
-  newMeta,
-  type ResponseMeta,
-} from "./respond.ts";
+import { apiHeaders, errorResponse, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
 import { admit } from "./admit.ts";
 import { prepare, type Prepared } from "./prepare.ts";
 import { cachedPayload } from "./cache_step.ts";
+import { templatedJsonResponse } from "./templates.ts";
+import { acceptsGzip } from "../compress.ts";
 
 export interface ApiRequest {
   request: Request;
@@ -36,8 +31,9 @@ class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #endsAt: number;
 
-  constructor(readonly ms: number) {
-    this.#endsAt = performance.now() + ms;
+  /** `startedAt` is the request's arrival on performance.now()'s clock. */
+  constructor(readonly ms: number, startedAt: number) {
+    this.#endsAt = startedAt + ms;
   }
 
   arm(): { signal: AbortSignal; expired: Promise<never> } {
@@ -90,7 +86,7 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   meta.targetHost = target.host;
   meta.private = credentialed;
 
-  const limit = new Deadline(params.timeoutMs ?? config.requestTimeoutMs);
+  const limit = new Deadline(params.timeoutMs ?? config.requestTimeoutMs, meta.startedAt);
   try {
     const compute = async () => {
       const { signal, expired } = limit.arm();
@@ -117,7 +113,9 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
         expired,
       ]);
     }
-    if (!params.filter) return jsonTextResponse(json, 200, headers);
+    if (!params.filter) {
+      return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(api.request) });
+    }
     const { data, ...rest } = payload();
     return jsonResponse({ ...rest, data: filterData(data, params.filter) }, 200, headers);
   } catch (error) {
@@ -134,7 +132,6 @@ export async function handleApi(services: Services, api: ApiRequest): Promise<Re
     api.requestId,
     selectPlan(api.request, services.config, api.arrivedOnProPort),
   );
-  const started = performance.now();
   let response: Response;
   let code = "";
   try {
@@ -153,7 +150,7 @@ export async function handleApi(services: Services, api: ApiRequest): Promise<Re
     const url = api.url.searchParams.get("url") ?? undefined;
     response = errorResponse(apiError, meta, url);
   }
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = (performance.now() - meta.startedAt) / 1000;
   services.metrics.request({ plan: meta.plan, status: response.status, code }, seconds);
   log.info("request", {
     requestId: api.requestId,

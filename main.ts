@@ -1,6 +1,6 @@
 import { loadConfig } from "./lib/config.ts";
 import { createHandler } from "./lib/handler.ts";
-import { log } from "./lib/log.ts";
+import { flushLog, log } from "./lib/log.ts";
 
 const config = loadConfig();
 const handler = await createHandler(config);
@@ -33,6 +33,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     log.info("shutting down", { signal });
     await Promise.all(servers.map((server) => server.shutdown()));
     await handler.close();
+    flushLog();
     Deno.exit(0);
   });
 }

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+
+const LOG_MODULE = new URL("../../lib/log.ts", import.meta.url).href;
+
+/** A process that logs through lib/log.ts and ends the way `ending` says. */
+async function logIn(ending: string): Promise<{ stdout: string[]; stderr: string[] }> {
+  const script = `import { log } from "${LOG_MODULE}";
+for (let i = 0; i < 3; i++) log.info("line", { i });
+log.warn("careful");
+${ending}`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--ext=ts", script],
+    env: { NO_COLOR: "1", LOG_LEVEL: "info" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const lines = (bytes: Uint8Array) =>
+    new TextDecoder().decode(bytes).split("\n").filter((l) => l.startsWith("{"));
+  return { stdout: lines(output.stdout), stderr: lines(output.stderr) };
+}
+
+Deno.test("gathered log lines all reach stdout, in order, however the process ends", async () => {
+  for (const ending of ["", "Deno.exit(0);", "await new Promise((r) => setTimeout(r, 50));"]) {
+    const { stdout } = await logIn(ending);
+    const messages = stdout.map((l) => JSON.parse(l)).map((l) => `${l.msg}${l.i ?? ""}`);
+    assert.deepEqual(messages, ["line0", "line1", "line2", "careful"], `ending: ${ending}`);
+  }
+});
+
+Deno.test("an error line goes to stderr, and the lines logged before it are written too", async () => {
+  const { stdout, stderr } = await logIn(`log.error("broken");
+await new Promise((r) => setTimeout(r, 1000));
+Deno.exit(1);`);
+  assert.equal(stdout.length, 4);
+  assert.deepEqual(stderr.map((l) => JSON.parse(l).msg), ["broken"]);
+});

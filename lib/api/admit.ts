@@ -11,7 +11,8 @@ export async function admit(
   request: {
     plan: Plan;
     apiKey: string | null;
-    query: URLSearchParams;
+    /** The request URL: its query is read only for a signed pro request. */
+    url: URL;
     remoteAddr: string;
     forwardedFor: string | null;
   },
@@ -24,7 +25,7 @@ export async function admit(
   const authorization = await authorize({
     plan: request.plan,
     apiKey: request.apiKey,
-    query: request.query,
+    query: request.plan === "pro" ? request.url.searchParams : null,
     ip,
     store: services.store,
     config: services.config,

@@ -4,7 +4,7 @@ import type { Services } from "../services.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
 import { buildPayload } from "./payload.ts";
-import { apiKeyOf, selectPlan } from "./plan.ts";
+import { apiKeyOf, queryApiKey, selectPlan } from "./plan.ts";
 import { apiHeaders, errorResponse, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
 import { admit } from "./admit.ts";
 import { prepare, type Prepared } from "./prepare.ts";
@@ -62,25 +62,32 @@ class Deadline {
 
 async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): Promise<Response> {
   const { config } = services;
-  const query = api.url.searchParams;
-  // Counting runs while the query is read and the cache looked up (one round trip on Redis,
-  // not two); its verdict still comes first: a refused request gets the plan's error.
+  let prepared: Prepared | null = null;
+  let invalid: unknown = null;
+  try {
+    prepared = prepare(api.url, config);
+  } catch (error) {
+    invalid = error;
+  }
+  const queried = prepared;
+  // Counting runs while the cache is looked up (one round trip on Redis, not two); its verdict
+  // still comes first: a refused request gets the plan's error, even with a bad query.
   const admitted = admit(services, {
     plan: meta.plan,
-    apiKey: apiKeyOf(api.request, query),
-    query,
+    apiKey: apiKeyOf(
+      api.request,
+      () => queried ? queried.apiKey : queryApiKey(api.url.searchParams),
+    ),
+    url: api.url,
     remoteAddr: api.remoteAddr,
     forwardedFor: api.request.headers.get("x-forwarded-for"),
   }).then((headers) => {
     meta.extra = headers;
   });
   admitted.catch(() => {});
-  let prepared: Prepared;
-  try {
-    prepared = prepare(api.url, config);
-  } catch (error) {
+  if (!prepared) {
     await admitted;
-    throw error;
+    throw invalid;
   }
   const { params, target, credentialed, rules } = prepared;
   meta.targetHost = target.host;

@@ -28,10 +28,16 @@ function planOfHost(host: string, config: Config): Plan {
   return hostname.split(".")[0] === "pro" && hostname.includes(".") ? "pro" : "free";
 }
 
-/** The API key from the x-api-key header, else from headers.apiKey in any spelling. */
-export function apiKeyOf(request: Request, query: URLSearchParams): string | null {
-  const header = request.headers.get("x-api-key");
-  if (header) return header;
+/**
+ * The API key from the x-api-key header, else from headers.apiKey in any spelling. The query is
+ * read only without the header, and a checked query (see prepare) has its key read already.
+ */
+export function apiKeyOf(request: Request, fromQuery: () => string | null): string | null {
+  return request.headers.get("x-api-key") || fromQuery();
+}
+
+/** headers.apiKey (any case style, or headers.x-api-key) from a query; the last one wins. */
+export function queryApiKey(query: URLSearchParams): string | null {
   let key: string | null = null;
   for (const [name, value] of query) {
     const dot = name.indexOf(".");

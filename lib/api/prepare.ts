@@ -4,6 +4,7 @@ import { isCredentialHeader } from "../cache/mod.ts";
 import { type CustomRules, validateRules } from "../extract/custom.ts";
 import { type Params, parseParams } from "../params/mod.ts";
 import { parseTargetUrl } from "../url.ts";
+import { queryApiKey } from "./plan.ts";
 
 /** What a query string asks for, checked: typed parameters and the target URL. */
 export interface Prepared {
@@ -13,6 +14,8 @@ export interface Prepared {
   credentialed: boolean;
   /** The `data` custom rules, checked; null without any. */
   rules: CustomRules | null;
+  /** An API key sent as headers.apiKey, if any (it is never forwarded). */
+  apiKey: string | null;
 }
 
 /**
@@ -33,7 +36,7 @@ function check(query: URLSearchParams, config: Config): Prepared {
   if (params.page.device !== undefined) findDevice(params.page.device);
   const credentialed = target.username !== "" || target.password !== "" ||
     Object.keys(params.headers).some(isCredentialHeader);
-  return { params, target, credentialed, rules };
+  return { params, target, credentialed, rules, apiKey: queryApiKey(query) };
 }
 
 /** Reads and checks a query; throws EINVALQUERY / EINVALURL naming what is wrong. */

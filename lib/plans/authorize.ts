@@ -25,7 +25,7 @@ export interface AuthorizeOptions {
   /** From x-api-key or headers.apiKey; null when absent. */
   apiKey: string | null;
   /** The request's query; its `signature` parameter authorises a keyless pro request. */
-  query: URLSearchParams;
+  query: URLSearchParams | null;
   /** Client address from clientIp(). */
   ip: string;
   store: Store;
@@ -73,8 +73,9 @@ async function identify(
     if (!record) throw new ApiError("EAUTH", INVALID_KEY);
     return { record, via: "key" };
   }
-  const signature = options.query.get(SIGNATURE_PARAM);
-  if (signature === null) {
+  const query = options.query;
+  const signature = query?.get(SIGNATURE_PARAM) ?? null;
+  if (query === null || signature === null) {
     throw new ApiError(
       "EAUTH",
       "An API key is required: send it in the x-api-key header, or sign the URL.",
@@ -83,7 +84,7 @@ async function identify(
   const parsed = parseSignature(signature);
   const record = parsed ? await options.store.findKeyById(parsed.keyId) : null;
   const valid = parsed && record && record.revokedAt === null &&
-    constantTimeEqual(parsed.mac, signQuery(record.signingSecret, options.query));
+    constantTimeEqual(parsed.mac, signQuery(record.signingSecret, query));
   if (!valid) {
     throw new ApiError("EAUTH", `The signature "${signature}" is not valid for this query.`);
   }

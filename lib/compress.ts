@@ -7,7 +7,6 @@ import { gzipSync } from "node:zlib";
 const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/|image\/svg\+xml)/i;
 /** Bodies shorter than this are sent as they are. */
 export const GZIP_MIN_BYTES = 1024;
-const MIN_BYTES = GZIP_MIN_BYTES;
 
 /** Clients send a handful of distinct Accept-Encoding values: each is read once. */
 const accepted = new Map<string, boolean>();
@@ -43,7 +42,7 @@ export function compress(request: Request, response: Response): Response | Promi
   const headers = response.headers;
   // A small answer is the same whatever the client accepts: no Vary needed, nothing to do.
   const length = headers.get("content-length");
-  if (length !== null && Number(length) < MIN_BYTES) return response;
+  if (length !== null && Number(length) < GZIP_MIN_BYTES) return response;
   if (headers.has("content-encoding") || !COMPRESSIBLE.test(headers.get("content-type") ?? "")) {
     return response;
   }
@@ -59,7 +58,7 @@ async function gzipped(response: Response): Promise<Response> {
   // Text answers are built in memory, so reading them back costs nothing worth noting.
   const bytes = new Uint8Array(await response.arrayBuffer());
   const init = { status: response.status, headers };
-  if (bytes.length < MIN_BYTES) return new Response(bytes, init);
+  if (bytes.length < GZIP_MIN_BYTES) return new Response(bytes, init);
   headers.set("content-encoding", "gzip");
   headers.delete("content-length");
   return new Response(gzip(bytes), init);

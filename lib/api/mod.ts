@@ -69,14 +69,14 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   } catch (error) {
     invalid = error;
   }
-  const queried = prepared;
   // Counting runs while the cache is looked up (one round trip on Redis, not two); its verdict
   // still comes first: a refused request gets the plan's error, even with a bad query.
   const admitted = admit(services, {
     plan: meta.plan,
+    // A checked query has its headers.apiKey read already; a bad one is read here.
     apiKey: apiKeyOf(
       api.request,
-      () => queried ? queried.apiKey : queryApiKey(api.url.searchParams),
+      prepared ? prepared.apiKey : queryApiKey(api.url.searchParams),
     ),
     url: api.url,
     remoteAddr: api.remoteAddr,

@@ -28,12 +28,9 @@ function planOfHost(host: string, config: Config): Plan {
   return hostname.split(".")[0] === "pro" && hostname.includes(".") ? "pro" : "free";
 }
 
-/**
- * The API key from the x-api-key header, else from headers.apiKey in any spelling. The query is
- * read only without the header, and a checked query (see prepare) has its key read already.
- */
-export function apiKeyOf(request: Request, fromQuery: () => string | null): string | null {
-  return request.headers.get("x-api-key") || fromQuery();
+/** The API key from the x-api-key header, else the query's headers.apiKey (see queryApiKey). */
+export function apiKeyOf(request: Request, queryKey: string | null): string | null {
+  return request.headers.get("x-api-key") || queryKey;
 }
 
 /** headers.apiKey (any case style, or headers.x-api-key) from a query; the last one wins. */

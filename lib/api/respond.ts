@@ -1,4 +1,5 @@
 import { ApiError, errorBody } from "../errors.ts";
+import { gzip, GZIP_MIN_BYTES } from "../compress.ts";
 
 export type Plan = "free" | "pro";
 
@@ -93,12 +94,27 @@ export function jsonResponse(body: unknown, status: number, headers: HeaderMap):
   return jsonTextResponse(JSON.stringify(body), status, headers);
 }
 
-/** JSON that is text already: a cached payload is sent as stored, not re-serialised. */
-export function jsonTextResponse(json: string, status: number, headers: HeaderMap): Response {
+/**
+ * JSON that is text already: a cached payload is sent as stored, not re-serialised. With
+ * `gzip` (the client takes it) an answer of GZIP_MIN_BYTES or more is sent compressed.
+ */
+export function jsonTextResponse(
+  json: string,
+  status: number,
+  headers: HeaderMap,
+  options: { gzip: boolean } = { gzip: false },
+): Response {
   headers["content-type"] = "application/json; charset=utf-8";
+  const bytes = encoder.encode(json);
+  if (options.gzip && bytes.length >= GZIP_MIN_BYTES) {
+    const body = gzip(bytes);
+    headers["content-encoding"] = "gzip";
+    headers["content-length"] = String(body.length);
+    return new Response(body, { status, headers });
+  }
   // A known length lets compression skip small answers without reading them back. The body
   // stays a string: Deno sends string bodies on a faster path than byte arrays.
-  headers["content-length"] = String(encoder.encode(json).length);
+  headers["content-length"] = String(bytes.length);
   return new Response(json, { status, headers });
 }
 

@@ -5,7 +5,6 @@
  * the per-request headers are cloned from a template built once (a clone copies the checked
  * header list), and only those few are set on the copy. gzip is done once per template too.
  */
-import { gzip, GZIP_MIN_BYTES } from "../compress.ts";
 import { type HeaderMap, jsonTextResponse } from "./respond.ts";
 
 /** Headers whose values change from one request to the next; the rest make the template. */
@@ -33,26 +32,6 @@ interface Template {
 
 /** body -> header signature -> template; bodies least recently used first. */
 const templates = new Map<string, Map<string, Template>>();
-const encoder = new TextEncoder();
-
-function build(json: string, status: number, headers: HeaderMap, gzipped: boolean): Response {
-  if (gzipped) {
-    const bytes = encoder.encode(json);
-    if (bytes.length >= GZIP_MIN_BYTES) {
-      const body = gzip(bytes);
-      return new Response(body, {
-        status,
-        headers: {
-          ...headers,
-          "content-type": "application/json; charset=utf-8",
-          "content-encoding": "gzip",
-          "content-length": String(body.length),
-        },
-      });
-    }
-  }
-  return jsonTextResponse(json, status, headers);
-}
 
 function variantsOf(json: string): Map<string, Template> {
   let variants = templates.get(json);
@@ -76,7 +55,7 @@ export function templatedJsonResponse(
   headers: HeaderMap,
   options: { gzip: boolean },
 ): Response {
-  if (json.length > MAX_BODY_CHARS) return build(json, status, headers, options.gzip);
+  if (json.length > MAX_BODY_CHARS) return jsonTextResponse(json, status, headers, options);
   let signature = `${status}${options.gzip ? " gzip" : ""}\n`;
   for (const name in headers) {
     signature += PER_REQUEST.has(name) ? `${name}\n` : `${name}:${headers[name]}\n`;
@@ -84,7 +63,10 @@ export function templatedJsonResponse(
   const variants = variantsOf(json);
   let template = variants.get(signature);
   if (!template) {
-    template = { response: build(json, status, headers, options.gzip), values: { ...headers } };
+    template = {
+      response: jsonTextResponse(json, status, headers, options),
+      values: { ...headers },
+    };
     if (variants.size >= MAX_VARIANTS) variants.clear();
     variants.set(signature, template);
   }

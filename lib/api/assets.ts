@@ -2,6 +2,7 @@ import { toBase64Url } from "../base64url.ts";
 import { prettyBytes } from "../media/pretty.ts";
 import type { MediaObject } from "../types.ts";
 import type { Services } from "../services.ts";
+import { SANDBOX_CSP, untrustedBodyHeaders } from "./untrusted_body.ts";
 
 export const ASSET_PREFIX = "/assets/";
 const CONTENT_TYPES: Record<string, string> = {
@@ -41,12 +42,12 @@ export async function hostAsset(
   };
 }
 
-/** GET /assets/<id>.<ext> */
 /** The asset id in a path like `/assets/<id>.png`, or null when it is not an asset path. */
 export function assetIdOf(path: string): string | null {
   return /^\/assets\/([A-Za-z0-9_-]{1,128})\.(png|jpg|pdf)$/.exec(path)?.[1] ?? null;
 }
 
+/** GET /assets/<id>.<ext> */
 export async function serveAsset(services: Services, path: string): Promise<Response | null> {
   const id = assetIdOf(path);
   if (!id) return null;
@@ -54,14 +55,14 @@ export async function serveAsset(services: Services, path: string): Promise<Resp
   if (!asset) return null;
   return new Response(asset.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
-      "content-type": asset.contentType,
+      // A capture holds what the target drew: served by what its bytes are, like an embed.
+      ...untrustedBodyHeaders(asset.bytes),
       "content-length": String(asset.bytes.length),
       "cache-control": asset.private
         ? "private, max-age=31536000, immutable"
         : "public, max-age=31536000, immutable",
       "access-control-allow-origin": "*",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
+      "content-security-policy": SANDBOX_CSP,
     },
   });
 }

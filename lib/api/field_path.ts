@@ -1,0 +1,33 @@
+/**
+ * Dot paths into payload data (`image.url`, `j.items.0`) for `embed` and `filter`. Only own,
+ * enumerable data fields are read: never inherited names (`toString`, `constructor`,
+ * `__proto__`), which JSON.parse can also turn into own keys of page-controlled values.
+ */
+
+const isEnumerableOwn = Function.call.bind(Object.prototype.propertyIsEnumerable) as (
+  object: object,
+  key: string,
+) => boolean;
+
+/** The own field `key` of `value`, or undefined when `value` has no such field. */
+export function ownField(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== "object") return undefined;
+  return isEnumerableOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** The value at a dot path, or undefined when a step is missing. */
+export function fieldAt(data: unknown, path: string): unknown {
+  let value = data;
+  for (const key of path.split(".")) value = ownField(value, key);
+  return value;
+}
+
+/** Sets `key` as an own data field, even `__proto__` (a plain assignment would set a prototype). */
+export function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}

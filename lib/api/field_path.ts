@@ -1,7 +1,7 @@
 /**
  * Dot paths into payload data (`image.url`, `j.items.0`) for `embed` and `filter`. Only own,
- * enumerable data fields are read: never inherited names (`toString`, `constructor`,
- * `__proto__`), which JSON.parse can also turn into own keys of page-controlled values.
+ * enumerable data fields are read, never inherited members (`toString`, `constructor`); a
+ * page's own `__proto__` key (JSON.parse makes one) is data like any other.
  */
 
 const isEnumerableOwn = Function.call.bind(Object.prototype.propertyIsEnumerable) as (
@@ -20,14 +20,4 @@ export function fieldAt(data: unknown, path: string): unknown {
   let value = data;
   for (const key of path.split(".")) value = ownField(value, key);
   return value;
-}
-
-/** Sets `key` as an own data field, even `__proto__` (a plain assignment would set a prototype). */
-export function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }

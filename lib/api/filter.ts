@@ -1,5 +1,5 @@
 /** `filter=title,image.url`: keep only those dot paths of data. */
-import { ownField, setOwnField } from "./field_path.ts";
+import { ownField } from "./field_path.ts";
 
 export function filterData(
   data: Record<string, unknown>,
@@ -15,14 +15,13 @@ export function filterData(
       source = ownField(source, key);
       if (source === undefined) break;
       if (i === keys.length - 1) {
-        setOwnField(target, key, source);
+        target[key] = source;
       } else if (source !== null && typeof source === "object") {
-        const kept = ownField(target, key);
-        if (kept === undefined) setOwnField(target, key, {});
-        target = ownField(target, key) as Record<string, unknown>;
+        if (ownField(target, key) === undefined) target[key] = {};
+        target = target[key] as Record<string, unknown>;
       } else {
         // A path through a scalar keeps the scalar itself (e.g. `image.url` with image null).
-        setOwnField(target, key, source);
+        target[key] = source;
         break;
       }
     }

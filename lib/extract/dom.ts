@@ -74,7 +74,8 @@ function pushChildren(stack: AnyNode[], node: AnyNode): void {
 
 export function attr(el: AnyNode, name: string): string | null {
   if (!isTag(el)) return null;
-  return el.attribs[name.toLowerCase()] ?? null;
+  const key = name.toLowerCase();
+  return Object.hasOwn(el.attribs, key) ? el.attribs[key]! : null;
 }
 
 /** Elements whose boundaries separate words when text is read (a space is inserted). */

@@ -60,6 +60,7 @@ const DROP_ROLES = new Set([
 ]);
 const NOISE =
   /(?:^|[\s_-])(?:comments?|share|sharing|social|related|sidebar|advert\w*|ads?|promo\w*|newsletter|subscribe|cookies?|consent|breadcrumbs?|popup|modal|sr-only|visually-hidden|screen-reader-text|skip-link)(?:$|[\s_-])/i;
+const ALIGN = new Map([["left", ":---"], ["center", ":---:"], ["right", "---:"]]);
 const MAYBE_CONTENT = /article|body|content|main|post|entry|story/i;
 
 /** Renders `node`'s content; returns the Markdown and whether it held an h1. */
@@ -259,7 +260,7 @@ function table(el: Element, ctx: Ctx): string[] {
     const cell = head[i];
     const value = (cell && (attr(cell, "align") ??
       /text-align\s*:\s*(\w+)/i.exec(attr(cell, "style") ?? "")?.[1])) ?? "";
-    return { left: ":---", center: ":---:", right: "---:" }[value.toLowerCase()] ?? "---";
+    return ALIGN.get(value.toLowerCase()) ?? "---";
   });
   const caption = el.children.find((c): c is Element => isTag(c) && c.name === "caption");
   const out = [line(grid[0]!), `| ${align.join(" | ")} |`, ...grid.slice(1).map(line)];

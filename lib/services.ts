@@ -6,6 +6,7 @@ import { openStore } from "./store/mod.ts";
 import type { BrowserPool } from "./browser/types.ts";
 import { createBrowser } from "./browser/mod.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
+import { DomWorkers } from "./extract/dom_workers.ts";
 
 /** The long-lived parts one process shares between requests. */
 export interface Services {
@@ -14,6 +15,8 @@ export interface Services {
   store: Store;
   browser: BrowserPool;
   metrics: Metrics;
+  /** Worker threads for custom rules and markdown (bounded; EBUSY when saturated). */
+  dom: DomWorkers;
   close(): Promise<void>;
 }
 
@@ -22,13 +25,16 @@ export async function createServices(config: Config): Promise<Services> {
   const store = await openStore(config);
   const browser = createBrowser({ config, fetcher });
   const metrics = createMetrics();
+  const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
   return {
     config,
     fetcher,
     store,
     browser,
     metrics,
+    dom,
     async close() {
+      await dom.close();
       await browser.close();
       await store.close();
     },

@@ -1,9 +1,8 @@
 import { ApiError } from "../errors.ts";
 import { decodeHtml } from "../fetch/decode.ts";
 import type { FetchResult } from "../fetch/types.ts";
-import { extract, type Extracted } from "../extract/mod.ts";
+import type { Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
-import { domWork } from "../extract/dom_work.ts";
 import { fetchIframe } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
@@ -236,7 +235,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   }
   if (html !== null) {
     const page = html;
-    const extracted = extract(page, finalUrl);
+    const extracted = await services.dom.extract(page, finalUrl, { signal });
     if (params.meta !== false) {
       const keep = params.meta;
       data = { ...defaultFields(extracted, keep), ...data };
@@ -258,7 +257,9 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     if (params.markdown || context.rules !== null) {
       const rules = context.rules;
       work.push(
-        domWork({ html: page, url: finalUrl, rules, markdown: params.markdown }, { signal })
+        services.dom.run({ html: page, url: finalUrl, rules, markdown: params.markdown }, {
+          signal,
+        })
           .then((result) => {
             custom = result.custom;
             if (result.markdown !== null) data.markdown = result.markdown;

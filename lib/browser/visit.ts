@@ -5,6 +5,7 @@ import { ApiError } from "../errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
 import type { Deadline } from "./deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
+import { stripControls } from "../fetch/decode.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
 import {
@@ -115,7 +116,8 @@ async function visitIn(
     statusCode: response?.status() ?? 0,
     headers: responseHeaders(response),
   };
-  if (options.html) result.html = await deadline.run(page.content());
+  // A script can write any character into the DOM: the same text rules as a fetched page.
+  if (options.html) result.html = stripControls(await deadline.run(page.content()));
   if (options.screenshot) {
     const screenshot = options.screenshot === true ? {} : options.screenshot;
     result.screenshot = await captureScreenshot(page, { options: screenshot, context, deadline });

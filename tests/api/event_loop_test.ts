@@ -32,6 +32,16 @@ const HOSTILE: Record<string, { body: string; query: string }> = {
   // The largest page whose default fields are still read on the main thread.
   "/deep-inline": { body: "<i>".repeat(EXTRACT_THRESHOLD / 3), query: "" },
   "/jsonld": { body: jsonLdFanOut(4000), query: "" },
+  // A backtracking trim of emphasis and a table padded to its widest row: minutes, or a crash.
+  "/em-spaces": {
+    body: `<p><em>a${" ".repeat(1_000_000)}b</em></p>`,
+    query: "&markdown=true&timeout=10s",
+  },
+  "/wide-table": {
+    body: `<table><tr>${'<td colspan="50">x</td>'.repeat(5000)}</tr>` +
+      "<tr><td>y</td></tr>".repeat(5000) + "</table>",
+    query: "&markdown=true&timeout=10s",
+  },
   // Quadratic by what it asks (each of 20,000 nested elements' text): ends at its deadline.
   "/rule": {
     body: "<b>".repeat(20_000) + "x",

@@ -103,11 +103,17 @@ Deno.test("imagePaletteAsync() decodes two images at once at most, each until it
   assert.equal(await abandoned, null);
   assert.equal(paletteDecodes(), 1, "an abandoned decode keeps its place until it ends");
   const second = imagePaletteAsync(bytes);
-  assert.equal(await imagePaletteAsync(bytes), null, "a third image gets no palette");
+  const third = imagePaletteAsync(bytes);
+  assert.equal(paletteDecodes(), 2, "the third image waits for a place");
   assert.deepEqual(await second, imagePalette(bytes));
+  assert.deepEqual(await third, imagePalette(bytes));
+  const fourth = imagePaletteAsync(bytes, { timeoutMs: 1 });
+  const fifth = imagePaletteAsync(bytes, { timeoutMs: 1 });
+  const sixth = imagePaletteAsync(bytes, { timeoutMs: 1 });
+  assert.equal(await sixth, null, "a caller whose deadline passes while waiting gets none");
+  await Promise.all([fourth, fifth]);
   await palettesSettled();
   assert.equal(paletteDecodes(), 0);
-  assert.deepEqual(await imagePaletteAsync(bytes), imagePalette(bytes));
 });
 
 Deno.test("imagePalette() decodes one entry of an ICO, however many point at a large PNG", async () => {

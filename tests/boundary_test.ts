@@ -3,6 +3,7 @@ import { errorAnswer, type Exchange } from "../lib/boundary.ts";
 import { ApiError, causeChain } from "../lib/errors.ts";
 import { toApiError } from "../lib/fetch/failure.ts";
 import { setQuiet } from "../lib/log.ts";
+import { evalTs } from "./_eval.ts";
 
 setQuiet(true);
 
@@ -92,14 +93,7 @@ const exchange = { request, url: new URL(request.url), requestId: "id-1", starte
 const cause = new Error("sent cookie-5b1e token-8c3d lp_key-4e9f auth-2d6b to http://user:pass-7f2a@a.test/");
 const response = inRequest("id-1", () => errorAnswer(new RangeError("broke", { cause }), exchange));
 console.log(response.status, await response.text());`;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--ext=ts", script],
-    env: { NO_COLOR: "1", LOG_LEVEL: "info" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(output.stdout);
-  const stderr = new TextDecoder().decode(output.stderr);
+  const { stdout, stderr } = await evalTs(script);
   const lines = stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
   assert.equal(lines.length, 1, stderr);
   assert.equal(lines[0].msg, "unexpected error");

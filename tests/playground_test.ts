@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import puppeteer, { type Browser } from "puppeteer-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { RULE_TYPES } from "../lib/extract/custom_types.ts";
 import { playgroundAsset, wantsPlayground } from "../lib/playground/mod.ts";
 import { html, serveRoutes, testConfig } from "./_server.ts";
 import { serveLinkpeek } from "./ops/_listen.ts";
@@ -208,6 +209,243 @@ Deno.test("the playground in Chromium shows a loopback page's preview and screen
     });
 
     await t.step("the key is never stored and the page broke no CSP rule", async () => {
+      const stored = await page.evaluate(() => ({
+        local: (globalThis as Any).localStorage.length,
+        session: (globalThis as Any).sessionStorage.length,
+        cookie: (globalThis as Any).document.cookie,
+      }));
+      assert.deepEqual(stored, { local: 0, session: 0, cookie: "" });
+      assert.deepEqual(violations, []);
+    });
+  } finally {
+    await browser.close();
+    await Deno.remove(profile, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("the playground's rule types are the API's", async () => {
+  const page = await (await playgroundAsset("/"))!.text();
+  const select = /<select id="rule-type">([\s\S]*?)<\/select>/.exec(page)![1]!;
+  const types = [...select.matchAll(/<option>([a-z]+)<\/option>/g)].map((m) => m[1]);
+  assert.deepEqual(types, [...RULE_TYPES]);
+});
+
+const ARTICLE = `<!doctype html><html lang="en"><head>
+<title>An article</title>
+<meta property="og:title" content="An article with a price">
+<meta property="article:published_time" content="2026-01-02T03:04:05Z">
+<link rel="alternate" type="application/json+oembed" href="/oembed.json">
+</head><body><article><h1>Heading</h1>
+<p>Some <strong>bold</strong> text, and a price: <span class="price">42.50</span>.</p>
+<p>A second paragraph long enough to count as the main content of this page.</p>
+</article></body></html>`;
+
+const OEMBED = {
+  type: "rich",
+  version: "1.0",
+  html: '<iframe src="https://player.invalid/embed/1" width="480" height="270"></iframe>',
+};
+
+/** Submits the form and waits for its answer (status set, not loading); returns the status. */
+async function submit(page: Page): Promise<string> {
+  await page.$eval("#status", (el) => ((el as Any).textContent = ""));
+  await page.click("#submit");
+  return await waitForAnswer(page);
+}
+
+async function waitForAnswer(page: Page): Promise<string> {
+  const status = await page.waitForFunction(
+    () => {
+      const text = (globalThis as Any).document.querySelector("#status").textContent;
+      return text !== "" && text !== "Loading…" ? text : false;
+    },
+    { timeout: 60_000 },
+  );
+  return await status.jsonValue() as string;
+}
+
+/** Which result parts are on screen (computed style, not only the attribute). */
+function shownParts(page: Page): Promise<Record<string, boolean>> {
+  return page.evaluate(() => {
+    const out: Record<string, boolean> = {};
+    for (const id of ["card", "shot", "pdf-row", "custom", "embed", "md"]) {
+      const el = (globalThis as Any).document.getElementById(id);
+      out[id] = (globalThis as Any).getComputedStyle(el).display !== "none";
+    }
+    return out;
+  });
+}
+
+Deno.test("the playground in Chromium: markdown, dates, iframe, pdf, a custom rule, failures and shared addresses", async (t) => {
+  await using site = serveRoutes({
+    "/article": () => html(ARTICLE),
+    "/oembed.json": () => Response.json(OEMBED),
+  });
+  await using app = await serveLinkpeek(
+    testConfig({ trustPorts: [site.port], env: { CHROMIUM_PATH: CHROMIUM } }),
+  );
+  const { browser, profile } = await launch();
+  try {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused/i.test(message.text())) violations.push(message.text());
+    });
+    page.on("pageerror", (error) => violations.push(String(error)));
+    await page.goto(`${app.origin}/`, { waitUntil: "load" });
+    let shared = "";
+
+    await t.step(
+      "markdown as text, a readable date, oEmbed HTML as text, a custom rule",
+      async () => {
+        await page.type("#url", `${site.origin}/article`);
+        await page.click("#markdown");
+        await page.click("#iframe");
+        await page.type("#rule-name", "price");
+        await page.type("#rule-selector", ".price");
+        await page.select("#rule-type", "number");
+        const status = await submit(page);
+        assert.match(status, /^200 /);
+        const shown = await page.evaluate(() => {
+          const d = (globalThis as Any).document;
+          const time = d.querySelector("#card-meta time");
+          return {
+            json: JSON.parse(d.querySelector("#json").textContent),
+            markdown: d.querySelector("#md-text").textContent,
+            markupInMarkdown: d.querySelectorAll("#md h1, #md strong, #md p").length,
+            time: time && { datetime: time.getAttribute("datetime"), text: time.textContent },
+            embed: d.querySelector("#embed-html").textContent,
+            iframes: d.querySelectorAll("iframe").length,
+            customName: d.querySelector("#custom-name").textContent,
+            customValue: d.querySelector("#custom-value").textContent,
+            hash: (globalThis as Any).location.hash,
+            mql: d.querySelector("#mql").textContent,
+            curl: d.querySelector("#curl").textContent,
+          };
+        });
+        assert.equal(shown.json.status, "success");
+        assert.equal(shown.markdown, shown.json.data.markdown);
+        assert.match(shown.markdown, /# Heading/);
+        assert.match(shown.markdown, /\*\*bold\*\*/);
+        assert.equal(shown.markupInMarkdown, 0, "markdown is never rendered as HTML");
+
+        assert.equal(shown.time?.datetime, "2026-01-02T03:04:05.000Z");
+        assert.match(shown.time!.text, /2026/);
+        assert.match(shown.time!.text, /UTC$/);
+        assert.doesNotMatch(shown.time!.text, /T03|05\.000Z/, "not the raw ISO text");
+
+        assert.equal(shown.embed, OEMBED.html);
+        assert.equal(shown.iframes, 0, "oEmbed HTML is shown as text, never inserted");
+
+        assert.equal(shown.customName, "price");
+        assert.equal(shown.customValue, "42.5");
+        assert.equal(shown.json.data.price, 42.5);
+
+        const hash = new URLSearchParams(shown.hash.slice(1));
+        assert.equal(hash.get("url"), `${site.origin}/article`);
+        assert.equal(hash.get("markdown"), "true");
+        assert.equal(hash.get("iframe"), "true");
+        assert.equal(hash.get("data.price.selector"), ".price");
+        assert.equal(hash.get("data.price.type"), "number");
+        assert.match(
+          shown.mql,
+          /data: \{\n {4}price: \{\n {6}selector: "\.price",\n {6}type: "number",/,
+        );
+        assert.match(shown.mql, /markdown: true,/);
+        assert.match(
+          shown.curl,
+          /--data-urlencode 'data\.price\.selector=\.price'|-d 'data\.price\.selector=\.price'/,
+        );
+        assert.deepEqual(await shownParts(page), {
+          card: true,
+          shot: false,
+          "pdf-row": false,
+          custom: true,
+          embed: true,
+          md: true,
+        });
+        shared = page.url();
+      },
+    );
+
+    await t.step("pdf links the hosted PDF", async () => {
+      await page.click("#pdf");
+      assert.match(await submit(page), /^200 /);
+      const pdf = await page.evaluate(async () => {
+        const link = (globalThis as Any).document.querySelector("#pdf-link");
+        const response = await fetch(link.href);
+        return {
+          href: link.href,
+          meta: (globalThis as Any).document.querySelector("#pdf-meta").textContent,
+          type: response.headers.get("content-type"),
+          magic: new TextDecoder().decode((await response.arrayBuffer()).slice(0, 5)),
+        };
+      });
+      assert.ok(pdf.href.startsWith(`${app.origin}/assets/`), pdf.href);
+      assert.match(pdf.href, /\.pdf$/);
+      assert.equal(pdf.type, "application/pdf");
+      assert.equal(pdf.magic, "%PDF-");
+      assert.match(pdf.meta, /B$/, "its size");
+      assert.equal((await shownParts(page))["pdf-row"], true);
+      await page.click("#pdf");
+    });
+
+    await t.step("a failed request leaves nothing of the previous answer on screen", async () => {
+      await page.$eval("#url", (input) => ((input as Any).value = "http://nothing.invalid/"));
+      await page.type("#apiKey", "sk-never-in-the-address");
+      const status = await submit(page);
+      assert.match(status, /^EPRO: /);
+      assert.deepEqual(await shownParts(page), {
+        card: false,
+        shot: false,
+        "pdf-row": false,
+        custom: false,
+        embed: false,
+        md: false,
+      });
+      assert.doesNotMatch(page.url(), /sk-never/, "the key stays out of the address bar");
+      await page.$eval("#apiKey", (input) => ((input as Any).value = ""));
+      assert.match(await submit(page), /^EFETCH: /);
+      assert.equal((await shownParts(page)).card, false);
+    });
+
+    await t.step("a shared address runs its query again on load", async () => {
+      const fresh = await browser.newPage();
+      fresh.on("pageerror", (error) => violations.push(String(error)));
+      await fresh.goto(shared, { waitUntil: "load" });
+      assert.match(await waitForAnswer(fresh), /^200 /);
+      const restored = await fresh.evaluate(() => {
+        const d = (globalThis as Any).document;
+        return {
+          url: d.querySelector("#url").value,
+          markdown: d.querySelector("#markdown").checked,
+          iframe: d.querySelector("#iframe").checked,
+          pdf: d.querySelector("#pdf").checked,
+          ping: d.querySelector("#ping").checked,
+          rule: [
+            d.querySelector("#rule-name").value,
+            d.querySelector("#rule-selector").value,
+            d.querySelector("#rule-attr").value,
+            d.querySelector("#rule-type").value,
+          ],
+          title: d.querySelector("#card-title").textContent,
+          custom: d.querySelector("#custom-value").textContent,
+        };
+      });
+      assert.deepEqual(restored, {
+        url: `${site.origin}/article`,
+        markdown: true,
+        iframe: true,
+        pdf: false,
+        ping: true,
+        rule: ["price", ".price", "", "number"],
+        title: "An article with a price",
+        custom: "42.5",
+      });
+      await fresh.close();
+    });
+
+    await t.step("nothing stored, no CSP violation", async () => {
       const stored = await page.evaluate(() => ({
         local: (globalThis as Any).localStorage.length,
         session: (globalThis as Any).sessionStorage.length,

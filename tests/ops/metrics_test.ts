@@ -3,6 +3,7 @@
  * counter by kind and stage, and the process, runtime and Chromium series checked against /proc.
  */
 import assert from "node:assert/strict";
+import { samples } from "./_prometheus.ts";
 import type { Config } from "../../lib/config.ts";
 import { REFUSAL_KINDS, REFUSAL_STAGES } from "../../lib/guard/refusal.ts";
 import { html, q, serveRoutes, type TestApp, testApp, testConfig } from "../_server.ts";
@@ -15,17 +16,6 @@ async function scrape(app: TestApp): Promise<string> {
   });
   assert.equal(response.status, 200);
   return await response.text();
-}
-
-/** Sample lines as "name{labels}" -> value. */
-function samples(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    if (!line || line.startsWith("#")) continue;
-    const at = line.lastIndexOf(" ");
-    out.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return out;
 }
 
 const refusalSeries = (kind: string, stage: string) =>

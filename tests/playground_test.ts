@@ -461,6 +461,24 @@ Deno.test("the playground in Chromium: markdown, dates, iframe, pdf, a custom ru
       title: "An article with a price",
       custom: "42.5",
     });
+    // An address pasted over this one (only the fragment changes) runs too.
+    await fresh.evaluate((url) => {
+      (globalThis as Any).document.querySelector("#status").textContent = "";
+      (globalThis as Any).location.hash = new URLSearchParams({ url, pdf: "true" }).toString();
+    }, `${site.origin}/article`);
+    assert.match(await waitForAnswer(fresh), /^200 /);
+    const after = await fresh.evaluate(() => ({
+      pdf: (globalThis as Any).document.querySelector("#pdf").checked,
+      markdown: (globalThis as Any).document.querySelector("#markdown").checked,
+      rule: (globalThis as Any).document.querySelector("#rule-name").value,
+      hash: (globalThis as Any).location.hash,
+    }));
+    assert.deepEqual(after, {
+      pdf: true,
+      markdown: false,
+      rule: "",
+      hash: `#${new URLSearchParams({ url: `${site.origin}/article`, pdf: "true" })}`,
+    });
     await fresh.close();
   });
 

@@ -43,6 +43,8 @@ function applyQuery(query) {
   for (const flag of DEFAULT_ON) $(flag).checked = query.get(flag) !== "false";
   const prerender = query.get("prerender");
   $("prerender").value = prerender === "true" || prerender === "false" ? prerender : "auto";
+  $("rule-name").value = "";
+  for (const part of RULE_PARTS) $(`rule-${part}`).value = "";
   for (const [name, value] of query) {
     const rule = /^data\.([A-Za-z][A-Za-z0-9_]*)\.(selector|attr|type)$/.exec(name);
     if (!rule) continue;
@@ -241,6 +243,14 @@ async function peek() {
   }
 }
 
+/** Runs the query held in the address bar's fragment, if it names a url. */
+function runShared() {
+  const shared = new URLSearchParams(location.hash.slice(1));
+  if (!shared.get("url")) return;
+  applyQuery(shared);
+  peek();
+}
+
 async function copy(event) {
   const target = $(event.currentTarget.dataset.target);
   try {
@@ -258,10 +268,8 @@ document.addEventListener("DOMContentLoaded", () => {
     peek();
   });
   for (const button of document.querySelectorAll(".copy")) button.addEventListener("click", copy);
-  // A shared or reloaded address runs its query again.
-  const shared = new URLSearchParams(location.hash.slice(1));
-  if (shared.get("url")) {
-    applyQuery(shared);
-    peek();
-  }
+  // A shared or reloaded address runs its query again, and so does one pasted over this one
+  // (replaceState, used after each run, fires no hashchange).
+  runShared();
+  addEventListener("hashchange", runShared);
 });

@@ -1,11 +1,11 @@
 import { ApiError, isApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import type { Exchange } from "../boundary.ts";
 import type { Services } from "../services.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
 import { buildPayload } from "./payload.ts";
 import { apiKeyOf, queryApiKey, selectPlan } from "./plan.ts";
-import { apiHeaders, errorResponse, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
+import { apiHeaders, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
 import { admit } from "./admit.ts";
 import { prepare, type Prepared } from "./prepare.ts";
 import { cachedPayload } from "./cache_step.ts";
@@ -13,10 +13,8 @@ import { templatedJsonResponse } from "./templates.ts";
 import { acceptsGzip } from "../compress.ts";
 
 export interface ApiRequest {
-  request: Request;
-  /** The request URL, parsed once by the router. */
-  url: URL;
-  requestId: string;
+  /** The request, its parsed URL and id; its `api` is set here, for the error boundary. */
+  exchange: Exchange;
   /** Socket address of the client. */
   remoteAddr: string;
   arrivedOnProPort: boolean;
@@ -62,10 +60,11 @@ class Deadline {
 
 async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): Promise<Response> {
   const { config } = services;
+  const { request, url } = api.exchange;
   let prepared: Prepared | null = null;
   let invalid: unknown = null;
   try {
-    prepared = prepare(api.url, config);
+    prepared = prepare(url, config);
   } catch (error) {
     invalid = error;
   }
@@ -75,12 +74,12 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     plan: meta.plan,
     // A checked query has its headers.apiKey read already; a bad one is read here.
     apiKey: apiKeyOf(
-      api.request,
-      prepared ? prepared.apiKey : queryApiKey(api.url.searchParams),
+      request,
+      prepared ? prepared.apiKey : queryApiKey(url.searchParams),
     ),
-    url: api.url,
+    url,
     remoteAddr: api.remoteAddr,
-    forwardedFor: api.request.headers.get("x-forwarded-for"),
+    forwardedFor: request.headers.get("x-forwarded-for"),
   }).then((headers) => {
     meta.extra = headers;
   });
@@ -121,7 +120,7 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
       ]);
     }
     if (!params.filter) {
-      return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(api.request) });
+      return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(request) });
     }
     const { data, ...rest } = payload();
     return jsonResponse({ ...rest, data: filterData(data, params.filter) }, 200, headers);
@@ -133,42 +132,13 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   }
 }
 
-/** One API request, start to finish; never throws. */
+/**
+ * One API request, start to finish. It throws what fails; the handler's error boundary
+ * (lib/boundary.ts) answers it with the headers gathered in `exchange.api`.
+ */
 export async function handleApi(services: Services, api: ApiRequest): Promise<Response> {
-  const meta = newMeta(
-    api.requestId,
-    selectPlan(api.request, services.config, api.arrivedOnProPort),
-  );
-  let response: Response;
-  let code = "";
-  try {
-    response = await answer(services, api, meta);
-  } catch (error) {
-    const apiError = isApiError(error)
-      ? error
-      : new ApiError("EFATAL", "An unexpected error happened; it has been logged.");
-    if (!isApiError(error)) {
-      log.error("unexpected error", {
-        requestId: api.requestId,
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      });
-    }
-    code = apiError.code;
-    const url = api.url.searchParams.get("url") ?? undefined;
-    response = errorResponse(apiError, meta, url);
-  }
-  const seconds = (performance.now() - meta.startedAt) / 1000;
-  services.metrics.request({ plan: meta.plan, status: response.status, code }, seconds);
-  log.info("request", {
-    requestId: api.requestId,
-    // The host only: paths and queries may carry a target's own tokens.
-    target: meta.targetHost,
-    plan: meta.plan,
-    status: response.status,
-    code: code || undefined,
-    cache: meta.cacheStatus,
-    fetchMode: meta.fetchMode,
-    ms: Math.round(seconds * 1000),
-  });
-  return response;
+  const { exchange } = api;
+  const plan = selectPlan(exchange.request, services.config, api.arrivedOnProPort);
+  const meta = exchange.api = newMeta(exchange.requestId, plan, exchange.startedAt);
+  return await answer(services, api, meta);
 }

@@ -1,6 +1,6 @@
 import { ApiError } from "../errors.ts";
 import { decodeHtml } from "../fetch/decode.ts";
-import type { FetchResult } from "../fetch/types.ts";
+import type { FetchResult, TargetHeaders } from "../fetch/types.ts";
 import { extract, type Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
 import { domWork } from "../extract/dom_work.ts";
@@ -21,7 +21,7 @@ import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
 import { needsPrerender } from "./prerender.ts";
 import { ASSET_PREFIX, hostAsset } from "./assets.ts";
-import { visitOptions } from "./visit_options.ts";
+import { visitOptions, withUserinfo } from "./visit_options.ts";
 
 export interface Payload {
   status: "success";
@@ -116,7 +116,11 @@ async function mediaFields(
     extracted.manifest && params.ping.logo && !off("logo") &&
     candidates.logo.length < MAX_CANDIDATES
   ) {
-    const icons = await manifestIcons(extracted.manifest, { fetcher: services.fetcher, signal });
+    const icons = await manifestIcons(extracted.manifest, {
+      fetcher: services.fetcher,
+      signal,
+      targetHeaders: targetHeaders(context),
+    });
     candidates.logo = [...new Set([...candidates.logo, ...icons])];
   }
   // A field that is off is not verified either, so no favicon guess is probed for it.
@@ -130,7 +134,13 @@ async function mediaFields(
     signal,
     pageUrl: context.pageUrl,
     skipPrefix: `${services.config.publicUrl}${ASSET_PREFIX}`,
+    targetHeaders: targetHeaders(context),
   });
+}
+
+/** `headers.*` (and the URL's userinfo), for follow-up fetches of the target's own origin. */
+function targetHeaders({ params, target }: PayloadContext): TargetHeaders {
+  return { origin: target.origin, headers: withUserinfo(params.headers, target) };
 }
 
 /** The default fields the request keeps, in the contract's order; media filled in later. */

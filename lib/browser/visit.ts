@@ -195,11 +195,13 @@ function navigationError(error: unknown, ctx: { job: VisitJob; started: number }
     return new ApiError(
       "EBRWSRTIMEOUT",
       `The browser could not load "${ctx.job.url}" in time.`,
+      { cause: error },
     );
   }
   return new ApiError(
     "EFETCH",
     `The browser could not load "${ctx.job.url}" (${firstLine(error)}).`,
+    { cause: error },
   );
 }
 
@@ -207,9 +209,13 @@ function navigationError(error: unknown, ctx: { job: VisitJob; started: number }
 function toApiError(error: unknown, job: VisitJob): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof Error && error.name === "TimeoutError") {
-    return new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${job.url}" in time.`);
+    return new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${job.url}" in time.`, {
+      cause: error,
+    });
   }
-  return new ApiError("EBROWSER", `The browser failed on "${job.url}": ${firstLine(error)}`);
+  return new ApiError("EBROWSER", `The browser failed on "${job.url}": ${firstLine(error)}`, {
+    cause: error,
+  });
 }
 
 function injectError(parameter: string, value: string) {
@@ -219,6 +225,7 @@ function injectError(parameter: string, value: string) {
       "EINVALQUERY",
       `The \`${parameter}\` value "${value.slice(0, 80)}" could not be injected ` +
         `(${firstLine(error)}).`,
+      { cause: error },
     );
   };
 }

@@ -75,14 +75,16 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     const redirects: Redirect[] = [];
     const seen = new Set<string>();
     let sameOrigin = true;
+    let atHeadersOrigin = true;
     try {
       for (;;) {
-        // Origin-bound headers stop at the first cross-origin hop and never come back.
+        // Origin-bound headers stop at the first hop that leaves their origin and never come back.
         sameOrigin &&= url.origin === first.origin;
+        atHeadersOrigin &&= url.origin === (opts.headersOrigin ?? first.origin);
         const headers = hopHeaders({
           userAgent: config.userAgent,
           headers: opts.headers,
-          originHeaders: sameOrigin ? opts.originHeaders : undefined,
+          originHeaders: atHeadersOrigin ? opts.originHeaders : undefined,
           userinfo: sameOrigin ? { username: url.username, password: url.password } : undefined,
         });
         seen.add(url.href);

@@ -4,6 +4,7 @@
  * A rule that throws yields nothing for that field, never a failed extraction.
  */
 import type { JsonLd } from "./jsonld.ts";
+import type { Field, Platform, PlatformData } from "./platforms/types.ts";
 import { decodeEntities } from "./text.ts";
 import type { PageRecord } from "./record.ts";
 import type { UrlContext } from "./resolve.ts";
@@ -11,6 +12,29 @@ import type { UrlContext } from "./resolve.ts";
 export interface Context extends UrlContext {
   rec: PageRecord;
   ld: JsonLd;
+  /** The platform the page's host belongs to (lib/extract/platforms/), or null. */
+  platform: Platform | null;
+  /** What the platform's endpoint answered for this page (see platforms/endpoint.ts), or null. */
+  fetched: PlatformData | null;
+  /** Values derived once per page and shared by several rules (see memo). */
+  memos: Map<string, unknown>;
+}
+
+/** `compute()` once per page under `key`. */
+export function memo<T>(ctx: Context, key: string, compute: () => T): T {
+  if (ctx.memos.has(key)) return ctx.memos.get(key) as T;
+  const value = compute();
+  ctx.memos.set(key, value);
+  return value;
+}
+
+/**
+ * The rules for `field`: the page's platform rules first, when its platform defines that field,
+ * then the generic ones.
+ */
+export function rulesFor(ctx: Context, field: Field, generic: Rule[]): Rule[] {
+  const own = ctx.platform?.rules[field];
+  return own ? [...own, ...generic] : generic;
 }
 
 /** Raw value(s) a rule found: one, several (tried in order), or none. */

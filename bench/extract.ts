@@ -16,13 +16,22 @@ import {
   type CorpusCase,
   exclAccuracy,
   FIELDS,
-  hasShared,
   loadCorpus,
   score,
   type ScoreReport,
-  SHARED,
   VENDORED,
 } from "../tests/extract/_corpus.ts";
+
+/** The full sets, beside a developer's checkout (a user's clone has only the vendored copy). */
+const SHARED = new URL("../../shared/corpus/", import.meta.url);
+
+function hasShared(): boolean {
+  try {
+    return Deno.statSync(new URL("cases/", SHARED)).isDirectory;
+  } catch {
+    return false;
+  }
+}
 
 const METASCRAPER_NOTES = [
   "standard bundles only: its platform packages (youtube, spotify, telegram...) need the network",
@@ -31,7 +40,7 @@ const METASCRAPER_NOTES = [
   "manifest: left out (it fetches the web app manifest)",
 ];
 /** Timed rounds per engine; a page's time is its median over the rounds. */
-const ROUNDS = { linkpeek: 5, bare: 5, metascraper: 2 };
+const ROUNDS = { linkpeek: 9, metascraper: 2 };
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -111,31 +120,50 @@ function stats(ms: number[]) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
+interface Measured {
+  /** Each page's median time over the rounds, in page order. */
+  ms: number[];
+  /** The outputs of the last round, by case name. */
+  outputs: Record<string, Output>;
+  /** The highest RSS seen after any page of this engine. */
+  peakRss: number;
+}
+
 /**
- * One warm-up pass, then `rounds` timed passes over `cases`. Returns each page's median time,
- * the outputs of the last pass and the peak RSS seen after any page.
+ * One warm-up round, then `rounds` timed rounds; within a round each engine passes over every
+ * page in turn, so that a burst of load from elsewhere on the machine falls on all of them.
  */
-async function measure(cases: CorpusCase[], engine: Engine, rounds: number) {
-  const times = cases.map(() => [] as number[]);
-  const outputs: Record<string, Output> = {};
-  let peakRss = 0;
+async function measure(
+  cases: CorpusCase[],
+  engines: Record<string, Engine>,
+  rounds: number,
+): Promise<Record<string, Measured>> {
+  const names = Object.keys(engines);
+  const times = Object.fromEntries(names.map((n) => [n, cases.map(() => [] as number[])]));
+  const out: Record<string, Measured> = {};
+  for (const n of names) out[n] = { ms: [], outputs: {}, peakRss: 0 };
   for (let round = 0; round <= rounds; round++) {
-    for (const [i, c] of cases.entries()) {
-      const t = performance.now();
-      let out: unknown;
-      try {
-        out = await engine(c);
-      } catch (err) {
-        out = { _error: String(err) };
+    for (const name of names) {
+      const engine = engines[name]!;
+      const m = out[name]!;
+      for (const [i, c] of cases.entries()) {
+        const t = performance.now();
+        let result: unknown;
+        try {
+          result = await engine(c);
+        } catch (err) {
+          result = { _error: String(err) };
+        }
+        const ms = performance.now() - t;
+        m.peakRss = Math.max(m.peakRss, Deno.memoryUsage().rss);
+        if (round === 0) continue;
+        times[name]![i]!.push(ms);
+        m.outputs[c.name] = result as Output;
       }
-      const ms = performance.now() - t;
-      peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
-      if (round === 0) continue;
-      times[i]!.push(ms);
-      outputs[c.name] = out as Output;
     }
   }
-  return { ms: times.map(median), outputs, peakRss };
+  for (const n of names) out[n]!.ms = times[n]!.map(median);
+  return out;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -175,14 +203,16 @@ async function main() {
     "cases-platform": await loadCorpus("cases-platform", root),
   };
   const all = [...sets.cases, ...sets["cases-platform"]];
-  const ms = await loadMetascraper();
   const linkpeek: Engine = (c) => firstOfEach(extract(c.html, c.url));
 
-  // linkpeek first, so that metascraper's garbage is not collected during linkpeek's pass.
+  // linkpeek and the bare parse first, so that metascraper's garbage is not collected during
+  // their passes.
   const rssBefore = Deno.memoryUsage().rss;
-  const lp = await measure(all, linkpeek, ROUNDS.linkpeek);
-  const bare = await measure(all, bareParse, ROUNDS.bare);
-  const mt = await measure(all, ms.run, ROUNDS.metascraper);
+  const fast = await measure(all, { linkpeek, bare: bareParse }, ROUNDS.linkpeek);
+  const lp = fast.linkpeek!, bare = fast.bare!;
+  // metascraper's modules load only now, so they are not in linkpeek's RSS
+  const ms = await loadMetascraper();
+  const mt = (await measure(all, { metascraper: ms.run }, ROUNDS.metascraper)).metascraper!;
   const a = stats(lp.ms), p = stats(bare.ms), b = stats(mt.ms);
   const slowest = all.map((c, i) => ({ name: c.name, ms: lp.ms[i]! }))
     .sort((x, y) => y.ms - x.ms).slice(0, 3);
@@ -199,7 +229,7 @@ async function main() {
   for (const n of METASCRAPER_NOTES) write(`  metascraper ${n}`);
   for (const f of ms.failed) write(`  metascraper bundle FAILED to load: ${f}`);
   write(
-    `  a page's time is its median over ${ROUNDS.linkpeek} rounds (linkpeek, bare parse) or ${ROUNDS.metascraper} (metascraper), after one warm-up round`,
+    `  a page's time is its median over ${ROUNDS.linkpeek} rounds (linkpeek and the bare parse, taking turns) or ${ROUNDS.metascraper} (metascraper), after one warm-up round`,
   );
   write();
   write(`ms per page (all ${all.length})   median      p90      max    total`);

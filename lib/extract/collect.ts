@@ -137,6 +137,7 @@ export function collect(html: string, probes: readonly ElementProbe[] = []): Pag
   const active: Capture[] = [];
   // Script contents are skipped, except JSON-LD and scripts a platform probe keeps.
   let rawText: "skip" | "keep" | null = null;
+  // one bit per probe with a `within` element (platforms declare a handful, well under 31)
   const withinBits = probes.map((p, i) => p.within ? 1 << i : 0);
 
   const probeFull = (p: Probe) =>
@@ -392,8 +393,10 @@ export function collect(html: string, probes: readonly ElementProbe[] = []): Pag
     ontext(data) {
       if (rawText === "skip") return;
       if (rawText === "keep") {
-        const c = active[active.length - 1];
-        if (c && c.text.length < c.cap) c.text += data;
+        // only the script's own captures: an element around it must not read code as text
+        for (const c of stack[stack.length - 1]?.captures ?? []) {
+          if (c.text.length < c.cap) c.text += data;
+        }
         return;
       }
       for (let i = 0; i < active.length; i++) {

@@ -41,5 +41,8 @@ export const logoRules: Rule[] = [
   ldLogos(false),
 ];
 
+/** A logo is an image URL, normalised as images are. */
+export const normaliseLogo = normaliseImage;
+
 export const logo = (ctx: Context): string[] =>
-  allOf(rulesFor(ctx, "logo", logoRules), { normalise: normaliseImage, ctx, limit: MAX });
+  allOf(rulesFor(ctx, "logo", logoRules), { normalise: normaliseLogo, ctx, limit: MAX });

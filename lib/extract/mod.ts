@@ -22,6 +22,19 @@ import { title } from "./title.ts";
 import { url as canonicalUrl } from "./url.ts";
 import { video } from "./video.ts";
 
+// Each field's normaliser, (value, ctx) -> value or null: what a rule's raw value must pass.
+export { normaliseAudio } from "./audio.ts";
+export { normaliseAuthor } from "./author.ts";
+export { normaliseDate } from "./date.ts";
+export { normaliseDescription } from "./description.ts";
+export { normaliseImage } from "./image.ts";
+export { normaliseLang } from "./lang.ts";
+export { normaliseLogo } from "./logo.ts";
+export { normalisePublisher } from "./publisher.ts";
+export { normaliseTitle } from "./title.ts";
+export { normaliseUrl } from "./url.ts";
+export { normaliseVideo } from "./video.ts";
+
 export interface Extracted {
   title: string | null;
   description: string | null;

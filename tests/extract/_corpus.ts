@@ -1,7 +1,7 @@
 /**
  * The extraction corpus: metascraper's saved test pages with the values its snapshots expect.
  * Tests read the copy vendored in tests/fixtures/corpus (the pages that fit in 64 KB gzipped);
- * the benchmark reads the full set from ../shared/corpus when it is there.
+ * the benchmark passes another root (the full sets, when a developer has them).
  */
 import { decodeHtml } from "../../lib/fetch/decode.ts";
 import type { CaseMeta } from "./_score.ts";
@@ -9,7 +9,6 @@ import type { CaseMeta } from "./_score.ts";
 export { exclAccuracy, FIELDS, score, type ScoreReport } from "./_score.ts";
 
 export const VENDORED = new URL("../fixtures/corpus/", import.meta.url);
-export const SHARED = new URL("../../../shared/corpus/", import.meta.url);
 
 /** `cases`: metascraper's integration and rule pages; `cases-platform`: its platform packages. */
 export type CaseSet = "cases" | "cases-platform";
@@ -35,15 +34,6 @@ async function pageBytes(dir: URL): Promise<Uint8Array> {
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
     return await gunzip(await Deno.readFile(new URL("page.html.gz", dir)));
-  }
-}
-
-/** Is the shared corpus beside the repository (a developer's checkout, not a user's clone)? */
-export function hasShared(): boolean {
-  try {
-    return Deno.statSync(new URL("cases/", SHARED)).isDirectory;
-  } catch {
-    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * The corpus scorer: a TypeScript port of the matching and tallying rules of the shared corpus'
- * `score.mjs` (linkpeek's `../shared/corpus/score.mjs`, written for this project alongside the
- * metascraper pages), so tests and the benchmark judge alike without reading `../shared`.
+ * The corpus scorer: a TypeScript port of the matching and tallying rules of `score.mjs`, the
+ * scorer that ships with the team's extraction corpus (the source of tests/fixtures/corpus), so
+ * tests and the benchmark judge alike and a clone needs nothing beside the repository.
  *
  * Only fields a case's `expected` lists are scored. Text fields compare after Unicode NFC and
  * whitespace collapsing, exactly; `lang` also case-insensitively; dates to the UTC day; URL

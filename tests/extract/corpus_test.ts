@@ -10,18 +10,22 @@ import { type CaseSet, exclAccuracy, FIELDS, loadCorpus, score } from "./_corpus
 
 type Floors = { cases: number; overall: number; fields: Record<string, number> };
 
+// What the rules reach on the vendored pages; the misses left are upstream quirks (an empty
+// data: placeholder or the emoji sprite as a page's image, an obfuscated e-mail as an author,
+// Microlink's own image proxy for Reddit, a blob: URL as a video) or, for the integration page
+// "instagram", an author the Instagram rules now find where the generic bundle found none.
 const FLOORS: Record<CaseSet, Floors> = {
   cases: {
     cases: 51,
-    overall: 0.989,
+    overall: 0.993,
     fields: {
       title: 1,
-      description: 0.983,
-      author: 0.95,
-      publisher: 0.983,
+      description: 1,
+      author: 0.952,
+      publisher: 1,
       date: 1,
       lang: 1,
-      image: 0.966,
+      image: 0.975,
       logo: 1,
       url: 1,
       audio: 1,
@@ -30,8 +34,20 @@ const FLOORS: Record<CaseSet, Floors> = {
   },
   "cases-platform": {
     cases: 23,
-    overall: 0.6,
-    fields: {},
+    overall: 0.986,
+    fields: {
+      title: 1,
+      description: 1,
+      author: 1,
+      publisher: 1,
+      date: 1,
+      lang: 1,
+      image: 0.916,
+      logo: 1,
+      url: 1,
+      audio: 1,
+      video: 0.833,
+    },
   },
 };
 
@@ -62,7 +78,8 @@ for (const set of ["cases", "cases-platform"] as const) {
       if (!f) continue;
       await t.step(`${field} accuracy (excl) holds its floor`, () => {
         const acc = exclAccuracy(f);
-        const floor = floors.fields[field] ?? 0;
+        const floor = floors.fields[field];
+        assert.ok(floor !== undefined, `no floor for ${field}`);
         const misses = report.mismatches.filter((m) => m.field === field && !m.flagged)
           .map((m) =>
             `${m.case}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`

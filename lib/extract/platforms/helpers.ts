@@ -22,7 +22,7 @@ export const byId = (id: string) => (_tag: string, a: Record<string, string>) =>
 
 /** An element whose class list has `name`. */
 export const byClass = (name: string) => (_tag: string, a: Record<string, string>) =>
-  a.class !== undefined && a.class.split(/\s+/).includes(name);
+  a.class !== undefined && a.class.includes(name) && a.class.split(/\s+/).includes(name);
 
 /** An element with this data-testid. */
 export const byTestId = (id: string) => (_tag: string, a: Record<string, string>) =>

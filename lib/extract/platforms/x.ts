@@ -27,7 +27,8 @@ const author: Rule = (ctx) => displayName(ogTitle(ctx));
 const title: Rule = (ctx) => {
   const handle = firstSegment(ctx.url);
   const name = displayName(ogTitle(ctx));
-  if (!handle) return undefined;
+  // x.com/i/web/status/<id> names no handle: the syndication answer's title stands instead
+  if (!handle || handle === "i") return undefined;
   return name ? `${name} (@${handle}) on X` : `@${handle} on X`;
 };
 

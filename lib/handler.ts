@@ -104,17 +104,14 @@ function routes(services: Services): Route[] {
         return plainError(new ApiError("ENOROUTE", `Not found: ${url.pathname}`));
       }
       if (url.pathname === "/ready") return ready(services);
-      const stats = services.browser.stats();
-      const body = services.metrics.render({
-        linkpeek_browser_pages_in_use: stats.inUse,
-        linkpeek_browser_queue_length: stats.queued,
-      });
-      return new Response(body, {
-        headers: {
-          "content-type": "text/plain; version=0.0.4; charset=utf-8",
-          "cache-control": "no-store",
-        },
-      });
+      return services.metrics.render({ browser: services.browser.stats() }).then((body) =>
+        new Response(body, {
+          headers: {
+            "content-type": "text/plain; version=0.0.4; charset=utf-8",
+            "cache-control": "no-store",
+          },
+        })
+      );
     },
     (_request, url) =>
       url.pathname === "/openapi.json"

@@ -226,6 +226,8 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     ready,
     settled: async () => {
       while (closings.size) await Promise.all(closings);
+      // Each lease taken starts a new spare: counting contexts is exact once it is open.
+      await running?.spares.settled();
     },
     stats: () => ({
       inUse,

@@ -5,6 +5,8 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { DEFAULT_VIEWPORT } from "./page_setup.ts";
 
+const noop = () => {};
+
 export interface Lease {
   context: BrowserContext;
   page: Page;
@@ -16,6 +18,8 @@ export class SpareContexts {
   /** The spare's context as soon as it exists, so stats can leave it out. */
   #held: BrowserContext | null = null;
   #closed = false;
+  /** The spare being opened, if any (settled() waits for it). */
+  #opening: Promise<void> | null = null;
 
   constructor(browser: Browser) {
     this.#browser = browser;
@@ -36,6 +40,14 @@ export class SpareContexts {
     return context === this.#held;
   }
 
+  /**
+   * Resolves once no spare is being opened: a context exists a moment before it is known to be
+   * the spare, so counting contexts is exact only then.
+   */
+  async settled(): Promise<void> {
+    while (this.#opening) await this.#opening;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const spare = this.#spare;
@@ -48,9 +60,12 @@ export class SpareContexts {
     if (this.#closed || this.#spare || !this.#browser.connected) return;
     const spare = this.#open(true);
     this.#spare = spare;
-    spare.catch(() => {
+    const opening = spare.then(noop, () => {
       if (this.#spare === spare) this.#spare = null;
+    }).finally(() => {
+      if (this.#opening === opening) this.#opening = null;
     });
+    this.#opening = opening;
   }
 
   async #open(spare: boolean): Promise<Lease> {

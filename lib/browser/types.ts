@@ -126,7 +126,7 @@ export interface BrowserPool extends AsyncDisposable {
   /** True when the binary is present and Chromium launches (launches it if needed). */
   ready(): Promise<boolean>;
   stats(): BrowserStats;
-  /** Resolves once every finished visit's context has been disposed of (tests, shutdown). */
+  /** Resolves once every finished visit's context is disposed of and no spare is opening. */
   settled(): Promise<void>;
   close(): Promise<void>;
 }

@@ -40,30 +40,41 @@ export type VisitOutcome =
     closed: Promise<boolean>;
   };
 
-/** Runs the visit; the context is always closed (see `closed`). */
+/** Runs the visit; never rejects, and the context is always closed (see `closed`). */
 export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   const { deadline } = job;
   const leasing = job.open();
-  // Past the deadline the lease may still arrive: close it then rather than leak it.
-  const { context, page } = await deadline.run(leasing).catch((error) => {
-    leasing.then((lease) => lease.context.close()).catch(noop);
-    throw error;
-  });
+  let lease: Lease;
+  try {
+    lease = await deadline.run(leasing);
+  } catch (error) {
+    // Past the deadline the lease may still arrive: its closing is part of this visit's, so
+    // the pool holds the page slot (and settled() waits) until it is gone.
+    const closed = leasing.then((late) => closeContext(late.context), () => true);
+    return { ok: false, error: toApiError(error, job), closed };
+  }
   let result: VisitResult | undefined;
   let failure: unknown;
   try {
-    result = await visitIn(context, page, job);
+    result = await visitIn(lease.context, lease.page, job);
   } catch (error) {
     failure = error;
   }
-  // Disposing the context kills its renderers, even one stuck in `while(true){}`.
+  const closed = closeContext(lease.context);
+  if (failure !== undefined) return { ok: false, error: toApiError(failure, job), closed };
+  return { ok: true, result: result!, closed };
+}
+
+/**
+ * Disposing a context kills its renderers, even one stuck in `while(true){}`; false when that
+ * did not happen within 5 s (a hung browser).
+ */
+function closeContext(context: BrowserContext): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const closed = Promise.race([
+  return Promise.race([
     context.close().then(() => true, () => false),
     new Promise<boolean>((r) => timer = setTimeout(() => r(false), 5000)),
   ]).finally(() => clearTimeout(timer));
-  if (failure !== undefined) return { ok: false, error: toApiError(failure, job), closed };
-  return { ok: true, result: result!, closed };
 }
 
 async function visitIn(

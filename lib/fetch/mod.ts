@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import type { Redirect } from "../types.ts";
 import { pinHost } from "../guard/pin.ts";
+import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
 import { deadline } from "./deadline.ts";
 import { dialChecked } from "./dial.ts";
@@ -35,12 +36,14 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     url: URL,
     init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
     connectTimeoutMs: number,
+    stage: RefusalStage,
   ): Promise<HopResponse> {
     const subject = `The URL "${redact(url)}"`;
     const targets = await pinHost({ host: url.hostname, port: urlPort(url) }, {
       config,
       subject,
       signal: init.signal,
+      stage,
     });
     let last: unknown = null;
     // Every address passed the check; try them in order while the TCP connect itself fails.
@@ -87,6 +90,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           url,
           { method, headers, signal: limit.signal },
           connectTimeoutMs,
+          redirects.length > 0 ? "redirect" : "request",
         );
         const location = response.headers.location;
         if (REDIRECTS.has(response.statusCode) && location !== undefined) {

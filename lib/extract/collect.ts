@@ -84,6 +84,10 @@ function isSocialLink(href: string): boolean {
   return m !== null && SOCIAL_HOST.test(m[1]!);
 }
 
+// Most class and id values name none of the words the probes look for; one test skips them all.
+const CLASS_HINTS = /author|byline|date|time|publish|logo|title|screenname|brand/i;
+const ID_HINTS = /date|logo|content/i;
+
 /** Whitespace-only texts are not "non-empty" for $filter-like probes. */
 const blank = (s: string) => s.trim() === "";
 
@@ -182,8 +186,8 @@ export function collect(html: string, probes: readonly ElementProbe[] = []): Pag
     const parent = stack[stack.length - 1];
     let flags = parent ? parent.flags : 0;
     const frame: Frame = { tag, flags, within: parent ? parent.within : 0, captures: null };
-    const cls = a.class ? a.class.toLowerCase() : "";
-    const id = a.id ? a.id.toLowerCase() : "";
+    const cls = a.class && CLASS_HINTS.test(a.class) ? a.class.toLowerCase() : "";
+    const id = a.id && ID_HINTS.test(a.id) ? a.id.toLowerCase() : "";
     const itemprop = a.itemprop ? a.itemprop.toLowerCase() : "";
 
     switch (tag) {
@@ -262,13 +266,16 @@ export function collect(html: string, probes: readonly ElementProbe[] = []): Pag
         const src = a.src || a.srcset;
         if (!src) break;
         const imgs = rec.images;
-        if (!isChrome(src, a, flags)) {
-          if (flags & ARTICLE && imgs.article.length < 3) imgs.article.push(src);
-          if (flags & CONTENT && imgs.content.length < 3) imgs.content.push(src);
-          if (imgs.authorAlt === null && (a.alt ?? "").toLowerCase().includes("author")) {
-            imgs.authorAlt = src;
-          }
-          if (imgs.any === null && a["aria-hidden"] !== "true") imgs.any = src;
+        const inArticle = flags & ARTICLE && imgs.article.length < 3;
+        const inContent = flags & CONTENT && imgs.content.length < 3;
+        const authorAlt = imgs.authorAlt === null && /author/i.test(a.alt ?? "");
+        const any = imgs.any === null && a["aria-hidden"] !== "true";
+        // the chrome test only for an image that would fill a slot
+        if ((inArticle || inContent || authorAlt || any) && !isChrome(src, a, flags)) {
+          if (inArticle) imgs.article.push(src);
+          if (inContent) imgs.content.push(src);
+          if (authorAlt) imgs.authorAlt = src;
+          if (any) imgs.any = src;
         }
         if (imgs.itempropLogo === null && hasToken(itemprop, "logo")) imgs.itempropLogo = src;
         if (imgs.inItempropLogo === null && flags & ITEM_LOGO) imgs.inItempropLogo = src;

@@ -16,15 +16,24 @@ const URI = new RegExp(`^spotify:(${KINDS}):([A-Za-z0-9]{22})$`);
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null;
 
-/** The first object carrying a spotify: uri, searched breadth-first, a bounded number of nodes. */
+/** Nodes of the embed state looked at, at most: the entity sits a few levels down. */
+const MAX_NODES = 5000;
+
+/** The first object carrying a spotify: uri, searched breadth-first over at most MAX_NODES. */
 function findEntity(root: unknown): Json | null {
   const queue: unknown[] = [root];
-  for (let seen = 0; queue.length && seen < 5000; seen++) {
-    const v = queue.shift();
-    if (Array.isArray(v)) queue.push(...v);
+  const add = (values: unknown[]) => {
+    for (const v of values) {
+      if (queue.length >= MAX_NODES) return;
+      if (typeof v === "object" && v !== null) queue.push(v);
+    }
+  };
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i];
+    if (Array.isArray(v)) add(v);
     else if (isObject(v)) {
       if (typeof v.uri === "string" && URI.test(v.uri) && (v.name || v.title)) return v;
-      queue.push(...Object.values(v));
+      add(Object.values(v));
     }
   }
   return null;

@@ -70,24 +70,38 @@ const postDate: Rule = (ctx) => {
   return times.reduce<string | undefined>((a, b) => (a === undefined || b > a ? b : a), undefined);
 };
 
+/** A post holds a few links and media; more is not a post. */
+const MAX_ENTITIES = 50;
+const MAX_TEXT = 25_000;
+
+const list = (v: unknown): Record<string, unknown>[] =>
+  Array.isArray(v) ? v.slice(0, MAX_ENTITIES).filter((x) => typeof x === "object" && x) : [];
+
 /** The syndication answer for a post: its author, text, date and media. */
 function readPost(body: string): PlatformData | null {
   const post = JSON.parse(body);
   if (post?.__typename !== "Tweet" || typeof post.text !== "string") return null;
+  if (post.text.length > MAX_TEXT) return null;
   const user = post.user ?? {};
   let text: string = post.text;
   // the media's own t.co link is dropped; other links are expanded
-  for (const m of post.entities?.media ?? []) if (m.url) text = text.split(m.url).join("");
-  for (const u of post.entities?.urls ?? []) {
-    if (u.url && u.expanded_url) text = text.split(u.url).join(u.expanded_url);
+  for (const m of list(post.entities?.media)) {
+    if (typeof m.url === "string" && m.url) text = text.split(m.url).join("");
   }
-  const media: Record<string, unknown>[] = post.mediaDetails ?? [];
+  for (const u of list(post.entities?.urls)) {
+    if (typeof u.url === "string" && u.url && typeof u.expanded_url === "string") {
+      text = text.split(u.url).join(u.expanded_url);
+    }
+  }
+  const media = list(post.mediaDetails);
   const mp4s = media.flatMap((m) =>
-    ((m.video_info as { variants?: Record<string, unknown>[] })?.variants ?? [])
+    list((m.video_info as { variants?: unknown } | undefined)?.variants)
       .filter((v) => v.content_type === "video/mp4")
   ).sort((a, b) => Number(b.bitrate ?? 0) - Number(a.bitrate ?? 0));
   return {
-    title: user.name && user.screen_name ? `${user.name} (@${user.screen_name}) on X` : undefined,
+    title: typeof user.name === "string" && typeof user.screen_name === "string"
+      ? `${user.name} (@${user.screen_name}) on X`
+      : undefined,
     author: user.name,
     description: text.trim(),
     date: post.created_at,

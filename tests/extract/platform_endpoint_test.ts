@@ -66,6 +66,23 @@ Deno.test("endpoint readers turn each platform's answer into field values", asyn
       },
     );
   });
+  await t.step("odd or hostile answers: null or what can be read, never a throw", () => {
+    const tweet = (extra: Record<string, unknown>) =>
+      x.endpoint!.read(
+        JSON.stringify({ __typename: "Tweet", text: "hi", ...extra }),
+        new URL(TWEET),
+      );
+    assert.equal(
+      tweet({ entities: { urls: { url: "x" } }, user: { name: {} } })?.description,
+      "hi",
+    );
+    assert.equal(tweet({ entities: { urls: { url: "x" } }, user: { name: {} } })?.title, undefined);
+    assert.equal(tweet({ text: "x".repeat(30_000) }), null);
+    const flat = `<script id="__NEXT_DATA__">${
+      JSON.stringify({ a: Array(200_000).fill([1]) })
+    }</script>`;
+    assert.equal(spotify.endpoint!.read(flat, new URL(EPISODE)), null);
+  });
   await t.step("endpoint URLs only for the pages that have one", () => {
     assert.equal(
       endpointFor(TWEET),

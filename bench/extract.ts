@@ -238,7 +238,9 @@ async function main() {
   write(`metascraper             ${fmt(b.median)} ${fmt(b.p90)} ${fmt(b.max)} ${fmt(b.total)}`);
   write(`linkpeek slowest pages: ${slowest.map((s) => `${s.name} ${s.ms.toFixed(1)}`).join(", ")}`);
   write(
-    `linkpeek peak RSS during its pass: ${mib(lp.peakRss)} (before: ${mib(rssBefore)})`,
+    `linkpeek peak RSS during its pass: ${mib(lp.peakRss)} (before: ${
+      mib(rssBefore)
+    }, the corpus loaded; the bare parse takes turns with it)`,
   );
   write();
 

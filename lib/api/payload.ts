@@ -4,6 +4,7 @@ import type { FetchResult, TargetHeaders } from "../fetch/types.ts";
 import { extract, type Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
 import { domWork } from "../extract/dom_work.ts";
+import { fetchPlatformData } from "../extract/platforms/endpoint.ts";
 import { fetchIframe } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
@@ -168,6 +169,11 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   let fileData: Record<string, unknown> | null = null;
   let visit: Promise<VisitResult> | null = null;
 
+  // A platform's endpoint (lib/extract/platforms/) starts beside the page fetch; it is cached,
+  // so asking again for the final URL below costs nothing more when the page did not move.
+  const endpoint = { fetcher: services.fetcher, signal };
+  if (params.meta !== false) void fetchPlatformData(target.href, endpoint);
+
   const startVisit = (withHtml: boolean) =>
     services.browser.visit(finalUrl, {
       ...visitOptions(params, { html: withHtml, target, url: finalUrl }),
@@ -246,7 +252,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   }
   if (html !== null) {
     const page = html;
-    const extracted = extract(page, finalUrl);
+    const fetched = params.meta === false ? null : await fetchPlatformData(finalUrl, endpoint);
+    const extracted = extract(page, finalUrl, { fetched });
     if (params.meta !== false) {
       const keep = params.meta;
       data = { ...defaultFields(extracted, keep), ...data };

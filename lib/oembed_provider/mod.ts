@@ -6,7 +6,7 @@
  * codes and JSON envelope, with oEmbed's statuses where it has one: ENOTFOUND 404 (nothing to
  * embed), an unknown format 501, EAUTH 401, EPRO 403.
  */
-import { ApiError, isApiError } from "../errors.ts";
+import { ApiError, type ErrorCode, isApiError } from "../errors.ts";
 import { type ApiRequest, type Endpoint, handleApi } from "../api/mod.ts";
 import { apiHeaders } from "../api/respond.ts";
 import type { Services } from "../services.ts";
@@ -35,19 +35,19 @@ function endpointFor(services: Services, request: OembedRequest): Endpoint {
 }
 
 /**
- * The plan errors as oEmbed reads them: EAUTH stays 401 (the spec's "private resource": the
- * consumer shows a plain link); a key sent to the free endpoint (EPRO) is 403, refused rather
- * than malformed. ERATE stays 429 with Retry-After: a consumer may try again tomorrow.
+ * Where /oembed's statuses differ from the API's. The plan errors as oEmbed reads them: EAUTH
+ * stays 401 (the spec's "private resource": the consumer shows a plain link); a key sent to the
+ * free endpoint (EPRO) is 403, refused rather than malformed. ERATE stays 429 with
+ * Retry-After: a consumer may try again tomorrow. An unknown format is EINVALQUERY with 501
+ * (request.ts).
  */
+export const OEMBED_STATUS: Partial<Record<ErrorCode, number>> = { EPRO: 403 };
+export { FORMAT_STATUS, MAX_PIXELS, PASSED_PARAMS } from "./request.ts";
+
 function oembedStatus(error: unknown): unknown {
-  if (isApiError(error) && error.code === "EPRO") {
-    return new ApiError(error.code, error.message, {
-      headers: error.headers,
-      cause: error,
-      status: 403,
-    });
-  }
-  return error;
+  const status = isApiError(error) ? OEMBED_STATUS[error.code] : undefined;
+  if (!status || !isApiError(error) || error.status === status) return error;
+  return new ApiError(error.code, error.message, { headers: error.headers, cause: error, status });
 }
 
 export async function handleOembed(services: Services, api: ApiRequest): Promise<Response> {

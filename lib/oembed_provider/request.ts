@@ -23,9 +23,20 @@ export interface OembedRequest {
  * headers.apiKey), the cache and the fetch controls. Anything that changes the payload's shape
  * (embed, filter, meta, data, screenshot...) is left out, as unknown parameters are.
  */
-const PASSED = new Set(["url", "headers", "ttl", "staleTtl", "force", "prerender", "timeout"]);
+export const PASSED_PARAMS: ReadonlySet<string> = new Set([
+  "url",
+  "headers",
+  "ttl",
+  "staleTtl",
+  "force",
+  "prerender",
+  "timeout",
+]);
 
-const MAX_PIXELS = 10_000;
+/** oEmbed 1.0: a provider that cannot answer in the format asked says 501 Not Implemented. */
+export const FORMAT_STATUS = 501;
+
+export const MAX_PIXELS = 10_000;
 
 function size(query: URLSearchParams, name: "maxwidth" | "maxheight"): number | null {
   const raw = query.get(name)?.trim();
@@ -46,11 +57,10 @@ function format(query: URLSearchParams): "json" | "xml" {
   const raw = (query.get("format") ?? "").trim().toLowerCase();
   if (raw === "" || raw === "json") return "json";
   if (raw === "xml") return "xml";
-  // oEmbed 1.0, 2.3.4.3: a format the provider cannot answer in is 501 Not Implemented.
   throw new ApiError(
     "EINVALQUERY",
     `The parameter \`format\` must be json or xml, got "${raw.slice(0, 40)}".`,
-    { status: 501 },
+    { status: FORMAT_STATUS },
   );
 }
 
@@ -77,7 +87,7 @@ export function readOembedRequest(url: URL): OembedRequest {
   };
   const passed = new URLSearchParams();
   for (const [name, value] of query) {
-    if (PASSED.has(toCamel(name.split(".")[0]!))) passed.append(name, value);
+    if (PASSED_PARAMS.has(toCamel(name.split(".")[0]!))) passed.append(name, value);
   }
   for (const [name, value] of DISCOVERY_QUERY) passed.set(name, value);
   return {

@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { parseDocument } from "htmlparser2";
 import type { Element } from "domhandler";
 import { PNG } from "pngjs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { openApiDocument } from "../../lib/openapi.ts";
 import { createKey } from "../../lib/plans/mod.ts";
 import { CARD_WIDTH, HERO_RATIO, THUMBNAIL } from "../../lib/oembed_provider/card.ts";
 import { DEFAULT_FRAME } from "../../lib/oembed_provider/embed_html.ts";
@@ -530,4 +532,33 @@ Deno.test("the playground advertises /oembed for itself", async () => {
       "https://lp.example/oembed?url=https%3A%2F%2Flp.example%2F&format=xml",
     ],
   ]);
+});
+
+Deno.test("every /oembed answer fits the OpenAPI document's OembedAnswer schema", async () => {
+  await using env = await setup();
+  const ajv = new Ajv2020({ strict: false });
+  ajv.addSchema({
+    $id: "doc",
+    components: openApiDocument(env.app.handler.services.config).components,
+  });
+  const validate = ajv.compile({ $ref: "doc#/components/schemas/OembedAnswer" });
+  const types: string[] = [];
+  for (
+    const [path, extra] of [
+      ["/article", ""],
+      ["/watch", "&maxwidth=320"],
+      ["/post", ""],
+      ["/photo.png", ""],
+      ["/gallery", ""],
+      ["/article", "&type=link"],
+    ]
+  ) {
+    const { body } = await env.oembed(path!, extra);
+    assert.ok(validate(body), `${path}${extra}: ${JSON.stringify(validate.errors)}`);
+    types.push(body.type);
+  }
+  assert.deepEqual(types, ["rich", "video", "rich", "photo", "photo", "link"]);
+  // The schema is not a rubber stamp: a photo without its url fails.
+  assert.equal(validate({ version: "1.0", type: "photo", width: 1, height: 1 }), false);
+  assert.equal(validate({ version: "1.0", type: "rich", html: "<a></a>" }), false);
 });

@@ -176,8 +176,9 @@ async function answer(
 }
 
 /**
- * One API request, start to finish. It throws what fails; the handler's error boundary
- * (lib/boundary.ts) answers it with the headers gathered in `exchange.api`.
+ * One API request, start to finish (or, with `endpoint`, another answer on the same pipeline).
+ * It throws what fails; the handler's error boundary (lib/boundary.ts) answers it with the
+ * headers gathered in `exchange.api`.
  */
 export async function handleApi(
   services: Services,

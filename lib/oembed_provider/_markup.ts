@@ -41,6 +41,11 @@ export function httpUrl(value: unknown, base?: string): string | null {
   return url && (url.protocol === "http:" || url.protocol === "https:") ? url.href : null;
 }
 
+/** A site's name when nothing better is known: the URL's host name, without `www.`. */
+export function siteName(url: string): string {
+  return new URL(url).hostname.replace(/^www\./, "");
+}
+
 /** A positive pixel size from a number or a numeric string; null otherwise. */
 export function pixels(value: unknown): number | null {
   const number = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value)

@@ -8,7 +8,7 @@ import { ApiError } from "../errors.ts";
 import type { Payload } from "../api/payload.ts";
 import type { ResponseMeta } from "../api/respond.ts";
 import type { MediaObject } from "../types.ts";
-import { clip, fit, httpUrl } from "./_markup.ts";
+import { clip, fit, httpUrl, siteName } from "./_markup.ts";
 import { renderCard } from "./card.ts";
 import { PROVIDER_FIELD, type ProviderEmbed } from "./provider.ts";
 import type { OembedRequest } from "./request.ts";
@@ -68,11 +68,12 @@ export function oembedAnswer(
   put("title", title);
   put("author_name", text(data.author) ?? provider?.author_name);
   put("author_url", provider?.author_url);
-  put("provider_name", text(data.publisher) ?? provider?.provider_name ?? new URL(pageUrl).host);
+  put("provider_name", text(data.publisher) ?? provider?.provider_name ?? siteName(pageUrl));
   put("provider_url", `${new URL(pageUrl).origin}/`);
   // Seconds the answer stays in linkpeek's cache; a private answer is for no cache at all.
   if (!meta.private) put("cache_age", Math.max(0, Math.floor(meta.cacheTtlMs / 1000)));
-  const thumbnail = photo ? null : sized(image, request);
+  // A photo answer is the image itself; a link answer shows it as its thumbnail.
+  const thumbnail = photo && !request.link ? null : sized(image, request);
   if (thumbnail) {
     put("thumbnail_url", thumbnail.url);
     put("thumbnail_width", thumbnail.width);

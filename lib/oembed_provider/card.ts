@@ -7,7 +7,7 @@
  * browser, and breaks anywhere rather than overflow. 320-640 px wide.
  */
 import type { MediaObject } from "../types.ts";
-import { type Box, clip, escape, httpUrl } from "./_markup.ts";
+import { type Box, clip, escape, httpUrl, siteName } from "./_markup.ts";
 
 export interface CardContent {
   url: string;
@@ -113,7 +113,7 @@ export function renderCard(
   if (!url) throw new TypeError("A card links http(s) pages only.");
   const width = Math.min(limits.maxWidth ?? CARD_WIDTH, CARD_WIDTH);
   const layout = layoutFor(content.image, width, limits.maxHeight);
-  const host = new URL(url).hostname.replace(/^www\./, "");
+  const host = siteName(url);
   const title = clip(content.title ?? host, LIMITS.title);
   const logo = httpUrl(content.logo?.url);
   const site = clip(content.publisher ?? host, LIMITS.footer);

@@ -45,8 +45,9 @@ export const OEMBED_STATUS: Partial<Record<ErrorCode, number>> = { EPRO: 403 };
 export { FORMAT_STATUS, MAX_PIXELS, PASSED_PARAMS } from "./request.ts";
 
 function oembedStatus(error: unknown): unknown {
-  const status = isApiError(error) ? OEMBED_STATUS[error.code] : undefined;
-  if (!status || !isApiError(error) || error.status === status) return error;
+  if (!isApiError(error)) return error;
+  const status = OEMBED_STATUS[error.code];
+  if (status === undefined || status === error.status) return error;
   return new ApiError(error.code, error.message, { headers: error.headers, cause: error, status });
 }
 

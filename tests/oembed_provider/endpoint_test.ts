@@ -33,7 +33,9 @@ const image = (bytes: Uint8Array<ArrayBuffer>) => () =>
   new Response(bytes, { headers: { "content-type": "image/png" } });
 
 /** A page naming an oEmbed provider (or none) and a few metadata fields. */
-function page(options: { title?: string; provider?: string; image?: string; extra?: string }) {
+function page(
+  options: { title?: string; provider?: string; image?: string; extra?: string; type?: string },
+) {
   return html(`<!doctype html><html lang="en"><head>
 ${options.title === undefined ? "" : `<title>${options.title}</title>`}
 <meta property="og:site_name" content="Example Journal">
@@ -41,7 +43,9 @@ ${options.title === undefined ? "" : `<title>${options.title}</title>`}
 ${options.image ? `<meta property="og:image" content="${options.image}">` : ""}
 ${
     options.provider
-      ? `<link rel="alternate" type="application/json+oembed" href="${options.provider}">`
+      ? `<link rel="alternate" type="${
+        options.type ?? "application/json+oembed"
+      }" href="${options.provider}">`
       : ""
   }
 ${options.extra ?? ""}
@@ -67,7 +71,14 @@ function site() {
     "/square.png": image(square),
     "/photo.png": image(photo),
     "/watch": () => page({ title: "A video", provider: provider("video") }),
-    "/post": () => page({ title: "A post", provider: provider("rich") }),
+    // Discovery reads the type in any case, as lib/extract does.
+    "/post": () =>
+      page({ title: "A post", provider: provider("rich"), type: "Application/JSON+oEmbed" }),
+    "/inward": (request) =>
+      page({
+        title: "Names an inside address",
+        provider: new URL(request.url).searchParams.get("p")!,
+      }),
     "/gallery": () => page({ title: "A gallery", provider: provider("photo") }),
     "/evil": () => page({ title: "Evil embed", provider: provider("evil") }),
     "/linkonly": () => page({ title: "Link only", provider: provider("link") }),
@@ -132,10 +143,11 @@ function providers() {
   });
 }
 
-async function setup(env: Record<string, string> = {}) {
+/** The app, the site and the providers; `trustPorts` are loopback ports the guard lets through. */
+async function setup(env: Record<string, string> = {}, trustPorts: number[] = []) {
   const target = site();
   const provider = providers();
-  const config = testConfig({ env });
+  const config = testConfig({ env, trustPorts });
   const resolver = tableResolver({
     "site.example": [PUBLIC_IP],
     "providers.example": [PUBLIC_IP_2],
@@ -144,6 +156,7 @@ async function setup(env: Record<string, string> = {}) {
   config.connector = loopbackConnector({
     [PUBLIC_IP]: target.port,
     [PUBLIC_IP_2]: provider.port,
+    ...Object.fromEntries(trustPorts.map((port) => [`127.0.0.1:${port}`, port])),
   });
   const app = await testApp(config);
   return {
@@ -335,6 +348,7 @@ Deno.test("GET /oembed answers photo for an image target and for a photo provide
   assert.equal(target.body.html, undefined);
   assert.equal(target.body.thumbnail_url, undefined);
   assert.equal(target.body.provider_url, `${SITE}/`);
+  assert.equal(target.body.provider_name, "site.example", "no publisher: the host names it");
 
   const provided = await env.oembed("/gallery", "&maxwidth=512");
   assert.equal(provided.body.type, "photo");
@@ -345,6 +359,12 @@ Deno.test("GET /oembed answers photo for an image target and for a photo provide
 
 Deno.test("GET /oembed type=link answers a link, even where an embed exists", async () => {
   await using env = await setup();
+  const image = await env.oembed("/photo.png", "&type=link&maxwidth=200");
+  assert.equal(image.body.type, "link");
+  assert.deepEqual(
+    [image.body.thumbnail_url, image.body.thumbnail_width, image.body.thumbnail_height],
+    [`${SITE}/photo.png`, 200, 150],
+  );
   for (const path of ["/article", "/watch"]) {
     const { status, body } = await env.oembed(path, "&type=link");
     assert.equal(status, 200);
@@ -368,6 +388,23 @@ Deno.test("GET /oembed falls back to the card when the provider cannot help", as
   const { body } = await env.oembed("/self");
   assert.equal(body.type, "rich");
   assert.equal(env.resolver.calls["localhost"], undefined);
+});
+
+Deno.test("GET /oembed never reaches a provider on a forbidden address", async () => {
+  await using canary = serve(() => Response.json({ type: "rich", html: "<p>inside</p>" }));
+  const path = `/inward?p=${encodeURIComponent(`${canary.origin}/oembed`)}`;
+  {
+    await using env = await setup();
+    const { body } = await env.oembed(path);
+    assert.equal(body.type, "rich");
+    assertInertCard(body.html);
+    assert.equal(canary.hits, 0, "the guard refused the page's provider");
+  }
+  // The same page, the address trusted: the provider is asked, so the refusal was the guard's.
+  await using trusting = await setup({}, [canary.port]);
+  const { body } = await trusting.oembed(path);
+  assert.equal(canary.hits, 1);
+  assert.match(body.html, /^<iframe sandbox=/);
 });
 
 Deno.test("GET /oembed format=xml answers the spec's XML with the same fields", async () => {
@@ -498,6 +535,15 @@ Deno.test("GET /oembed escapes hostile titles: markup, quotes, RTL, 10 KB", asyn
   assert.ok(body.title.startsWith("<script>alert(“x”)</script>"));
   assert.equal([...new Intl.Segmenter().segment(body.title)].length, 301);
   assert.ok(body.html.length < 8_000, `${body.html.length} characters`);
+});
+
+Deno.test("GET /oembed with credentials is private: no cache_age, not for shared caches", async () => {
+  await using env = await setup();
+  const { status, headers, body } = await env.oembed("/article", "&headers.cookie=session%3D1");
+  assert.equal(status, 200);
+  assert.equal(headers.get("cache-control"), "private, no-store");
+  assert.equal(body.cache_age, undefined);
+  assert.equal(body.type, "rich");
 });
 
 Deno.test("GET /oembed keeps its cache entries apart from the API's", async () => {

@@ -34,17 +34,18 @@ export class ApiError extends Error {
 
   /**
    * `cause` is what went wrong underneath (ES2022 `{ cause }`): it reaches the log line of an
-   * unexpected error (see causeChain), never an answer.
+   * unexpected error (see causeChain), never an answer. `status` replaces the code's own where
+   * another protocol's statuses apply (/oembed answers EPRO with 403).
    */
   constructor(
     code: ErrorCode,
     message: string,
-    options: { headers?: Record<string, string>; cause?: unknown } = {},
+    options: { headers?: Record<string, string>; cause?: unknown; status?: number } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = options.status ?? ERROR_STATUS[code];
     this.headers = options.headers ?? {};
   }
 }

@@ -5,6 +5,7 @@ import { compress } from "./compress.ts";
 import { inRequest, levelOfStatus, log } from "./log.ts";
 import { clientIp, constantTimeEqual } from "./plans/mod.ts";
 import { handleApi } from "./api/mod.ts";
+import { handleOembed } from "./oembed_provider/mod.ts";
 import { serveAsset } from "./api/assets.ts";
 import { CORS_HEADERS, jsonResponse } from "./api/respond.ts";
 import { createServices, type Services } from "./services.ts";
@@ -87,13 +88,21 @@ function routes(services: Services): Route[] {
     },
     (request, url, conn, exchange) => {
       if (url.pathname !== "/") return null;
-      if (wantsPlayground(request, url)) return playgroundAsset("/");
+      if (wantsPlayground(request, url)) return playgroundAsset("/", config.publicUrl);
       return handleApi(services, {
         exchange,
         remoteAddr: conn.remoteAddr,
         arrivedOnProPort: conn.pro === true,
       });
     },
+    (_request, url, conn, exchange) =>
+      url.pathname === "/oembed"
+        ? handleOembed(services, {
+          exchange,
+          remoteAddr: conn.remoteAddr,
+          arrivedOnProPort: !!conn.pro,
+        })
+        : null,
     (_request, url) =>
       url.pathname === "/health"
         ? jsonResponse({ status: "ok" }, 200, { "cache-control": "no-store" })
@@ -117,7 +126,7 @@ function routes(services: Services): Route[] {
         : null,
     (_request, url) =>
       url.pathname.startsWith("/assets/") ? serveAsset(services, url.pathname) : null,
-    (_request, url) => playgroundAsset(url.pathname),
+    (_request, url) => playgroundAsset(url.pathname, config.publicUrl),
   ];
 }
 
@@ -135,7 +144,7 @@ const NAMED_PATHS = new Set([...PROBES, "/openapi.json"]);
  * no route took the request (unknown path, method not allowed).
  */
 function routeName({ api, request, url, code }: Exchange): string {
-  if (api) return "api";
+  if (api) return url.pathname === "/oembed" ? "oembed" : "api";
   if (request.method === "OPTIONS") return "preflight";
   if (code === "EMETHOD") return "none";
   if (url.pathname.startsWith("/assets/")) return "assets";

@@ -63,11 +63,14 @@ export function withSize(oembedUrl: string, size: { maxWidth?: number; maxHeight
   return url.href;
 }
 
-/** Fetches the provider's JSON and returns its embed HTML with scripts split out, or null. */
-export async function fetchIframe(
+/**
+ * Fetches the provider's JSON answer, sized: the parsed object and the URL that answered (after
+ * redirects), or null when anything fails.
+ */
+export async function fetchOembed(
   oembedUrl: string,
   options: IframeOptions,
-): Promise<Iframe | null> {
+): Promise<{ answer: Record<string, unknown>; url: string } | null> {
   if (options.signal?.aborted) return null;
   try {
     const url = withSize(oembedUrl, options);
@@ -78,11 +81,22 @@ export async function fetchIframe(
       signal: options.signal,
     });
     if (result.statusCode < 200 || result.statusCode > 299 || result.truncated) return null;
-    const html = embedHtml(JSON.parse(new TextDecoder().decode(result.body)));
-    return html ? splitScripts(html, result.url) : null;
+    const answer: unknown = JSON.parse(new TextDecoder().decode(result.body));
+    if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return null;
+    return { answer: answer as Record<string, unknown>, url: result.url };
   } catch {
     return null;
   }
+}
+
+/** Fetches the provider's JSON and returns its embed HTML with scripts split out, or null. */
+export async function fetchIframe(
+  oembedUrl: string,
+  options: IframeOptions,
+): Promise<Iframe | null> {
+  const fetched = await fetchOembed(oembedUrl, options);
+  const html = fetched && embedHtml(fetched.answer);
+  return html ? splitScripts(html, fetched.url) : null;
 }
 
 /** `html` for video/rich answers; an <img> built for photo answers. */

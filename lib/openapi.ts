@@ -1,6 +1,7 @@
 /**
  * GET /openapi.json: an OpenAPI 3.1 description generated from the definitions the service runs
- * on (PARAMS for the query, ERROR_STATUS for errors), never a second hand-kept copy.
+ * on (PARAMS for the query, ERROR_STATUS for errors, lib/oembed_provider/ for /oembed), never a
+ * second hand-kept copy.
  */
 import { type Config, REPO_URL, VERSION } from "./config.ts";
 import {
@@ -11,6 +12,7 @@ import {
   SECURITY_SCHEMES,
 } from "./openapi/components.ts";
 import { type JsonObject, queryParameters } from "./openapi/query.ts";
+import { OEMBED_SCHEMAS, oembedCodesByStatus, oembedOperation } from "./openapi/oembed.ts";
 
 const json = (schema: JsonObject) => ({ "application/json": { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -39,9 +41,9 @@ function servers(config: Config): JsonObject[] {
   return list;
 }
 
-function errorResponses(skip: number[] = []): JsonObject {
+function errorResponses(skip: number[] = [], byStatus = codesByStatus()): JsonObject {
   const out: JsonObject = {};
-  for (const [status, codes] of codesByStatus()) {
+  for (const [status, codes] of byStatus) {
     if (skip.includes(status)) continue;
     out[String(status)] = {
       description: codes.join(", "),
@@ -108,6 +110,7 @@ const OBSERVE = {
 const TAGS = [
   { name: "assets", description: "Screenshots and PDFs hosted by linkpeek." },
   { name: "metadata", description: "The Microlink-compatible API at /." },
+  { name: "oembed", description: "linkpeek as an oEmbed provider for any URL." },
   { name: "service", description: "Health, readiness, metrics and this document." },
 ];
 
@@ -135,6 +138,12 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           security: [],
           responses: { "204": { description: "Allowed methods and headers." } },
         },
+      },
+      "/oembed": {
+        get: oembedOperation(errorResponses([], oembedCodesByStatus()), {
+          ...API_HEADERS,
+          ...RATE_LIMIT_HEADERS,
+        }),
       },
       "/health": plain({
         operationId: "getHealth",
@@ -217,6 +226,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     components: {
       schemas: {
         ...SCHEMAS,
+        ...OEMBED_SCHEMAS,
         Readiness: {
           type: "object",
           required: ["status", "browser", "store"],

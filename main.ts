@@ -1,8 +1,9 @@
 import { loadConfig } from "./lib/config.ts";
 import { createHandler } from "./lib/handler.ts";
-import { flushLog, log } from "./lib/log.ts";
+import { flushLog, log, setLogLevel } from "./lib/log.ts";
 
 const config = loadConfig();
+setLogLevel(config.logLevel);
 const handler = await createHandler(config);
 
 function remote(info: Deno.ServeHandlerInfo): string {

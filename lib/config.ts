@@ -1,6 +1,7 @@
 import type { Connector, Resolver, TrustedTarget } from "./guard/types.ts";
 import { parseTrustedTargets } from "./guard/trusted.ts";
 import denoJson from "../deno.json" with { type: "json" };
+import { type LogLevel, parseLogLevel } from "./log.ts";
 
 export const VERSION: string = denoJson.version;
 export const REPO_URL = "https://github.com/linkpeek/linkpeek";
@@ -25,6 +26,8 @@ export interface Config {
   maxBodyBytes: number;
   userAgent: string;
   metricsToken: string | null;
+  /** Lines below this level are not written (LOG_LEVEL). */
+  logLevel: LogLevel;
   /** DNS resolution for targets; tests inject a fake one. */
   resolver: Resolver | null;
   /** Where a checked address is really dialled; tests map onto loopback canaries. */
@@ -82,6 +85,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1),
     userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
     metricsToken: env.METRICS_TOKEN || null,
+    logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,
     ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],

@@ -32,15 +32,20 @@ export class ApiError extends Error {
   /** Extra response headers, e.g. Retry-After for ERATE/EBUSY/EUNAVAILABLE. */
   readonly headers: Record<string, string>;
 
+  /**
+   * `cause` is what went wrong underneath (ES2022 `{ cause }`): it reaches the log line of an
+   * unexpected error (see causeChain), never an answer. `status` replaces the code's own where
+   * another protocol's statuses apply (/oembed answers EPRO with 403).
+   */
   constructor(
     code: ErrorCode,
     message: string,
-    options: { headers?: Record<string, string> } = {},
+    options: { headers?: Record<string, string>; cause?: unknown; status?: number } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = options.status ?? ERROR_STATUS[code];
     this.headers = options.headers ?? {};
   }
 }
@@ -59,4 +64,43 @@ export function errorBody(error: ApiError, url?: string): Record<string, unknown
   if (url !== undefined) body.url = url;
   body.data = { url: error.message };
   return body;
+}
+
+const MAX_CAUSES = 5;
+const MAX_MESSAGE_CHARS = 300;
+/** `scheme://user:password@` in any text. */
+const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+/** linkpeek's API keys (lib/plans/keys.ts) and signatures (`<key id>.<mac>`). */
+const API_KEY = /\blp_[A-Za-z0-9_-]+/g;
+
+/**
+ * An error and its causes for a log line: `Name [code]: message <- Cause: message ...`, at
+ * most five deep, each message cut short. Never a stack. URL userinfo, API keys and every
+ * string in `secrets` (the request's header values, say) are replaced by `***`.
+ */
+export function causeChain(error: unknown, secrets: readonly string[] = []): string {
+  const parts: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current !== undefined && current !== null && parts.length < MAX_CAUSES) {
+    if (seen.has(current)) break;
+    seen.add(current);
+    const e = current as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+    const name = typeof e.name === "string" ? e.name : typeof current;
+    const code = typeof e.code === "string" || typeof e.code === "number" ? ` [${e.code}]` : "";
+    const message = typeof e.message === "string" ? e.message : String(current);
+    parts.push(`${name}${code}: ${redact(message, secrets).slice(0, MAX_MESSAGE_CHARS)}`);
+    current = current instanceof Object ? e.cause : undefined;
+  }
+  return parts.join(" <- ");
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text.replace(USERINFO, "$1***@").replace(API_KEY, "lp_***");
+  // Longest first, so that a secret containing another is removed whole.
+  const forms = secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]);
+  for (const secret of forms.sort((a, b) => b.length - a.length)) {
+    if (secret.length >= 3) out = out.replaceAll(secret, "***");
+  }
+  return out;
 }

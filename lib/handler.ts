@@ -1,10 +1,13 @@
 import type { Config } from "./config.ts";
 import { ApiError } from "./errors.ts";
+import { errorAnswer, type Exchange } from "./boundary.ts";
 import { compress } from "./compress.ts";
+import { inRequest, levelOfStatus, log } from "./log.ts";
 import { clientIp, constantTimeEqual } from "./plans/mod.ts";
 import { handleApi } from "./api/mod.ts";
+import { handleOembed } from "./oembed_provider/mod.ts";
 import { serveAsset } from "./api/assets.ts";
-import { CORS_HEADERS, jsonResponse, plainError } from "./api/respond.ts";
+import { CORS_HEADERS, jsonResponse } from "./api/respond.ts";
 import { createServices, type Services } from "./services.ts";
 import { openApiDocument } from "./openapi.ts";
 import { playgroundAsset, wantsPlayground } from "./playground/mod.ts";
@@ -55,10 +58,12 @@ async function ready(services: Services): Promise<Response> {
   );
 }
 
+/** A route answers, declines (null: the next route is tried), or throws for errorAnswer. */
 type Route = (
   request: Request,
   url: URL,
   conn: ConnInfo,
+  exchange: Exchange,
 ) => Promise<Response | null> | Response | null;
 
 function routes(services: Services): Route[] {
@@ -75,46 +80,45 @@ function routes(services: Services): Route[] {
           },
         })
         : null,
-    (request) =>
-      request.method !== "GET" && request.method !== "HEAD"
-        ? plainError(
-          new ApiError("EMETHOD", `The method ${request.method} is not allowed: use GET.`, {
-            headers: { allow: "GET, HEAD, OPTIONS" },
-          }),
-        )
-        : null,
-    (request, url, conn) => {
+    (request) => {
+      if (request.method === "GET" || request.method === "HEAD") return null;
+      throw new ApiError("EMETHOD", `The method ${request.method} is not allowed: use GET.`, {
+        headers: { allow: "GET, HEAD, OPTIONS" },
+      });
+    },
+    (request, url, conn, exchange) => {
       if (url.pathname !== "/") return null;
-      if (wantsPlayground(request, url)) return playgroundAsset("/");
+      if (wantsPlayground(request, url)) return playgroundAsset("/", config.publicUrl);
       return handleApi(services, {
-        request,
-        url,
-        requestId: crypto.randomUUID(),
+        exchange,
         remoteAddr: conn.remoteAddr,
         arrivedOnProPort: conn.pro === true,
       });
     },
+    (_request, url, conn, exchange) =>
+      url.pathname === "/oembed"
+        ? handleOembed(services, {
+          exchange,
+          remoteAddr: conn.remoteAddr,
+          arrivedOnProPort: !!conn.pro,
+        })
+        : null,
     (_request, url) =>
       url.pathname === "/health"
         ? jsonResponse({ status: "ok" }, 200, { "cache-control": "no-store" })
         : null,
     (request, url, conn) => {
       if (url.pathname !== "/ready" && url.pathname !== "/metrics") return null;
-      if (!mayObserve(config, request, conn)) {
-        return plainError(new ApiError("ENOROUTE", `Not found: ${url.pathname}`));
-      }
+      if (!mayObserve(config, request, conn)) throw notFound(url);
       if (url.pathname === "/ready") return ready(services);
-      const stats = services.browser.stats();
-      const body = services.metrics.render({
-        linkpeek_browser_pages_in_use: stats.inUse,
-        linkpeek_browser_queue_length: stats.queued,
-      });
-      return new Response(body, {
-        headers: {
-          "content-type": "text/plain; version=0.0.4; charset=utf-8",
-          "cache-control": "no-store",
-        },
-      });
+      return services.metrics.render({ browser: services.browser.stats() }).then((body) =>
+        new Response(body, {
+          headers: {
+            "content-type": "text/plain; version=0.0.4; charset=utf-8",
+            "cache-control": "no-store",
+          },
+        })
+      );
     },
     (_request, url) =>
       url.pathname === "/openapi.json"
@@ -122,27 +126,90 @@ function routes(services: Services): Route[] {
         : null,
     (_request, url) =>
       url.pathname.startsWith("/assets/") ? serveAsset(services, url.pathname) : null,
-    (_request, url) => playgroundAsset(url.pathname),
+    (_request, url) => playgroundAsset(url.pathname, config.publicUrl),
   ];
+}
+
+function notFound(url: URL): ApiError {
+  return new ApiError("ENOROUTE", `Not found: ${url.pathname}`);
+}
+
+/** Polled by orchestrators and scrapers every few seconds: their successes log at debug. */
+const PROBES = new Set(["/health", "/ready", "/metrics"]);
+const NAMED_PATHS = new Set([...PROBES, "/openapi.json"]);
+
+/**
+ * What an answer's log line calls its route: linkpeek's own names, never the path (an asset
+ * path is a capability for a private capture, and the API's query holds the target). "none":
+ * no route took the request (unknown path, method not allowed).
+ */
+function routeName({ api, request, url, code }: Exchange): string {
+  if (api) return url.pathname === "/oembed" ? "oembed" : "api";
+  if (request.method === "OPTIONS") return "preflight";
+  if (code === "EMETHOD") return "none";
+  if (url.pathname.startsWith("/assets/")) return "assets";
+  if (NAMED_PATHS.has(url.pathname)) return url.pathname.slice(1).replace(/\.json$/, "");
+  return code === "ENOROUTE" ? "none" : "playground";
+}
+
+/** The answer's one log line, at the level of its outcome. */
+function logAnswer(exchange: Exchange, response: Response): void {
+  const { api } = exchange;
+  const { status } = response;
+  const probe = PROBES.has(exchange.url.pathname) && status < 400;
+  log.answer(probe ? "debug" : levelOfStatus(status), {
+    route: routeName(exchange),
+    method: exchange.request.method,
+    // The host only: paths and queries may carry a target's own tokens.
+    target: api?.targetHost,
+    plan: api?.plan,
+    status,
+    code: exchange.code,
+    cache: api?.cacheStatus,
+    fetchMode: api?.fetchMode,
+    ms: Math.round(performance.now() - exchange.startedAt),
+  });
 }
 
 /** The whole HTTP surface: a short route table, first match wins, default 404. */
 export async function createHandler(config: Config): Promise<Handler> {
   const services = await createServices(config);
   const table = routes(services);
-  const handler = (async (request: Request, conn: ConnInfo = { remoteAddr: "127.0.0.1" }) => {
-    const url = new URL(request.url);
+  const answer = async (exchange: Exchange, conn: ConnInfo): Promise<Response> => {
+    const { request, url } = exchange;
     try {
       for (const route of table) {
         // Most routes answer null at once: awaiting only real promises keeps turns off the hot path.
-        let response = route(request, url, conn);
+        let response = route(request, url, conn, exchange);
         if (response instanceof Promise) response = await response;
         if (response) return await compress(request, response);
       }
-      return plainError(new ApiError("ENOROUTE", `Not found: ${url.pathname}`));
-    } catch {
-      return plainError(new ApiError("EFATAL", "An unexpected error happened."));
+      throw notFound(url);
+    } catch (error) {
+      return await compress(request, errorAnswer(error, exchange));
     }
+  };
+  const handler = ((request: Request, conn: ConnInfo = { remoteAddr: "127.0.0.1" }) => {
+    const exchange: Exchange = {
+      request,
+      url: new URL(request.url),
+      requestId: crypto.randomUUID(),
+      startedAt: performance.now(),
+    };
+    return inRequest(exchange.requestId, async () => {
+      const response = await answer(exchange, conn);
+      const { api } = exchange;
+      if (api) {
+        const seconds = (performance.now() - exchange.startedAt) / 1000;
+        services.metrics.request({
+          plan: api.plan,
+          status: response.status,
+          code: exchange.code ?? "",
+        }, seconds);
+      }
+      logAnswer(exchange, response);
+      return response;
+    });
   }) as Handler;
   handler.services = services;
   handler.close = () => services.close();

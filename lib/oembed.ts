@@ -3,7 +3,7 @@
  * provider fetch, through the guarded fetcher like every other follow-up request. Any failure
  * (forbidden address, bad JSON, wrong type) yields null, never an error for the request.
  */
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./extract/html_parser.ts";
 import type { Fetcher } from "./fetch/types.ts";
 import { absoluteUrl } from "./extract/dom.ts";
 
@@ -35,7 +35,7 @@ export function findOembedUrl(html: string, url: string): string | null {
   if (!/json\+oembed/i.test(html)) return null;
   let base = url;
   let found: string | null = null;
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag(name, attribs) {
       if (name === "base" && attribs.href && base === url) {
         base = absoluteUrl(attribs.href, url) ?? url;
@@ -63,11 +63,14 @@ export function withSize(oembedUrl: string, size: { maxWidth?: number; maxHeight
   return url.href;
 }
 
-/** Fetches the provider's JSON and returns its embed HTML with scripts split out, or null. */
-export async function fetchIframe(
+/**
+ * Fetches the provider's JSON answer, sized: the parsed object and the URL that answered (after
+ * redirects), or null when anything fails.
+ */
+export async function fetchOembed(
   oembedUrl: string,
   options: IframeOptions,
-): Promise<Iframe | null> {
+): Promise<{ answer: Record<string, unknown>; url: string } | null> {
   if (options.signal?.aborted) return null;
   try {
     const url = withSize(oembedUrl, options);
@@ -78,11 +81,22 @@ export async function fetchIframe(
       signal: options.signal,
     });
     if (result.statusCode < 200 || result.statusCode > 299 || result.truncated) return null;
-    const html = embedHtml(JSON.parse(new TextDecoder().decode(result.body)));
-    return html ? splitScripts(html, result.url) : null;
+    const answer: unknown = JSON.parse(new TextDecoder().decode(result.body));
+    if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return null;
+    return { answer: answer as Record<string, unknown>, url: result.url };
   } catch {
     return null;
   }
+}
+
+/** Fetches the provider's JSON and returns its embed HTML with scripts split out, or null. */
+export async function fetchIframe(
+  oembedUrl: string,
+  options: IframeOptions,
+): Promise<Iframe | null> {
+  const fetched = await fetchOembed(oembedUrl, options);
+  const html = fetched && embedHtml(fetched.answer);
+  return html ? splitScripts(html, fetched.url) : null;
 }
 
 /** `html` for video/rich answers; an <img> built for photo answers. */
@@ -115,7 +129,7 @@ export function splitScripts(html: string, providerUrl: string): Iframe {
   const cuts: Array<[number, number]> = [];
   const scripts: string[] = [];
   let open: { start: number; src: string | null } | null = null;
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag(name, attribs) {
       if (name === "script") open = { start: parser.startIndex, src: attribs.src ?? null };
     },

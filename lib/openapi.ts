@@ -1,6 +1,7 @@
 /**
  * GET /openapi.json: an OpenAPI 3.1 description generated from the definitions the service runs
- * on (PARAMS for the query, ERROR_STATUS for errors), never a second hand-kept copy.
+ * on (PARAMS for the query, ERROR_STATUS for errors, lib/oembed_provider/ for /oembed), never a
+ * second hand-kept copy.
  */
 import { type Config, REPO_URL, VERSION } from "./config.ts";
 import {
@@ -11,6 +12,7 @@ import {
   SECURITY_SCHEMES,
 } from "./openapi/components.ts";
 import { type JsonObject, queryParameters } from "./openapi/query.ts";
+import { OEMBED_SCHEMAS, oembedCodesByStatus, oembedOperation } from "./openapi/oembed.ts";
 
 const json = (schema: JsonObject) => ({ "application/json": { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -39,9 +41,9 @@ function servers(config: Config): JsonObject[] {
   return list;
 }
 
-function errorResponses(skip: number[] = []): JsonObject {
+function errorResponses(skip: number[] = [], byStatus = codesByStatus()): JsonObject {
   const out: JsonObject = {};
-  for (const [status, codes] of codesByStatus()) {
+  for (const [status, codes] of byStatus) {
     if (skip.includes(status)) continue;
     out[String(status)] = {
       description: codes.join(", "),
@@ -68,15 +70,16 @@ const API_DESCRIPTION = [
 function apiOperation(): JsonObject {
   return {
     operationId: "getMetadata",
+    tags: ["metadata"],
     summary: "Metadata of a URL (free and pro endpoints)",
     description: API_DESCRIPTION,
     parameters: queryParameters(),
-    // Free needs nothing; pro needs the key.
+    // Free needs nothing (a key sent there is EPRO); pro needs the key (EAUTH without it).
     security: [{}, { apiKey: [] }],
     responses: {
       "200": {
         description:
-          "The page's metadata; with `embed`, that field's content instead (a URL field streamed as the file).",
+          "The page's metadata as the JSON envelope (schema Success). With `embed`, that field's content instead, in one of the other media types (a URL field streamed as the file); a client that never sends `embed` may ask for application/json only.",
         headers: { ...API_HEADERS, ...RATE_LIMIT_HEADERS },
         content: {
           ...json(ref("Success")),
@@ -94,14 +97,22 @@ function apiOperation(): JsonObject {
   };
 }
 
-function plain(summary: string, responses: JsonObject, extra: JsonObject = {}): JsonObject {
-  return { get: { summary, responses, ...extra } };
+/** A GET route besides the API: open to anyone unless `security` says otherwise. */
+function plain(operation: JsonObject & { responses: JsonObject }): JsonObject {
+  return { get: { tags: ["service"], security: [], ...operation } };
 }
 
 const OBSERVE = {
   description: "Loopback only, unless METRICS_TOKEN is set and sent as a bearer token.",
   security: [{}, { metricsToken: [] }],
 };
+
+const TAGS = [
+  { name: "assets", description: "Screenshots and PDFs hosted by linkpeek." },
+  { name: "metadata", description: "The Microlink-compatible API at /." },
+  { name: "oembed", description: "linkpeek as an oEmbed provider for any URL." },
+  { name: "service", description: "Health, readiness, metrics and this document." },
+];
 
 /** The whole document; servers follow the running configuration. */
 export function openApiDocument(config: Config): Record<string, unknown> {
@@ -112,48 +123,97 @@ export function openApiDocument(config: Config): Record<string, unknown> {
       version: VERSION,
       description: "A self-hostable clone of the Microlink API.",
       license: { name: "See repository", url: REPO_URL },
+      contact: { name: "linkpeek", url: REPO_URL },
     },
     servers: servers(config),
+    tags: TAGS,
     paths: {
       "/": {
         get: apiOperation(),
         options: {
+          operationId: "preflight",
+          tags: ["metadata"],
           summary: "CORS preflight",
+          description: "Any origin may call the API; x-api-key is an allowed request header.",
+          security: [],
           responses: { "204": { description: "Allowed methods and headers." } },
         },
       },
-      "/health": plain("Liveness", {
-        "200": {
-          description: "The process answers.",
-          content: json({ type: "object", properties: { status: { const: "ok" } } }),
-        },
-      }),
-      "/ready": plain("Readiness: browser and shared state usable", {
-        "200": { description: "Ready.", content: json(ref("Readiness")) },
-        "503": { description: "Browser or store unusable.", content: json(ref("Readiness")) },
-        "404": { description: "ENOROUTE: not loopback and no token.", content: json(ref("Error")) },
-      }, OBSERVE),
-      "/metrics": plain("Prometheus metrics", {
-        "200": {
-          description: "Text exposition format 0.0.4.",
-          content: { "text/plain": { schema: { type: "string" } } },
-        },
-        "404": { description: "ENOROUTE: not loopback and no token.", content: json(ref("Error")) },
-      }, OBSERVE),
-      "/openapi.json": plain("This document", {
-        "200": { description: "OpenAPI 3.1.", content: json({ type: "object" }) },
-      }),
-      "/assets/{id}": plain("A hosted screenshot or PDF", {
-        "200": {
-          description: "The file; private captures answer cache-control: private.",
-          content: {
-            "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
-            "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } },
-            "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
+      "/oembed": {
+        get: oembedOperation(errorResponses([], oembedCodesByStatus()), {
+          ...API_HEADERS,
+          ...RATE_LIMIT_HEADERS,
+        }),
+      },
+      "/health": plain({
+        operationId: "getHealth",
+        summary: "Liveness",
+        description: "Answers while the process serves requests; checks nothing else.",
+        responses: {
+          "200": {
+            description: "The process answers.",
+            content: json({
+              type: "object",
+              required: ["status"],
+              properties: { status: { const: "ok" } },
+            }),
           },
         },
-        "404": { description: "ENOROUTE: unknown or expired.", content: json(ref("Error")) },
-      }, {
+      }),
+      "/ready": plain({
+        operationId: "getReadiness",
+        summary: "Readiness: browser and shared state usable",
+        ...OBSERVE,
+        responses: {
+          "200": { description: "Ready.", content: json(ref("Readiness")) },
+          "503": { description: "Browser or store unusable.", content: json(ref("Readiness")) },
+          "404": {
+            description: "ENOROUTE: not loopback and no token.",
+            content: json(ref("Error")),
+          },
+        },
+      }),
+      "/metrics": plain({
+        operationId: "getMetrics",
+        summary: "Prometheus metrics",
+        ...OBSERVE,
+        responses: {
+          "200": {
+            description: "Text exposition format 0.0.4.",
+            content: { "text/plain": { schema: { type: "string" } } },
+          },
+          "404": {
+            description: "ENOROUTE: not loopback and no token.",
+            content: json(ref("Error")),
+          },
+        },
+      }),
+      "/openapi.json": plain({
+        operationId: "getOpenApi",
+        summary: "This document",
+        description: "Generated from the parameter and error tables the service runs on.",
+        responses: {
+          "200": { description: "OpenAPI 3.1.", content: json({ type: "object" }) },
+        },
+      }),
+      "/assets/{id}": plain({
+        operationId: "getAsset",
+        tags: ["assets"],
+        summary: "A hosted screenshot or PDF",
+        description: "The URL comes from data.screenshot.url or data.pdf.url.",
+        responses: {
+          "200": {
+            description: "The file; private captures answer cache-control: private.",
+            content: {
+              "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+              "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } },
+              "application/pdf": {
+                schema: { type: "string", contentMediaType: "application/pdf" },
+              },
+            },
+          },
+          "404": { description: "ENOROUTE: unknown or expired.", content: json(ref("Error")) },
+        },
         parameters: [{
           name: "id",
           in: "path",
@@ -166,6 +226,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     components: {
       schemas: {
         ...SCHEMAS,
+        ...OEMBED_SCHEMAS,
         Readiness: {
           type: "object",
           required: ["status", "browser", "store"],

@@ -4,7 +4,7 @@
  * once, a few probes at a time per host, at most 16 probes per request, all within the
  * request's deadline. A failing candidate is dropped silently; nothing here throws.
  */
-import type { Fetcher } from "./fetch/types.ts";
+import type { Fetcher, TargetHeaders } from "./fetch/types.ts";
 import { HostLimiter, ProbeBudget } from "./media/_limit.ts";
 import { type ProbeContext, probeMedia } from "./media/probe.ts";
 import { typeFromUrl } from "./media/sniff.ts";
@@ -20,6 +20,8 @@ export interface PingOptions {
   signal?: AbortSignal;
   /** Sent with every probe, e.g. User-Agent. */
   headers?: Record<string, string>;
+  /** The caller's `headers.*`: sent with probes of the target's own origin only. */
+  targetHeaders?: TargetHeaders;
   /** linkpeek's own asset URL prefix: never probed. */
   skipPrefix?: string;
   /** The page's URL: its origin's /favicon.ico is the logo's last candidate when verified. */
@@ -103,6 +105,7 @@ export async function resolveMedia(
     limiter: new HostLimiter(options.perHost ?? 3),
     signal: options.signal,
     headers: options.headers,
+    targetHeaders: options.targetHeaders,
     timeoutMs: options.probeTimeoutMs ?? 5000,
     palette: options.palette ?? false,
   };

@@ -136,6 +136,7 @@ Deno.test("openApiDocument() covers the service's other routes and the x-api-key
     "/assets/{id}",
     "/health",
     "/metrics",
+    "/oembed",
     "/openapi.json",
     "/ready",
   ]);

@@ -16,18 +16,19 @@ function jsonOf(entry: Entry): string {
 }
 
 /** Cache keys by the (kept, unchanging) parameters they were made from. */
-const keys = new WeakMap<Params, { secret: Uint8Array; key: string }>();
+const keys = new WeakMap<Params, { secret: Uint8Array; scope: string; key: string }>();
 
-function keyFor(params: Params, target: URL, secret: Uint8Array): string {
+function keyFor(params: Params, target: URL, secret: Uint8Array, scope = ""): string {
   const known = keys.get(params);
-  if (known?.secret === secret) return known.key;
+  if (known?.secret === secret && known.scope === scope) return known.key;
   const { key } = cacheKey({
     url: target.href,
-    params: params.canonical,
+    // No query parameter starts with ":": a scope cannot be asked for through the API.
+    params: scope ? [...params.canonical, [":scope", scope]] : params.canonical,
     credentials: params.headers,
     secret,
   });
-  keys.set(params, { secret, key });
+  keys.set(params, { secret, scope, key });
   return key;
 }
 
@@ -44,10 +45,12 @@ export async function cachedPayload(
     compute: () => Promise<Payload>;
     /** Must succeed before anything is answered or computed (the plan check). */
     gate?: Promise<unknown>;
+    /** An endpoint's own part of the cache (lib/api/mod.ts's Endpoint.cacheScope). */
+    scope?: string;
   },
 ): Promise<{ json: string; payload: () => Payload }> {
   const { params, target, meta } = options;
-  const key = keyFor(params, target, await services.store.serverSecret());
+  const key = keyFor(params, target, await services.store.serverSecret(), options.scope);
   const result = await cached({
     store: services.store,
     key,

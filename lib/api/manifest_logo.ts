@@ -1,4 +1,4 @@
-import type { Fetcher } from "../fetch/types.ts";
+import { type Fetcher, targetHeaderOptions, type TargetHeaders } from "../fetch/types.ts";
 
 const MAX_MANIFEST_BYTES = 256 * 1024;
 
@@ -14,10 +14,11 @@ function largestSide(sizes: unknown): number {
  */
 export async function manifestIcons(
   manifestUrl: string,
-  options: { fetcher: Fetcher; signal?: AbortSignal },
+  options: { fetcher: Fetcher; signal?: AbortSignal; targetHeaders?: TargetHeaders },
 ): Promise<string[]> {
   try {
     const result = await options.fetcher.fetch(manifestUrl, {
+      ...targetHeaderOptions(options.targetHeaders),
       maxBytes: MAX_MANIFEST_BYTES,
       timeoutMs: 3000,
       signal: options.signal,

@@ -1,22 +1,21 @@
 import { ApiError, isApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import type { Exchange } from "../boundary.ts";
 import type { Services } from "../services.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
-import { buildPayload } from "./payload.ts";
+import { buildPayload, type Payload } from "./payload.ts";
 import { apiKeyOf, queryApiKey, selectPlan } from "./plan.ts";
-import { apiHeaders, errorResponse, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
+import { apiHeaders, jsonResponse, newMeta, type ResponseMeta } from "./respond.ts";
 import { admit } from "./admit.ts";
 import { prepare, type Prepared } from "./prepare.ts";
+import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
 import { acceptsGzip } from "../compress.ts";
 
 export interface ApiRequest {
-  request: Request;
-  /** The request URL, parsed once by the router. */
-  url: URL;
-  requestId: string;
+  /** The request, its parsed URL and id; its `api` is set here, for the error boundary. */
+  exchange: Exchange;
   /** Socket address of the client. */
   remoteAddr: string;
   arrivedOnProPort: boolean;
@@ -60,12 +59,63 @@ class Deadline {
   }
 }
 
-async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): Promise<Response> {
+/** A checked, admitted request and its (cached) payload, for an endpoint to answer. */
+export interface Checked {
+  request: Request;
+  params: Params;
+  target: URL;
+  meta: ResponseMeta;
+  /** The payload as cached (JSON text), and parsed on demand. */
+  json: string;
+  payload: () => Payload;
+  /** The request's deadline, armed on first use. */
+  deadline: () => { signal: AbortSignal; expired: Promise<never> };
+}
+
+/**
+ * An answer built on the API's pipeline (plan, key and daily count, query preparation, the
+ * response cache, buildPayload): the API itself, and /oembed (lib/oembed_provider/).
+ */
+export interface Endpoint {
+  /** The query the pipeline reads, when not the request's own; a throw is a bad query. */
+  query?: () => URL;
+  /** Keeps this endpoint's cache entries apart from the API's. */
+  cacheScope?: string;
+  /** More work on a fresh payload, inside the deadline, before the cache stores it. */
+  complete?: (payload: Payload, signal: AbortSignal) => Promise<Payload>;
+  render: (checked: Checked, services: Services) => Promise<Response> | Response;
+}
+
+/** The API's own answer: the envelope, trimmed by `filter`, or one field with `embed`. */
+async function renderApi(checked: Checked, services: Services): Promise<Response> {
+  const { request, params, json, payload } = checked;
+  const headers = apiHeaders(checked.meta);
+  if (params.embed) {
+    const { signal, expired } = checked.deadline();
+    return await Promise.race([
+      embedResponse(services, { data: payload().data, path: params.embed, signal, headers }),
+      expired,
+    ]);
+  }
+  if (!params.filter) {
+    return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(request) });
+  }
+  const { data, ...rest } = payload();
+  return jsonResponse({ ...rest, data: filterData(data, params.filter) }, 200, headers);
+}
+
+async function answer(
+  services: Services,
+  api: ApiRequest,
+  meta: ResponseMeta,
+  endpoint: Endpoint,
+): Promise<Response> {
   const { config } = services;
+  const { request, url } = api.exchange;
   let prepared: Prepared | null = null;
   let invalid: unknown = null;
   try {
-    prepared = prepare(api.url, config);
+    prepared = prepare(endpoint.query ? endpoint.query() : url, config);
   } catch (error) {
     invalid = error;
   }
@@ -75,12 +125,12 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
     plan: meta.plan,
     // A checked query has its headers.apiKey read already; a bad one is read here.
     apiKey: apiKeyOf(
-      api.request,
-      prepared ? prepared.apiKey : queryApiKey(api.url.searchParams),
+      request,
+      prepared ? prepared.apiKey : queryApiKey(url.searchParams),
     ),
-    url: api.url,
+    url,
     remoteAddr: api.remoteAddr,
-    forwardedFor: api.request.headers.get("x-forwarded-for"),
+    forwardedFor: request.headers.get("x-forwarded-for"),
   }).then((headers) => {
     meta.extra = headers;
   });
@@ -103,7 +153,8 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
       ]);
       meta.fetchMode = result.fetchMode;
       meta.fetchTimeMs = result.fetchTimeMs;
-      return result.payload;
+      if (!endpoint.complete) return result.payload;
+      return await Promise.race([endpoint.complete(result.payload, signal), expired]);
     };
     const { payload, json } = await cachedPayload(services, {
       params,
@@ -111,20 +162,11 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
       meta,
       compute,
       gate: admitted,
+      scope: endpoint.cacheScope,
     });
-    const headers = apiHeaders(meta);
-    if (params.embed) {
-      const { signal, expired } = limit.arm();
-      return await Promise.race([
-        embedResponse(services, { data: payload().data, path: params.embed, signal, headers }),
-        expired,
-      ]);
-    }
-    if (!params.filter) {
-      return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(api.request) });
-    }
-    const { data, ...rest } = payload();
-    return jsonResponse({ ...rest, data: filterData(data, params.filter) }, 200, headers);
+    const deadline = () => limit.arm();
+    const checked = { request, params, target, meta, json, payload, deadline };
+    return await endpoint.render(checked, services);
   } catch (error) {
     if (limit.reason && !isApiError(error)) throw limit.reason;
     throw error;
@@ -133,42 +175,18 @@ async function answer(services: Services, api: ApiRequest, meta: ResponseMeta): 
   }
 }
 
-/** One API request, start to finish; never throws. */
-export async function handleApi(services: Services, api: ApiRequest): Promise<Response> {
-  const meta = newMeta(
-    api.requestId,
-    selectPlan(api.request, services.config, api.arrivedOnProPort),
-  );
-  let response: Response;
-  let code = "";
-  try {
-    response = await answer(services, api, meta);
-  } catch (error) {
-    const apiError = isApiError(error)
-      ? error
-      : new ApiError("EFATAL", "An unexpected error happened; it has been logged.");
-    if (!isApiError(error)) {
-      log.error("unexpected error", {
-        requestId: api.requestId,
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      });
-    }
-    code = apiError.code;
-    const url = api.url.searchParams.get("url") ?? undefined;
-    response = errorResponse(apiError, meta, url);
-  }
-  const seconds = (performance.now() - meta.startedAt) / 1000;
-  services.metrics.request({ plan: meta.plan, status: response.status, code }, seconds);
-  log.info("request", {
-    requestId: api.requestId,
-    // The host only: paths and queries may carry a target's own tokens.
-    target: meta.targetHost,
-    plan: meta.plan,
-    status: response.status,
-    code: code || undefined,
-    cache: meta.cacheStatus,
-    fetchMode: meta.fetchMode,
-    ms: Math.round(seconds * 1000),
-  });
-  return response;
+/**
+ * One API request, start to finish (or, with `endpoint`, another answer on the same pipeline).
+ * It throws what fails; the handler's error boundary (lib/boundary.ts) answers it with the
+ * headers gathered in `exchange.api`.
+ */
+export async function handleApi(
+  services: Services,
+  api: ApiRequest,
+  endpoint: Endpoint = { render: renderApi },
+): Promise<Response> {
+  const { exchange } = api;
+  const plan = selectPlan(exchange.request, services.config, api.arrivedOnProPort);
+  const meta = exchange.api = newMeta(exchange.requestId, plan, exchange.startedAt);
+  return await answer(services, api, meta, endpoint);
 }

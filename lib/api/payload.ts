@@ -1,8 +1,9 @@
 import { ApiError } from "../errors.ts";
 import { decodeHtml } from "../fetch/decode.ts";
-import type { FetchResult } from "../fetch/types.ts";
+import type { FetchResult, TargetHeaders } from "../fetch/types.ts";
 import type { Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
+import { fetchPlatformData } from "../extract/platforms/endpoint.ts";
 import { fetchIframe } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
@@ -20,7 +21,7 @@ import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
 import { needsPrerender } from "./prerender.ts";
 import { ASSET_PREFIX, hostAsset } from "./assets.ts";
-import { visitOptions } from "./visit_options.ts";
+import { visitOptions, withUserinfo } from "./visit_options.ts";
 
 export interface Payload {
   status: "success";
@@ -115,7 +116,11 @@ async function mediaFields(
     extracted.manifest && params.ping.logo && !off("logo") &&
     candidates.logo.length < MAX_CANDIDATES
   ) {
-    const icons = await manifestIcons(extracted.manifest, { fetcher: services.fetcher, signal });
+    const icons = await manifestIcons(extracted.manifest, {
+      fetcher: services.fetcher,
+      signal,
+      targetHeaders: targetHeaders(context),
+    });
     candidates.logo = [...new Set([...candidates.logo, ...icons])];
   }
   // A field that is off is not verified either, so no favicon guess is probed for it.
@@ -129,7 +134,13 @@ async function mediaFields(
     signal,
     pageUrl: context.pageUrl,
     skipPrefix: `${services.config.publicUrl}${ASSET_PREFIX}`,
+    targetHeaders: targetHeaders(context),
   });
+}
+
+/** `headers.*` (and the URL's userinfo), for follow-up fetches of the target's own origin. */
+function targetHeaders({ params, target }: PayloadContext): TargetHeaders {
+  return { origin: target.origin, headers: withUserinfo(params.headers, target) };
 }
 
 /** The default fields the request keeps, in the contract's order; media filled in later. */
@@ -156,6 +167,11 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   let finalUrl = target.href;
   let fileData: Record<string, unknown> | null = null;
   let visit: Promise<VisitResult> | null = null;
+
+  // A platform's endpoint (lib/extract/platforms/) starts beside the page fetch; it is cached,
+  // so asking again for the final URL below costs nothing more when the page did not move.
+  const endpoint = { fetcher: services.fetcher, signal };
+  if (params.meta !== false) void fetchPlatformData(target.href, endpoint);
 
   const startVisit = (withHtml: boolean) =>
     services.browser.visit(finalUrl, {
@@ -235,7 +251,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   }
   if (html !== null) {
     const page = html;
-    const extracted = await services.dom.extract(page, finalUrl, { signal });
+    const fetched = params.meta === false ? null : await fetchPlatformData(finalUrl, endpoint);
+    const extracted = await services.dom.extract(page, finalUrl, { fetched, signal });
     if (params.meta !== false) {
       const keep = params.meta;
       data = { ...defaultFields(extracted, keep), ...data };

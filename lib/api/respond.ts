@@ -22,11 +22,12 @@ export interface ResponseMeta {
   targetHost?: string;
 }
 
-export function newMeta(requestId: string, plan: Plan): ResponseMeta {
+/** `startedAt`: the request's arrival on performance.now()'s clock. */
+export function newMeta(requestId: string, plan: Plan, startedAt: number): ResponseMeta {
   const now = Date.now();
   return {
     requestId,
-    startedAt: performance.now(),
+    startedAt,
     plan,
     cacheStatus: "BYPASS",
     cacheTtlMs: 0,
@@ -125,8 +126,10 @@ export function errorResponse(error: ApiError, meta: ResponseMeta, url?: string)
   return jsonResponse(errorBody(error, url), error.status, headers);
 }
 
-/** Errors outside the API (405, unknown routes) still use the envelope. */
-export function plainError(error: ApiError): Response {
-  const headers = { ...CORS_HEADERS, "cache-control": "no-store", ...error.headers };
+/** Errors outside the API (405, unknown routes, assets) still use the envelope. */
+export function plainError(error: ApiError, requestId?: string): Response {
+  const headers: HeaderMap = { ...CORS_HEADERS, "cache-control": "no-store", ...error.headers };
+  // The id of the log line that tells more (an EFATAL's cause).
+  if (requestId !== undefined) headers["x-request-id"] = requestId;
   return jsonResponse(errorBody(error), error.status, headers);
 }

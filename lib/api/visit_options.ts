@@ -37,7 +37,7 @@ export function visitOptions(
 }
 
 /** Userinfo in the target URL becomes Basic auth, as the fetcher sends it (same origin only). */
-function withUserinfo(headers: Record<string, string>, target: URL): Record<string, string> {
+export function withUserinfo(headers: Record<string, string>, target: URL): Record<string, string> {
   if ((!target.username && !target.password) || headers.authorization) return headers;
   const userinfo = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
   const bytes = new TextEncoder().encode(userinfo);

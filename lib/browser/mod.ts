@@ -4,7 +4,7 @@
  */
 import type { Browser } from "puppeteer-core";
 import { ApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import { log, outsideRequest } from "../log.ts";
 import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
 import { Deadline } from "./deadline.ts";
 import { type EgressProxy, startProxy } from "./proxy.ts";
@@ -81,7 +81,9 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     if (closed) throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
     if (running?.browser.connected) return running;
     if (!launching) {
-      launching = launch().then((r) => {
+      // Outside the waiting request: the browser and its proxy outlive it, and their later
+      // log lines belong to no request.
+      launching = outsideRequest(launch).then((r) => {
         if (closed) {
           void shutdown(r);
           throw new ApiError("EBROWSER", "No browser available: the pool is closed.");

@@ -213,11 +213,13 @@ function navigationError(error: unknown, ctx: { job: VisitJob; started: number }
     return new ApiError(
       "EBRWSRTIMEOUT",
       `The browser could not load "${ctx.job.url}" in time.`,
+      { cause: error },
     );
   }
   return new ApiError(
     "EFETCH",
     `The browser could not load "${ctx.job.url}" (${firstLine(error)}).`,
+    { cause: error },
   );
 }
 
@@ -240,9 +242,13 @@ function browserFailed(page: Page, error: unknown): boolean {
 function toApiError(error: unknown, job: VisitJob): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof Error && error.name === "TimeoutError") {
-    return new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${job.url}" in time.`);
+    return new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${job.url}" in time.`, {
+      cause: error,
+    });
   }
-  return new ApiError("EBROWSER", `The browser failed on "${job.url}": ${firstLine(error)}`);
+  return new ApiError("EBROWSER", `The browser failed on "${job.url}": ${firstLine(error)}`, {
+    cause: error,
+  });
 }
 
 function injectError(parameter: string, value: string) {
@@ -252,6 +258,7 @@ function injectError(parameter: string, value: string) {
       "EINVALQUERY",
       `The \`${parameter}\` value "${value.slice(0, 80)}" could not be injected ` +
         `(${firstLine(error)}).`,
+      { cause: error },
     );
   };
 }

@@ -6,7 +6,7 @@ import type { WorkerJob, WorkerReply, WorkerTask } from "./dom_workers.ts";
 import { extract } from "./mod.ts";
 
 function perform(task: WorkerTask) {
-  return task.kind === "dom" ? domWorkSync(task.work) : extract(task.html, task.url);
+  return task.kind === "dom" ? domWorkSync(task.work) : extract(task.html, task.url, task.options);
 }
 
 parentPort!.on("message", ({ task, endsAt, cancel }: WorkerJob) => {

@@ -1,7 +1,7 @@
 /** audio: og:audio -> twitter:player:stream -> JSON-LD contentUrl -> <audio>/<source> -> links. */
 import { isAudioUrl, typeIs } from "./media.ts";
 import { resolveUrl } from "./resolve.ts";
-import { allOf, type Context, type Rule } from "./rules.ts";
+import { allOf, type Context, type Rule, rulesFor } from "./rules.ts";
 
 const MAX = 5;
 
@@ -35,11 +35,12 @@ export const audioRules: Rule[] = [
   ({ rec }) => rec.audioLinks.map((src) => ({ src })),
 ];
 
-const normaliseAudio = (value: unknown, ctx: Context): string | null => {
-  const { src, type } = value as Typed;
+/** An absolute URL that is audio by its extension or its declared type ({src, type}). */
+export const normaliseAudio = (value: unknown, ctx: Context): string | null => {
+  const { src, type } = (typeof value === "string" ? { src: value } : value) as Typed;
   const u = resolveUrl(src, ctx);
   return u !== null && (isAudioUrl(u) || typeIs(type, "audio")) ? u : null;
 };
 
 export const audio = (ctx: Context): string[] =>
-  allOf(audioRules, { normalise: normaliseAudio, ctx, limit: MAX });
+  allOf(rulesFor(ctx, "audio", audioRules), { normalise: normaliseAudio, ctx, limit: MAX });

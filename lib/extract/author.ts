@@ -1,13 +1,37 @@
 /**
- * author: JSON-LD -> meta -> microdata -> rel=author -> author/byline elements -> twitter.
- * Element guesses must look like a name (two words) since class*="author" matches widely.
+ * author: citation metadata -> JSON-LD -> meta -> microdata -> rel=author -> author/byline
+ * elements. Element guesses must look like a name (two words) since class*="author" matches
+ * widely. Three passes keep the weak answers for last: a person first; then a name equal to the
+ * site's own (meta author="The Site" often stands in for the byline); then Twitter handles
+ * (@name, twitter:creator).
  */
 import { toIsoDate } from "./dates.ts";
-import { type Context, firstOf, firstText, ld, meta, type Rule } from "./rules.ts";
+import { parsely } from "./parsely.ts";
+import {
+  type Context,
+  firstOf,
+  firstText,
+  ld,
+  memo,
+  meta,
+  type Normaliser,
+  type Rule,
+  rulesFor,
+} from "./rules.ts";
 import { cleanText, looksLikeUrl, removeBy, smartQuotes } from "./text.ts";
 
 const MAX_AUTHOR = 128;
 const TWO_WORDS = /^\S+\s+\S+/;
+const HANDLE = /^\s*@[\w.]+\s*$/;
+
+/** Link and label texts that are interface, not a name. */
+const INTERFACE = [
+  /^(?:view|see|read|browse|visit|show)\b.*\b(?:posts?|articles?|stories|archives?|profiles?|bio)\b/i,
+  /^(?:follow|subscribe|contact|e-?mail|message|share)\b/i,
+  /^(?:more|all|other)\s+(?:by|from|posts|articles|stories)\b/i,
+  /^(?:(?:posted|written|published|authored|reported|edited)\s+)?by:?$/i,
+  /^authors?:?$/i,
+];
 
 /** Only values that read like a name of at least two words. */
 const strict = (rule: Rule): Rule => (ctx) => {
@@ -45,6 +69,7 @@ const bylineNotDate: Rule = ({ rec }) => {
 };
 
 export const authorRules: Rule[] = [
+  meta("citation_author"),
   ldAuthors,
   ld("brand.name"),
   meta("author"),
@@ -52,7 +77,8 @@ export const authorRules: Rule[] = [
   meta("dc.creator"),
   meta("dcterms.creator"),
   meta("sailthru.author"),
-  meta("parsely-author"),
+  parsely("author", "authors"),
+  parsely("author", "author"),
   itempropAuthor,
   itempropAuthorText,
   firstText("relAuthor"),
@@ -62,14 +88,44 @@ export const authorRules: Rule[] = [
   firstText("screenname"),
   strict(firstText("authorClass")),
   strict(bylineNotDate),
-  meta("twitter:creator"),
 ];
 
+/** A Twitter handle: only when nothing else names anyone. */
+const handleRules: Rule[] = [meta("twitter:creator")];
+
+/** A name: no URL, no interface text ("View author archive", "Follow @x"), "By" taken off. */
 export function normaliseAuthor(value: unknown): string | null {
   const s = cleanText(value);
   if (s === null || s.length > MAX_AUTHOR || looksLikeUrl(s)) return null;
   const name = removeBy(smartQuotes(s));
-  return name === "" ? null : name;
+  if (name === "" || INTERFACE.some((re) => re.test(name))) return null;
+  return name;
 }
 
-export const author = (ctx: Context): string | null => firstOf(authorRules, normaliseAuthor, ctx);
+/** The names the site goes by (og:site_name, application-name, JSON-LD publisher), lower-cased. */
+function siteNames(ctx: Context): Set<string> {
+  return memo(ctx, "site-names", () => {
+    const names = [
+      ...(ctx.rec.meta.get("og:site_name") ?? []),
+      ...(ctx.rec.meta.get("application-name") ?? []),
+      ...ctx.ld.values("publisher.name"),
+    ];
+    return new Set(names.map((n) => cleanText(n)?.toLowerCase()).filter((n) => n !== undefined));
+  });
+}
+
+const notHandle = (raw: unknown) => !(typeof raw === "string" && HANDLE.test(raw));
+
+const personOnly: Normaliser<string> = (raw, ctx) => {
+  if (!notHandle(raw)) return null;
+  const name = normaliseAuthor(raw);
+  return name !== null && !siteNames(ctx).has(name.toLowerCase()) ? name : null;
+};
+
+const noHandle: Normaliser<string> = (raw) => notHandle(raw) ? normaliseAuthor(raw) : null;
+
+export const author = (ctx: Context): string | null => {
+  const rules = rulesFor(ctx, "author", authorRules);
+  return firstOf(rules, personOnly, ctx) ?? firstOf(rules, noHandle, ctx) ??
+    firstOf([...rules, ...handleRules], normaliseAuthor, ctx);
+};

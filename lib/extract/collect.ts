@@ -2,8 +2,8 @@
  * One streaming pass over the HTML (htmlparser2's tokenizer, no DOM) that keeps only what the
  * field rules read. Pages reach megabytes; building a tree for them costs ten times more.
  */
-import { LinearParser } from "./_parser.ts";
-import type { ItemProp, PageRecord, Probe } from "./record.ts";
+import { LinearParser } from "./html_parser.ts";
+import type { ElementProbe, ItemProp, PageRecord, Probe } from "./record.ts";
 
 // Ancestor facts a frame inherits from its parents.
 const ARTICLE = 1;
@@ -17,6 +17,7 @@ const ITEM_LOGO = 128;
 const SVG = 256;
 const MEDIA_AUDIO = 512;
 const MEDIA_VIDEO = 1024;
+const CHROME = 2048;
 
 /** Non-empty texts kept per probe; rules use the first, a few more help fallbacks. */
 const PROBE_KEEP = 3;
@@ -25,6 +26,15 @@ const TEXT_CAP = 1000;
 const JSONLD_CAP = 2_000_000;
 const ITEMPROP_KEEP = 400;
 const AUDIO_EXT = /\.(mp3|m4a|aac|ogg|oga|opus|wav|flac|mpga|weba)(?:[?#]|$)/i;
+/** Words in an image's class, id, alt or file name that mark site chrome, not content. */
+const CHROME_WORDS = new Set(
+  "logo logos icon icons favicon avatar avatars sprite sprites badge badges pixel".split(" "),
+);
+/** Images declared smaller than this on both sides (pixels) are icons, not the page's image. */
+const MIN_CONTENT_SIDE = 100;
+/** Hosts whose profile links are social accounts: their link text is never a byline. */
+const SOCIAL_HOST =
+  /(?:^|\.)(?:twitter\.com|x\.com|facebook\.com|instagram\.com|linkedin\.com|tiktok\.com|youtube\.com|threads\.net|bsky\.app|pinterest\.com|mastodon\.social)$/i;
 
 interface Capture {
   text: string;
@@ -35,8 +45,48 @@ interface Capture {
 interface Frame {
   tag: string;
   flags: number;
+  /** Bits of the platform probes whose `within` element this frame is inside. */
+  within: number;
   captures: Capture[] | null;
 }
+
+/** Words of an attribute value: split on non-letters and at camelCase humps, lower-cased. */
+function words(value: string): string[] {
+  return value.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/);
+}
+
+const chromeWords = (value: string | undefined) =>
+  value !== undefined && words(value).some((w) => CHROME_WORDS.has(w));
+
+/** The path of a URL (or a relative path), without scheme, host and query. */
+const pathOf = (src: string) =>
+  src.split(/[?#]/)[0]!.replace(/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/]*/i, "");
+
+/** A declared size (width and height, in pixels) under MIN_CONTENT_SIDE on both sides. */
+function declaredSmall(a: Record<string, string>): boolean {
+  const px = (side: string | undefined) =>
+    side !== undefined && /^\s*\d+(?:\.\d+)?\s*(?:px)?\s*$/i.test(side) ? parseFloat(side) : NaN;
+  return px(a.width) < MIN_CONTENT_SIDE && px(a.height) < MIN_CONTENT_SIDE;
+}
+
+/**
+ * Site chrome: an image in header/nav/footer, declared under 100x100, or whose class, id, alt
+ * or path (folders and file name: /icons/share.svg, sprite.png) says logo, icon, avatar, sprite,
+ * badge or pixel.
+ */
+function isChrome(src: string, a: Record<string, string>, flags: number): boolean {
+  return !!(flags & CHROME) || declaredSmall(a) || chromeWords(a.class) || chromeWords(a.id) ||
+    chromeWords(a.alt) || chromeWords(pathOf(src));
+}
+
+function isSocialLink(href: string): boolean {
+  const m = /^(?:https?:)?\/\/([^/?#:]+)/i.exec(href.trim());
+  return m !== null && SOCIAL_HOST.test(m[1]!);
+}
+
+// Most class and id values name none of the words the probes look for; one test skips them all.
+const CLASS_HINTS = /author|byline|date|time|publish|logo|title|screenname|brand/i;
+const ID_HINTS = /date|logo|content/i;
 
 /** Whitespace-only texts are not "non-empty" for $filter-like probes. */
 const blank = (s: string) => s.trim() === "";
@@ -71,6 +121,7 @@ export function emptyRecord(): PageRecord {
     },
     media: [],
     audioLinks: [],
+    probed: new Map(),
   };
 }
 
@@ -80,12 +131,18 @@ function push<K>(map: Map<K, string[]>, key: K, value: string): void {
   else map.set(key, [value]);
 }
 
-/** Parses `html` once and returns the compact record the rules run on. */
-export function collect(html: string): PageRecord {
+/**
+ * Parses `html` once and returns the compact record the rules run on; `probes` are the page's
+ * platform probes, read in the same pass.
+ */
+export function collect(html: string, probes: readonly ElementProbe[] = []): PageRecord {
   const rec = emptyRecord();
   const stack: Frame[] = [];
   const active: Capture[] = [];
-  let rawText: "skip" | "jsonld" | null = null;
+  // Script contents are skipped, except JSON-LD and scripts a platform probe keeps.
+  let rawText: "skip" | "keep" | null = null;
+  // one bit per probe with a `within` element (platforms declare a handful, well under 31)
+  const withinBits = probes.map((p, i) => p.within ? 1 << i : 0);
 
   const probeFull = (p: Probe) =>
     (rec.texts.get(p)?.length ?? 0) >= (p === "paragraph" ? PARAGRAPH_KEEP : PROBE_KEEP);
@@ -102,21 +159,49 @@ export function collect(html: string): PageRecord {
     });
   };
 
+  const runProbes = (frame: Frame, tag: string, a: Record<string, string>) => {
+    for (let i = 0; i < probes.length; i++) {
+      const p = probes[i]!;
+      if (p.within?.(tag, a)) frame.within |= withinBits[i]!;
+    }
+    for (let i = 0; i < probes.length; i++) {
+      const p = probes[i]!;
+      if (withinBits[i] && !(frame.within & withinBits[i]!)) continue;
+      if ((rec.probed.get(p.name)?.length ?? 0) >= (p.keep ?? 1) || !p.match(tag, a)) continue;
+      if (p.attr !== undefined) {
+        const v = a[p.attr];
+        if (v !== undefined) push(rec.probed, p.name, v);
+        continue;
+      }
+      if (tag === "script") rawText = "keep";
+      start(frame, tag === "script" ? JSONLD_CAP : TEXT_CAP, (t) => {
+        if (!blank(t) && (rec.probed.get(p.name)?.length ?? 0) < (p.keep ?? 1)) {
+          push(rec.probed, p.name, t);
+        }
+      });
+    }
+  };
+
   const open = (tag: string, a: Record<string, string>) => {
     const parent = stack[stack.length - 1];
     let flags = parent ? parent.flags : 0;
-    const frame: Frame = { tag, flags, captures: null };
-    const cls = a.class ? a.class.toLowerCase() : "";
-    const id = a.id ? a.id.toLowerCase() : "";
+    const frame: Frame = { tag, flags, within: parent ? parent.within : 0, captures: null };
+    const cls = a.class && CLASS_HINTS.test(a.class) ? a.class.toLowerCase() : "";
+    const id = a.id && ID_HINTS.test(a.id) ? a.id.toLowerCase() : "";
     const itemprop = a.itemprop ? a.itemprop.toLowerCase() : "";
 
     switch (tag) {
       case "meta": {
         const content = a.content;
         if (content === undefined) break;
-        if (a.name) push(rec.meta, a.name.toLowerCase().trim(), content);
-        if (a.property && a.property !== a.name) {
-          push(rec.meta, a.property.toLowerCase().trim(), content);
+        // name="dc:title og:title" counts for each name; http-equiv="last-modified" is a date
+        const equiv = a["http-equiv"]?.trim().toLowerCase() === "last-modified";
+        const keys = `${a.name ?? ""} ${a.property ?? ""} ${equiv ? "last-modified" : ""}`;
+        const seen: string[] = [];
+        for (const key of keys.toLowerCase().split(/\s+/)) {
+          if (key === "" || seen.includes(key)) continue;
+          seen.push(key);
+          push(rec.meta, key, content);
         }
         if (itemprop) push(rec.itemMeta, itemprop.trim(), content);
         break;
@@ -148,7 +233,7 @@ export function collect(html: string): PageRecord {
       case "script":
         rawText = "skip";
         if ((a.type ?? "").toLowerCase().trim() === "application/ld+json") {
-          rawText = "jsonld";
+          rawText = "keep";
           start(frame, JSONLD_CAP, (t) => rec.jsonld.push(t));
         }
         break;
@@ -159,6 +244,11 @@ export function collect(html: string): PageRecord {
         break;
       case "svg":
         flags |= SVG;
+        break;
+      case "header":
+      case "nav":
+      case "footer":
+        flags |= CHROME;
         break;
       case "article":
         flags |= ARTICLE;
@@ -172,15 +262,21 @@ export function collect(html: string): PageRecord {
         break;
       }
       case "img": {
-        const src = a.src;
+        // srcset alone is a list of candidates; the image normaliser picks the largest
+        const src = a.src || a.srcset;
         if (!src) break;
         const imgs = rec.images;
-        if (flags & ARTICLE && imgs.article.length < 3) imgs.article.push(src);
-        if (flags & CONTENT && imgs.content.length < 3) imgs.content.push(src);
-        if (imgs.authorAlt === null && (a.alt ?? "").toLowerCase().includes("author")) {
-          imgs.authorAlt = src;
+        const inArticle = flags & ARTICLE && imgs.article.length < 3;
+        const inContent = flags & CONTENT && imgs.content.length < 3;
+        const authorAlt = imgs.authorAlt === null && /author/i.test(a.alt ?? "");
+        const any = imgs.any === null && a["aria-hidden"] !== "true";
+        // the chrome test only for an image that would fill a slot
+        if ((inArticle || inContent || authorAlt || any) && !isChrome(src, a, flags)) {
+          if (inArticle) imgs.article.push(src);
+          if (inContent) imgs.content.push(src);
+          if (authorAlt) imgs.authorAlt = src;
+          if (any) imgs.any = src;
         }
-        if (imgs.any === null && a["aria-hidden"] !== "true") imgs.any = src;
         if (imgs.itempropLogo === null && hasToken(itemprop, "logo")) imgs.itempropLogo = src;
         if (imgs.inItempropLogo === null && flags & ITEM_LOGO) imgs.inItempropLogo = src;
         if (a.alt && flags & LOGO_CLASS) {
@@ -214,9 +310,11 @@ export function collect(html: string): PageRecord {
       case "a": {
         const href = a.href ?? "";
         if (rec.audioLinks.length < 5 && AUDIO_EXT.test(href)) rec.audioLinks.push(href);
-        if (cls.includes("author")) probe(frame, "authorLink");
-        if (flags & CLASS_AUTHOR) probe(frame, "authorInLink");
-        if (href.toLowerCase().includes("/author/")) probe(frame, "authorHref");
+        if (!isSocialLink(href)) {
+          if (cls.includes("author")) probe(frame, "authorLink");
+          if (flags & CLASS_AUTHOR) probe(frame, "authorInLink");
+          if (href.toLowerCase().includes("/author/")) probe(frame, "authorHref");
+        }
         if (cls.includes("screenname")) probe(frame, "screenname");
         if (cls.includes("brand")) probe(frame, "brandLink");
         if (flags & H1_TITLE) probe(frame, "h1TitleLink");
@@ -254,7 +352,9 @@ export function collect(html: string): PageRecord {
       if (id === "logo") probe(frame, "logoId");
       if (id === "content") flags |= CONTENT;
     }
-    if (a.rel && hasToken(a.rel.toLowerCase(), "author")) probe(frame, "relAuthor");
+    if (a.rel && hasToken(a.rel.toLowerCase(), "author") && !isSocialLink(a.href ?? "")) {
+      probe(frame, "relAuthor");
+    }
     if (itemprop) {
       const props = itemprop.split(/\s+/).filter(Boolean);
       if (rec.itemprops.length < ITEMPROP_KEEP) {
@@ -270,6 +370,7 @@ export function collect(html: string): PageRecord {
       if (itemprop.includes("author")) flags |= ITEM_AUTHOR;
       if (props.includes("logo")) flags |= ITEM_LOGO;
     }
+    if (probes.length) runProbes(frame, tag, a);
     frame.flags = flags;
     stack.push(frame);
   };
@@ -298,9 +399,11 @@ export function collect(html: string): PageRecord {
     onclosetag: close,
     ontext(data) {
       if (rawText === "skip") return;
-      if (rawText === "jsonld") {
-        const c = active[active.length - 1];
-        if (c && c.text.length < c.cap) c.text += data;
+      if (rawText === "keep") {
+        // only the script's own captures: an element around it must not read code as text
+        for (const c of stack[stack.length - 1]?.captures ?? []) {
+          if (c.text.length < c.cap) c.text += data;
+        }
         return;
       }
       for (let i = 0; i < active.length; i++) {

@@ -1,7 +1,9 @@
 /**
- * Date normaliser: ISO 8601 (with ms, UTC) from the shapes pages use: ISO strings, epoch
- * numbers, "June 29, 2017 2:14 PM ET", "29 June 2017", "2017/06/29", RFC 2822, and dates
- * inside URL paths. Wall-clock times without a zone are read as UTC.
+ * Date parsing: ISO 8601 (with ms, UTC) from the shapes pages use: ISO strings with any offset
+ * form (-05:00, -0500, -05, -500), epoch numbers, "June 29, 2017 2:14 PM ET", "29 June 2017",
+ * RFC 2822, "2017/06/29", "2019.02.21", "21.02.2019", "2019年2月21日", and dates inside URL
+ * paths. Wall-clock times without a zone are read as UTC. Numeric dates whose day and month
+ * could swap (05/06/2019) follow the page's language when the caller knows it.
  */
 
 const MONTHS: Record<string, number> = {
@@ -71,16 +73,20 @@ const ZONES: Record<string, number> = {
 
 const MONTH_RE = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" +
   "sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+// A clock time, then a zone name or a numeric offset ("2:14 PM ET", "18:00:03 -0500").
 const TIME_RE =
   "(?:\\s*(?:at|,|-|\\u2013|\\||@)?\\s*(\\d{1,2})[:.h](\\d{2})(?::(\\d{2}))?\\s*([ap]\\.?m\\.?)?" +
-  "(?:\\s*\\(?([a-z]{1,4})\\)?\\b)?)?";
+  "(?:\\s*\\(?([a-z]{1,4}|[+-]\\d{1,2}(?::?\\d{2})?)\\)?(?![\\w:]))?)?";
 
+// Offsets in every form sites write: Z, +05:30, +0530, -05, and -500 (meaning -05:00).
 const ISO_RE =
-  /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?/i;
+  /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{1,2}(?::?\d{2})?(?!\d))?)?/i;
 const MDY_RE = new RegExp(
   `\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})${TIME_RE}`,
   "i",
 );
+// "2012 Nov 26" (PubMed, NLM citations)
+const YMD_NAME_RE = new RegExp(`\\b(\\d{4})\\s+${MONTH_RE}\\s+(\\d{1,2})\\b`, "i");
 const DMY_RE = new RegExp(
   `\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:of\\s+)?${MONTH_RE},?\\s+(\\d{4})${TIME_RE}`,
   "i",
@@ -88,6 +94,9 @@ const DMY_RE = new RegExp(
 const YMD_SLASH_RE = /\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b/;
 const MDY_SLASH_RE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/;
 const DMY_DOT_RE = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/;
+// Chinese and Japanese 年月日, Korean 년월일, with an optional clock time (10:30, 10時30分).
+const CJK_RE =
+  /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?(?:\s*(\d{1,2})\s*[:時시]\s*(\d{1,2}))?/;
 const URL_DATE_RE = /\/((?:19|20)\d{2})[/-](\d{1,2})(?:[/-](\d{1,2}))?(?=[/-]|$)/;
 const URL_COMPACT_RE = /\/((?:19|20)\d{2})(\d{2})(\d{2})(?=\/|$)/;
 
@@ -107,11 +116,14 @@ function build(
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
+/** Minutes east of UTC for Z, a numeric offset or a zone name; 0 when unknown. */
 function offsetOf(zone: string | undefined): number {
   if (!zone || /^z$/i.test(zone)) return 0;
-  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
-  if (!m) return 0;
-  const mins = Number(m[2]) * 60 + Number(m[3] ?? 0);
+  const m = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone);
+  if (!m) return ZONES[zone.toLowerCase()] ?? 0;
+  const hours = Number(m[2]);
+  const mins = hours * 60 + Number(m[3] ?? 0);
+  if (hours > 14 || Number(m[3] ?? 0) > 59) return 0;
   return m[1] === "-" ? -mins : mins;
 }
 
@@ -152,8 +164,23 @@ function fromEpoch(n: number): string | null {
   return Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1970 ? null : d.toISOString();
 }
 
+export interface DateOptions {
+  /**
+   * How to read numeric dates whose day and month could swap (05/06/2019): day first (true),
+   * month first (false), or unknown (slashes month first, dots day first).
+   */
+  dayFirst?: boolean;
+}
+
+/** Day, month and year of a numeric date "a?b?y" whose first two parts may be either. */
+function ambiguous(a: number, b: number, y: number, dayFirst: boolean): string | null {
+  if (a > 12) dayFirst = true;
+  else if (b > 12) dayFirst = false;
+  return dayFirst ? build({ y, mo: b - 1, d: a }) : build({ y, mo: a - 1, d: b });
+}
+
 /** ISO 8601 for a date-ish value found in a page, or null. */
-export function toIsoDate(value: unknown): string | null {
+export function toIsoDate(value: unknown, opts: DateOptions = {}): string | null {
   if (typeof value === "number") return Number.isFinite(value) ? fromEpoch(value) : null;
   if (typeof value !== "string") return null;
   const s = value.replace(/\s+/g, " ").trim();
@@ -170,20 +197,28 @@ export function toIsoDate(value: unknown): string | null {
     const [mon, day] = order === "mdy" ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
     const mo = monthIndex(mon);
     if (mo < 0) continue;
-    const zone = m[8]?.toLowerCase();
-    const offset = zone && zone in ZONES ? ZONES[zone]! : 0;
+    const offset = offsetOf(m[8]);
     const gmt = /(?:gmt|utc)\s*([+-]\d{2}:?\d{2})/i.exec(s);
     return build(
       { y: Number(m[3]), mo, d: Number(day), ...clock(m[4], m[5], m[6], m[7]) },
       gmt ? offsetOf(gmt[1]) : offset,
     );
   }
-  let m = YMD_SLASH_RE.exec(s);
+  let m = YMD_NAME_RE.exec(s);
+  if (m && monthIndex(m[2]!) >= 0) {
+    return build({ y: Number(m[1]), mo: monthIndex(m[2]!), d: Number(m[3]) });
+  }
+  m = CJK_RE.exec(s);
+  if (m) {
+    const time = m[4] === undefined ? {} : { h: Number(m[4]), mi: Number(m[5]) };
+    return build({ y: Number(m[1]), mo: Number(m[2]) - 1, d: Number(m[3]), ...time });
+  }
+  m = YMD_SLASH_RE.exec(s);
   if (m) return build({ y: Number(m[1]), mo: Number(m[2]) - 1, d: Number(m[3]) });
   m = MDY_SLASH_RE.exec(s);
-  if (m) return build({ y: Number(m[3]), mo: Number(m[1]) - 1, d: Number(m[2]) });
+  if (m) return ambiguous(Number(m[1]), Number(m[2]), Number(m[3]), opts.dayFirst ?? false);
   m = DMY_DOT_RE.exec(s);
-  if (m) return build({ y: Number(m[3]), mo: Number(m[2]) - 1, d: Number(m[1]) });
+  if (m) return ambiguous(Number(m[1]), Number(m[2]), Number(m[3]), opts.dayFirst ?? true);
   return null;
 }
 

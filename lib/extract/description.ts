@@ -1,5 +1,5 @@
 /** description: og -> twitter -> meta -> microdata -> JSON-LD -> Dublin Core -> first paragraph. */
-import { type Context, firstOf, itemMeta, ld, meta, type Rule } from "./rules.ts";
+import { type Context, firstOf, itemMeta, ld, meta, type Rule, rulesFor } from "./rules.ts";
 import { cleanText, smartQuotes } from "./text.ts";
 
 /** "NEW YORK — Text" dateline prefixes are dropped. */
@@ -33,4 +33,4 @@ export function normaliseDescription(value: unknown): string | null {
 }
 
 export const description = (ctx: Context): string | null =>
-  firstOf(descriptionRules, normaliseDescription, ctx);
+  firstOf(rulesFor(ctx, "description", descriptionRules), normaliseDescription, ctx);

@@ -2,7 +2,7 @@
  * A parsed DOM for the on-request features (custom rules, markdown, oEmbed discovery) and the
  * few helpers they share. The default fields never build a DOM; these features do, once.
  */
-import { parseDocument } from "./_parser.ts";
+import { parseDocument } from "./html_parser.ts";
 import { compile } from "css-select";
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
 import { getInnerHTML, getOuterHTML } from "domutils";

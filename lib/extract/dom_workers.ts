@@ -14,7 +14,7 @@ import { ApiError } from "../errors.ts";
 import { log } from "../log.ts";
 import { BudgetExceeded } from "./budget.ts";
 import { type DomResult, type DomWork, domWorkSync, WORKER_THRESHOLD } from "./dom_work.ts";
-import { extract, type Extracted } from "./mod.ts";
+import { extract, type Extracted, type ExtractOptions } from "./mod.ts";
 
 /**
  * Above this many characters the default fields are read off the main thread: the streaming
@@ -46,7 +46,7 @@ export interface DomWorkersStats {
 /** One piece of page work, by kind. */
 export type WorkerTask =
   | { kind: "dom"; work: DomWork }
-  | { kind: "extract"; html: string; url: string };
+  | { kind: "extract"; html: string; url: string; options: ExtractOptions };
 
 /** What a worker answers: see _dom_worker.ts. */
 export type WorkerReply =
@@ -106,10 +106,16 @@ export class DomWorkers implements AsyncDisposable {
   }
 
   /** The default fields (lib/extract/mod.ts), on a worker for a large page. */
-  async extract(html: string, url: string, options: { signal?: AbortSignal } = {}) {
-    options.signal?.throwIfAborted();
-    if (html.length <= EXTRACT_THRESHOLD) return extract(html, url);
-    return await this.#submit({ kind: "extract", html, url }, options.signal) as Extracted;
+  async extract(
+    html: string,
+    url: string,
+    options: ExtractOptions & { signal?: AbortSignal } = {},
+  ): Promise<Extracted> {
+    const { signal, ...extractOptions } = options;
+    signal?.throwIfAborted();
+    if (html.length <= EXTRACT_THRESHOLD) return extract(html, url, extractOptions);
+    const task: WorkerTask = { kind: "extract", html, url, options: extractOptions };
+    return await this.#submit(task, signal) as Extracted;
   }
 
   /** Takes a worker at once when one is free, so that stats() shows the job right away. */

@@ -1,7 +1,12 @@
-/** image: og -> twitter -> microdata -> JSON-LD -> image_src -> images in the article/page. */
+/**
+ * image: og -> twitter -> microdata -> JSON-LD -> image_src -> Parse.ly -> content images in
+ * the article/page (site chrome is left out when the page is read: see collect.ts).
+ */
 import { isAudioUrl, isVideoUrl } from "./media.ts";
+import { parsely } from "./parsely.ts";
 import { resolveUrl } from "./resolve.ts";
-import { allOf, type Context, itemMeta, meta, type Rule } from "./rules.ts";
+import { allOf, type Context, itemMeta, meta, type Rule, rulesFor } from "./rules.ts";
+import { largestCandidate, looksLikeSrcset } from "./srcset.ts";
 
 const MAX = 5;
 
@@ -23,6 +28,7 @@ export const imageRules: Rule[] = [
   itemMeta("image"),
   ldImages,
   ({ rec }) => rec.links.filter((l) => l.rel.includes("image_src")).map((l) => l.href),
+  parsely("image-url", "image_url"),
   ({ rec }) =>
     rec.itemprops.filter((i) => i.props.includes("image") && i.tag === "img")
       .map((i) => i.attrs.src),
@@ -32,10 +38,12 @@ export const imageRules: Rule[] = [
   ({ rec }) => rec.images.any,
 ];
 
+/** An absolute image URL; a srcset value becomes its largest candidate, never a URL itself. */
 export function normaliseImage(value: unknown, ctx: Context): string | null {
-  const u = resolveUrl(value, ctx);
+  const src = typeof value === "string" && looksLikeSrcset(value) ? largestCandidate(value) : value;
+  const u = resolveUrl(src, ctx);
   return u === null || isAudioUrl(u) || isVideoUrl(u) ? null : u;
 }
 
 export const image = (ctx: Context): string[] =>
-  allOf(imageRules, { normalise: normaliseImage, ctx, limit: MAX });
+  allOf(rulesFor(ctx, "image", imageRules), { normalise: normaliseImage, ctx, limit: MAX });

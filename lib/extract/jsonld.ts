@@ -9,12 +9,25 @@ type Seen = WeakMap<object, number>;
 
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 
+// The wrappers old pages put around script contents, as comments of either language:
+// <![CDATA[ ... ]]>, //<![CDATA[ ... //]]>, /*<![CDATA[*/ ... /*]]>*/, <!-- ... -->, // -->.
+const WRAPPER_START = /^\s*(?:(?:\/\/|\/\*)\s*)?(?:<!\[CDATA\[|<!--)(?:\s*\*\/)?/;
+const WRAPPER_END = /(?:(?:\/\/|\/\*)\s*)?(?:\]\]>|-->)(?:\s*\*\/)?\s*$/;
+
+/** The JSON inside a script's text, its CDATA and comment wrappers (even nested) taken off. */
+export function unwrapScript(text: string): string {
+  let src = text.trim();
+  for (let i = 0; i < 3; i++) {
+    const next = src.replace(WRAPPER_START, "").replace(WRAPPER_END, "").trim();
+    if (next === src) break;
+    src = next;
+  }
+  return src;
+}
+
 /** Parses a block, repairing the common breakage (trailing commas, raw newlines in strings). */
 function parseBlock(text: string): unknown {
-  const src = text.trim().replace(/^<!--|-->$/g, "").replace(
-    /^\/\*<!\[CDATA\[\*\/|\/\*\]\]>\*\/$/g,
-    "",
-  );
+  const src = unwrapScript(text);
   try {
     return JSON.parse(src);
   } catch {

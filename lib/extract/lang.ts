@@ -1,6 +1,6 @@
 /** lang: og:locale -> microdata/JSON-LD inLanguage -> <html lang> -> content-language metas. */
 import { toLang } from "./languages.ts";
-import { type Context, firstOf, itemMeta, ld, meta, type Rule } from "./rules.ts";
+import { type Context, firstOf, itemMeta, ld, meta, type Rule, rulesFor } from "./rules.ts";
 
 export const langRules: Rule[] = [
   meta("og:locale"),
@@ -13,4 +13,7 @@ export const langRules: Rule[] = [
   meta("dcterms.language"),
 ];
 
-export const lang = (ctx: Context): string | null => firstOf(langRules, (v) => toLang(v), ctx);
+export const normaliseLang = (value: unknown): string | null => toLang(value);
+
+export const lang = (ctx: Context): string | null =>
+  firstOf(rulesFor(ctx, "lang", langRules), normaliseLang, ctx);

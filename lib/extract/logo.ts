@@ -4,7 +4,7 @@
  */
 import { rankedIcons } from "./icons.ts";
 import { normaliseImage } from "./image.ts";
-import { allOf, type Context, itemMeta, meta, type Rule } from "./rules.ts";
+import { allOf, type Context, itemMeta, meta, type Rule, rulesFor } from "./rules.ts";
 
 const MAX = 5;
 const OWNERS = ["brand", "organization", "place", "product", "service", "publisher"];
@@ -41,5 +41,8 @@ export const logoRules: Rule[] = [
   ldLogos(false),
 ];
 
+/** A logo is an image URL, normalised as images are. */
+export const normaliseLogo = normaliseImage;
+
 export const logo = (ctx: Context): string[] =>
-  allOf(logoRules, { normalise: normaliseImage, ctx, limit: MAX });
+  allOf(rulesFor(ctx, "logo", logoRules), { normalise: normaliseLogo, ctx, limit: MAX });

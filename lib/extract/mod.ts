@@ -1,6 +1,7 @@
 /**
  * The extraction engine: one streaming pass collects a compact record of the page, then each
- * field runs its ordered rule list over it (see the per-field files).
+ * field runs its ordered rule list over it (see the per-field files), the rules of the page's
+ * platform first (lib/extract/platforms/).
  */
 import { audio } from "./audio.ts";
 import { author } from "./author.ts";
@@ -12,12 +13,27 @@ import { JsonLd } from "./jsonld.ts";
 import { lang } from "./lang.ts";
 import { logo } from "./logo.ts";
 import { manifestUrl } from "./manifest.ts";
+import { platformFor } from "./platforms/mod.ts";
+import type { PlatformData } from "./platforms/types.ts";
 import { publisher } from "./publisher.ts";
 import { baseFor, resolveUrl } from "./resolve.ts";
 import type { Context } from "./rules.ts";
 import { title } from "./title.ts";
 import { url as canonicalUrl } from "./url.ts";
 import { video } from "./video.ts";
+
+// Each field's normaliser, (value, ctx) -> value or null: what a rule's raw value must pass.
+export { normaliseAudio } from "./audio.ts";
+export { normaliseAuthor } from "./author.ts";
+export { normaliseDate } from "./date.ts";
+export { normaliseDescription } from "./description.ts";
+export { normaliseImage } from "./image.ts";
+export { normaliseLang } from "./lang.ts";
+export { normaliseLogo } from "./logo.ts";
+export { normalisePublisher } from "./publisher.ts";
+export { normaliseTitle } from "./title.ts";
+export { normaliseUrl } from "./url.ts";
+export { normaliseVideo } from "./video.ts";
 
 export interface Extracted {
   title: string | null;
@@ -41,10 +57,24 @@ export interface Extracted {
   manifest: string | null;
 }
 
-/** The shared context the rules read: record, JSON-LD and the URLs to resolve against. */
-export function contextFor(html: string, url: string): Context {
-  const rec = collect(html);
-  return { rec, ld: new JsonLd(rec.jsonld), url, base: baseFor(url, rec.base) };
+export interface ExtractOptions {
+  /** What the platform's endpoint answered for this page (fetchPlatformData), if anything. */
+  fetched?: PlatformData | null;
+}
+
+/** The shared context the rules read: record, JSON-LD, platform and the URLs to resolve against. */
+export function contextFor(html: string, url: string, opts: ExtractOptions = {}): Context {
+  const platform = platformFor(url);
+  const rec = collect(html, platform?.probes?.(new URL(url)) ?? []);
+  return {
+    rec,
+    ld: new JsonLd(rec.jsonld),
+    url,
+    base: baseFor(url, rec.base),
+    platform,
+    fetched: opts.fetched ?? null,
+    memos: new Map(),
+  };
 }
 
 function oembed(ctx: Context): string | null {
@@ -55,9 +85,12 @@ function oembed(ctx: Context): string | null {
   return link ? resolveUrl(link.href, ctx) : null;
 }
 
-/** Metadata of the page `html` fetched from `url` (no network). */
-export function extract(html: string, url: string): Extracted {
-  const ctx = contextFor(html, url);
+/**
+ * Metadata of the page `html` fetched from `url` (no network: a platform endpoint's answer, when
+ * the caller fetched one, comes in `opts`).
+ */
+export function extract(html: string, url: string, opts: ExtractOptions = {}): Extracted {
+  const ctx = contextFor(html, url, opts);
   return {
     title: title(ctx),
     description: description(ctx),

@@ -1,5 +1,8 @@
-/** publisher: JSON-LD -> og:site_name -> app names -> Dublin Core -> logo alt -> <title>. */
-import { type Context, firstOf, firstText, ld, meta, type Rule } from "./rules.ts";
+/**
+ * publisher: citation -> JSON-LD -> og:site_name -> app names -> Dublin Core -> logo alt ->
+ * <title>.
+ */
+import { type Context, firstOf, firstText, ld, meta, type Rule, rulesFor } from "./rules.ts";
 import { siteFromTitle } from "./site_name.ts";
 import { cleanText } from "./text.ts";
 
@@ -12,6 +15,9 @@ const metaContaining = (part: string): Rule => ({ rec }) => {
 };
 
 export const publisherRules: Rule[] = [
+  // a scholarly page names its publisher, then the journal
+  meta("citation_publisher"),
+  meta("citation_journal_title"),
   // Inline JSON-LD first; a publisher reached through an @id reference is usually the legal
   // entity ("X Media LLC") where og:site_name is the name the site shows.
   ld("publisher.name", { refs: false }),
@@ -40,4 +46,4 @@ export function normalisePublisher(value: unknown): string | null {
 }
 
 export const publisher = (ctx: Context): string | null =>
-  firstOf(publisherRules, normalisePublisher, ctx);
+  firstOf(rulesFor(ctx, "publisher", publisherRules), normalisePublisher, ctx);

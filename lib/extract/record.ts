@@ -62,6 +62,22 @@ export type Probe =
   | "brandLink"
   | "paragraph";
 
+/**
+ * A platform's own probe (lib/extract/platforms/): keeps an attribute, or the text, of the
+ * elements it matches, optionally only inside another element, the way a CSS descendant
+ * selector would ("[data-testid=tweetPhoto] img").
+ */
+export interface ElementProbe {
+  name: string;
+  match: (tag: string, attrs: Record<string, string>) => boolean;
+  /** Only elements inside one this accepts (at any depth) count. */
+  within?: (tag: string, attrs: Record<string, string>) => boolean;
+  /** The attribute to keep; without it the element's text (a <script>'s raw text). */
+  attr?: string;
+  /** How many values to keep, in document order (default 1). */
+  keep?: number;
+}
+
 export interface PageRecord {
   /** meta name= and property= values, keys lower-cased, contents in document order. */
   meta: Map<string, string[]>;
@@ -76,7 +92,11 @@ export interface PageRecord {
   itemprops: ItemProp[];
   /** First non-empty texts per probe (a few each). */
   texts: Map<Probe, string[]>;
-  /** img src by situation: first in <article>, first in #content, alt*=author, first visible. */
+  /**
+   * img src (or srcset) by situation: first in <article>, first in #content, alt*=author, first
+   * visible; site chrome (logos, icons, avatars, images in header/nav/footer, tiny images) is
+   * never kept for these.
+   */
   images: {
     article: string[];
     content: string[];
@@ -91,4 +111,6 @@ export interface PageRecord {
   media: MediaTag[];
   /** a[href] values that look like audio files (by extension). */
   audioLinks: string[];
+  /** What each platform probe kept, by probe name. */
+  probed: Map<string, string[]>;
 }

@@ -4,6 +4,7 @@
  * A rule that throws yields nothing for that field, never a failed extraction.
  */
 import type { JsonLd } from "./jsonld.ts";
+import type { Field, Platform, PlatformData } from "./platforms/types.ts";
 import { decodeEntities } from "./text.ts";
 import type { PageRecord } from "./record.ts";
 import type { UrlContext } from "./resolve.ts";
@@ -11,6 +12,29 @@ import type { UrlContext } from "./resolve.ts";
 export interface Context extends UrlContext {
   rec: PageRecord;
   ld: JsonLd;
+  /** The platform the page's host belongs to (lib/extract/platforms/), or null. */
+  platform: Platform | null;
+  /** What the platform's endpoint answered for this page (see platforms/endpoint.ts), or null. */
+  fetched: PlatformData | null;
+  /** Values derived once per page and shared by several rules (see memo). */
+  memos: Map<string, unknown>;
+}
+
+/** `compute()` once per page under `key`. */
+export function memo<T>(ctx: Context, key: string, compute: () => T): T {
+  if (ctx.memos.has(key)) return ctx.memos.get(key) as T;
+  const value = compute();
+  ctx.memos.set(key, value);
+  return value;
+}
+
+/**
+ * The rules for `field`: the page's platform rules first, when its platform defines that field,
+ * then the generic ones.
+ */
+export function rulesFor(ctx: Context, field: Field, generic: Rule[]): Rule[] {
+  const own = ctx.platform?.rules[field];
+  return own ? [...own, ...generic] : generic;
 }
 
 /** Raw value(s) a rule found: one, several (tried in order), or none. */
@@ -18,9 +42,16 @@ export type RuleResult = unknown;
 export type Rule = (ctx: Context) => RuleResult;
 export type Normaliser<T> = (value: unknown, ctx: Context) => T | null;
 
-function* candidates(result: unknown): Generator<unknown> {
-  if (Array.isArray(result)) { for (const v of result) yield* candidates(v); }
-  else if (result !== undefined && result !== null) yield result;
+/**
+ * Calls `visit` on each value a rule yielded (arrays flattened, null and undefined skipped) until
+ * it returns true; says whether it did.
+ */
+function each(result: unknown, visit: (value: unknown) => boolean): boolean {
+  if (Array.isArray(result)) {
+    for (const v of result) if (each(v, visit)) return true;
+    return false;
+  }
+  return result !== undefined && result !== null && visit(result);
 }
 
 function safe(rule: Rule, ctx: Context): unknown {
@@ -31,18 +62,20 @@ function safe(rule: Rule, ctx: Context): unknown {
   }
 }
 
+function normalised<T>(normalise: Normaliser<T>, raw: unknown, ctx: Context): T | null {
+  try {
+    return normalise(raw, ctx);
+  } catch {
+    return null;
+  }
+}
+
 /** The first value any rule yields that survives the normaliser. */
 export function firstOf<T>(rules: Rule[], normalise: Normaliser<T>, ctx: Context): T | null {
+  let found: T | null = null;
   for (const rule of rules) {
-    for (const raw of candidates(safe(rule, ctx))) {
-      let value: T | null = null;
-      try {
-        value = normalise(raw, ctx);
-      } catch {
-        value = null;
-      }
-      if (value !== null) return value;
-    }
+    const done = each(safe(rule, ctx), (raw) => (found = normalised(normalise, raw, ctx)) !== null);
+    if (done) return found;
   }
   return null;
 }
@@ -54,16 +87,12 @@ export function allOf<T>(
 ): T[] {
   const out: T[] = [];
   for (const rule of rules) {
-    for (const raw of candidates(safe(rule, opts.ctx))) {
-      let value: T | null = null;
-      try {
-        value = opts.normalise(raw, opts.ctx);
-      } catch {
-        value = null;
-      }
+    const full = each(safe(rule, opts.ctx), (raw) => {
+      const value = normalised(opts.normalise, raw, opts.ctx);
       if (value !== null && !out.includes(value)) out.push(value);
-      if (out.length >= opts.limit) return out;
-    }
+      return out.length >= opts.limit;
+    });
+    if (full) return out;
   }
   return out;
 }

@@ -44,9 +44,9 @@ export function smartQuotes(s: string): string {
     .replace(/([^\s\d])'/g, "$1\u2019");
 }
 
-/** Removes a leading "By " or "@" from bylines. */
+/** Removes a leading "By ", "By:", "@" or a "By" glued to the name ("ByJane Doe") from bylines. */
 export function removeBy(s: string): string {
-  return collapse(s.replace(/^\s*by\s+|^\s*@\s*/i, ""));
+  return collapse(s.replace(/^\s*(?:by\b[:\s]*|@\s*)/i, "").replace(/^By(?=\p{Lu}\p{Ll})/u, ""));
 }
 
 /** True when the whole value is an http(s) URL or starts like one ("www.x.com/y"). */

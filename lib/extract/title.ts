@@ -1,5 +1,18 @@
-/** title: og -> twitter -> <title> -> JSON-LD headline -> microdata -> title-ish headings. */
-import { type Context, firstOf, firstText, itemMeta, ld, meta, type Rule } from "./rules.ts";
+/**
+ * title: citation -> og -> twitter -> <title> -> JSON-LD headline -> microdata -> Dublin Core
+ * -> Parse.ly -> title-ish headings.
+ */
+import { parsely } from "./parsely.ts";
+import {
+  type Context,
+  firstOf,
+  firstText,
+  itemMeta,
+  ld,
+  meta,
+  type Rule,
+  rulesFor,
+} from "./rules.ts";
 import { cleanText, smartQuotes } from "./text.ts";
 import { siteNameOf, stripSiteName } from "./site_name.ts";
 
@@ -9,6 +22,8 @@ const itempropText = (prop: string): Rule => ({ rec }) =>
   );
 
 export const titleRules: Rule[] = [
+  // a scholarly page's citation_title is the work's title, without the site's decorations
+  meta("citation_title"),
   meta("og:title"),
   meta("twitter:title"),
   meta("sailthru.title"),
@@ -19,6 +34,7 @@ export const titleRules: Rule[] = [
   itempropText("headline"),
   meta("dc.title"),
   meta("dcterms.title"),
+  parsely("title", "title"),
   firstText("postTitle"),
   firstText("entryTitle"),
   firstText("h1TitleLink"),
@@ -31,4 +47,5 @@ export function normaliseTitle(value: unknown): string | null {
   return s === null ? null : smartQuotes(s);
 }
 
-export const title = (ctx: Context): string | null => firstOf(titleRules, normaliseTitle, ctx);
+export const title = (ctx: Context): string | null =>
+  firstOf(rulesFor(ctx, "title", titleRules), normaliseTitle, ctx);

@@ -2,7 +2,7 @@
 import { playerStream, type Typed } from "./audio.ts";
 import { isVideoUrl, typeIs } from "./media.ts";
 import { resolveUrl } from "./resolve.ts";
-import { allOf, type Context, type Rule } from "./rules.ts";
+import { allOf, type Context, type Rule, rulesFor } from "./rules.ts";
 
 const MAX = 5;
 
@@ -24,11 +24,12 @@ export const videoRules: Rule[] = [
       .map((m) => ({ src: m.src, type: m.type })),
 ];
 
-const normaliseVideo = (value: unknown, ctx: Context): string | null => {
-  const { src, type } = value as Typed;
+/** An absolute URL that is video by its extension or its declared type ({src, type}). */
+export const normaliseVideo = (value: unknown, ctx: Context): string | null => {
+  const { src, type } = (typeof value === "string" ? { src: value } : value) as Typed;
   const u = resolveUrl(src, ctx);
   return u !== null && (isVideoUrl(u) || typeIs(type, "video")) ? u : null;
 };
 
 export const video = (ctx: Context): string[] =>
-  allOf(videoRules, { normalise: normaliseVideo, ctx, limit: MAX });
+  allOf(rulesFor(ctx, "video", videoRules), { normalise: normaliseVideo, ctx, limit: MAX });

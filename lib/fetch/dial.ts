@@ -61,6 +61,7 @@ export async function dialChecked(
       config: options.config,
       subject,
       signal: limit.signal,
+      stage: "browser", // only the browser's egress proxy dials raw sockets
     });
     let last: unknown = null;
     for (const target of targets) {

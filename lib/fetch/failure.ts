@@ -1,5 +1,5 @@
 /** Turns whatever a network operation threw into the contract's ApiError. */
-import { ApiError, isApiError } from "../errors.ts";
+import { ApiError, causeChain, isApiError } from "../errors.ts";
 import { log } from "../log.ts";
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ALTNAME|HANDSHAKE/i;
@@ -31,10 +31,12 @@ export function toApiError(error: unknown, subject: string): ApiError {
     if (/socket hang up|closed|reset|broken pipe/i.test(text)) return "connection closed";
     return null;
   })();
-  if (code === "ETIMEDOUT") return new ApiError("ETIMEOUT", `${subject} timed out.`);
+  // What the network threw stays as the cause, for the log line of an unexpected error.
+  const cause = { cause: error };
+  if (code === "ETIMEDOUT") return new ApiError("ETIMEOUT", `${subject} timed out.`, cause);
   if (reason === null) {
-    log.warn("unexpected fetch failure", { code, error: text });
-    return new ApiError("EFETCH", `${subject} could not be reached.`);
+    log.warn("unexpected fetch failure", { code, error: causeChain(error) });
+    return new ApiError("EFETCH", `${subject} could not be reached.`, cause);
   }
-  return new ApiError("EFETCH", `${subject} could not be reached: ${reason}.`);
+  return new ApiError("EFETCH", `${subject} could not be reached: ${reason}.`, cause);
 }

@@ -66,7 +66,9 @@ export function hopHeaders(options: HopHeaderOptions): Record<string, string> {
     const bytes = new TextEncoder().encode(pair);
     out.authorization = `Basic ${btoa(String.fromCharCode(...bytes))}`;
   }
-  merge(out, options.headers);
+  // The fetch's own headers last: a caller's headers.accept-encoding must not undo a probe's
+  // identity encoding or Range.
   merge(out, options.originHeaders);
+  merge(out, options.headers);
   return out;
 }

@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import type { Redirect } from "../types.ts";
 import { pinHost } from "../guard/pin.ts";
+import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
 import { deadline } from "./deadline.ts";
 import { dialChecked } from "./dial.ts";
@@ -35,12 +36,14 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     url: URL,
     init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
     connectTimeoutMs: number,
+    stage: RefusalStage,
   ): Promise<HopResponse> {
     const subject = `The URL "${redact(url)}"`;
     const targets = await pinHost({ host: url.hostname, port: urlPort(url) }, {
       config,
       subject,
       signal: init.signal,
+      stage,
     });
     let last: unknown = null;
     // Every address passed the check; try them in order while the TCP connect itself fails.
@@ -72,14 +75,16 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     const redirects: Redirect[] = [];
     const seen = new Set<string>();
     let sameOrigin = true;
+    let atHeadersOrigin = true;
     try {
       for (;;) {
-        // Origin-bound headers stop at the first cross-origin hop and never come back.
+        // Origin-bound headers stop at the first hop that leaves their origin and never come back.
         sameOrigin &&= url.origin === first.origin;
+        atHeadersOrigin &&= url.origin === (opts.headersOrigin ?? first.origin);
         const headers = hopHeaders({
           userAgent: config.userAgent,
           headers: opts.headers,
-          originHeaders: sameOrigin ? opts.originHeaders : undefined,
+          originHeaders: atHeadersOrigin ? opts.originHeaders : undefined,
           userinfo: sameOrigin ? { username: url.username, password: url.password } : undefined,
         });
         seen.add(url.href);
@@ -87,6 +92,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           url,
           { method, headers, signal: limit.signal },
           connectTimeoutMs,
+          redirects.length > 0 ? "redirect" : "request",
         );
         const location = response.headers.location;
         if (REDIRECTS.has(response.statusCode) && location !== undefined) {

@@ -6,10 +6,15 @@ export interface FetchOptions {
   /** Sent on every hop (e.g. User-Agent, Range). */
   headers?: Record<string, string>;
   /**
-   * The caller's `headers.*`: sent only while the hop's origin equals the first URL's origin,
-   * dropped from the first cross-origin hop on.
+   * The caller's `headers.*`: sent only while the hop's origin equals `headersOrigin`, dropped
+   * from the first hop that leaves it on. `headers` win over them (a probe's Range stays).
    */
   originHeaders?: Record<string, string>;
+  /**
+   * The origin `originHeaders` belong to: the target's, for a follow-up fetch (favicon,
+   * manifest, media probe) that may start elsewhere. Default: the first URL's origin.
+   */
+  headersOrigin?: string;
   /** Redirect hops followed; default 10. The 11th (or a loop) is EMAXREDIRECTS. */
   maxRedirects?: number;
   /** Whole-fetch deadline in ms; default config.fetchTimeoutMs. */
@@ -48,4 +53,20 @@ export interface Fetcher {
    * Throws ApiError EFORBIDDENURL / EFETCH / ETIMEOUT.
    */
   dial(host: string, port: number, options?: { signal?: AbortSignal }): Promise<Socket>;
+}
+
+/**
+ * The caller's `headers.*` and the target's origin: a follow-up fetch (favicon, manifest, media
+ * probe, oEmbed) sends them only to that origin, as the page fetch does.
+ */
+export interface TargetHeaders {
+  origin: string;
+  headers: Record<string, string>;
+}
+
+/** FetchOptions that send `target`'s headers on its origin only. */
+export function targetHeaderOptions(
+  target: TargetHeaders | undefined,
+): Pick<FetchOptions, "originHeaders" | "headersOrigin"> {
+  return target ? { originHeaders: target.headers, headersOrigin: target.origin } : {};
 }

@@ -5,7 +5,8 @@
 import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { log } from "../log.ts";
-import { classifyAddress, classifyHostname } from "./policy.ts";
+import { addressRefusal, hostnameRefusal } from "./policy.ts";
+import { countRefusal, type Refusal, type RefusalStage } from "./refusal.ts";
 import { DnsError, ipLiteral, systemResolver } from "./resolve.ts";
 import { isTrusted } from "./trusted.ts";
 
@@ -23,17 +24,21 @@ export interface PinOptions {
   /** How the target is named in error messages, e.g. `The URL "http://x/"`. */
   subject: string;
   signal?: AbortSignal;
+  /** Where this check happens, for the refusal metric; default "request" (a first hop). */
+  stage?: RefusalStage;
 }
 
 /**
  * Why address:port may not be dialled, or null. Trust never covers linkpeek's own ports on a
  * non-public address: the service must not be turned against itself.
  */
-export function refusal(address: string, port: number, config: GuardConfig): string | null {
-  const reason = classifyAddress(address);
-  if (reason === null) return null;
-  if (config.ownPorts.includes(port)) return `${reason}, linkpeek's own port ${port}`;
-  return isTrusted(address, port, config.trustedTargets) ? null : reason;
+export function refusal(address: string, port: number, config: GuardConfig): Refusal | null {
+  const found = addressRefusal(address);
+  if (found === null) return null;
+  if (config.ownPorts.includes(port)) {
+    return { kind: "own_port", reason: `${found.reason}, linkpeek's own port ${port}` };
+  }
+  return isTrusted(address, port, config.trustedTargets) ? null : found;
 }
 
 function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -53,12 +58,14 @@ export async function pinHost(
 ): Promise<PinnedAddress[]> {
   const { config, subject } = options;
   options.signal?.throwIfAborted();
-  const forbidden = (why: string) => {
-    log.info("guard refused target", { host: target.host, port: target.port, why });
+  const forbidden = ({ kind, reason }: Refusal, address?: string) => {
+    countRefusal(kind, options.stage ?? "request");
+    const why = address ? `${address}: ${reason}` : reason;
+    log.info("guard refused target", { host: target.host, port: target.port, kind, why });
     return new ApiError("EFORBIDDENURL", `${subject} resolves to a forbidden address.`);
   };
-  const nameReason = classifyHostname(target.host);
-  if (nameReason) throw forbidden(nameReason);
+  const nameRefusal = hostnameRefusal(target.host);
+  if (nameRefusal) throw forbidden(nameRefusal);
 
   const literal = ipLiteral(target.host);
   let addresses: string[];
@@ -80,8 +87,8 @@ export async function pinHost(
   }
   // Refuse if ANY address is not allowed: a mixed answer is how rebinding attacks start.
   for (const address of addresses) {
-    const why = refusal(address, target.port, config);
-    if (why) throw forbidden(`${address}: ${why}`);
+    const refused = refusal(address, target.port, config);
+    if (refused) throw forbidden(refused, address);
   }
   // IPv4 first: hosts without IPv6 routes are common, the reverse is rare.
   const ordered = [...addresses].sort((a, b) => Number(a.includes(":")) - Number(b.includes(":")));

@@ -3,7 +3,13 @@
  * then reads the header bytes (type, dimensions, duration), and stands in for HEAD where HEAD
  * is refused. Every fetch goes through the guarded Fetcher and counts against the budget.
  */
-import type { Fetcher, FetchOptions, FetchResult } from "../fetch/types.ts";
+import {
+  type Fetcher,
+  type FetchOptions,
+  type FetchResult,
+  targetHeaderOptions,
+  type TargetHeaders,
+} from "../fetch/types.ts";
 import type { MediaField, MediaObject } from "../types.ts";
 import type { HostLimiter, ProbeBudget } from "./_limit.ts";
 import { describeMedia } from "./describe.ts";
@@ -22,6 +28,8 @@ export interface ProbeContext {
   signal?: AbortSignal;
   /** Sent with every probe (e.g. User-Agent). */
   headers?: Record<string, string>;
+  /** The caller's `headers.*`: sent with probes of the target's own origin only. */
+  targetHeaders?: TargetHeaders;
   /** Deadline of one probe fetch, ms. */
   timeoutMs: number;
   /** Read whole images (image, logo) and add their palette. */
@@ -113,6 +121,7 @@ async function fetchOnce(
     return await ctx.limiter.run(host, () =>
       ctx.fetcher.fetch(url, {
         ...options,
+        ...targetHeaderOptions(ctx.targetHeaders),
         // identity: Range and sizes then count the file's own bytes.
         headers: {
           ...ctx.headers,

@@ -54,7 +54,15 @@ const DATA: JsonObject = {
       description: "With iframe: the oEmbed provider's answer.",
       oneOf: [{
         type: "object",
-        properties: { html: { type: "string" }, scripts: { type: "array" } },
+        required: ["html", "scripts"],
+        properties: {
+          html: { type: "string" },
+          scripts: {
+            type: "array",
+            items: { type: "string" },
+            description: "Absolute URLs of the scripts split out of html.",
+          },
+        },
       }, { type: "null" }],
     },
   },

@@ -50,6 +50,16 @@ export function valueSchema(schema: Schema): JsonObject {
   }
 }
 
+/**
+ * PARAMS keeps examples as query text; a document's example is typed as its schema says
+ * ("true" is the boolean true, "80" the integer 80), or linters and generated clients refuse it.
+ */
+export function typedExample(text: string, schema: JsonObject): unknown {
+  if (schema.type === "boolean") return text === "true";
+  if (schema.type === "integer" || schema.type === "number") return Number(text);
+  return text;
+}
+
 function parameter(name: string, schema: JsonObject, def: ParamDef, note = ""): JsonObject {
   const snake = snakeCase(name);
   return {
@@ -59,7 +69,7 @@ function parameter(name: string, schema: JsonObject, def: ParamDef, note = ""): 
     required: name === "url",
     description: def.description + note,
     schema,
-    ...(def.example !== undefined ? { example: def.example } : {}),
+    ...(def.example !== undefined ? { example: typedExample(def.example, schema) } : {}),
     // Both spellings reach the same value; the parser normalises names (lib/params/tree.ts).
     ...(snake !== name ? { "x-snake-case": snake } : {}),
   };

@@ -160,6 +160,20 @@ function canonicalPairs(values: Values): [string, string][] {
   return pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
+/**
+ * `embed=markdown`, `embed=screenshot.url`, `embed=pdf.url`: the field's feature is on unless
+ * the query turns it off, so the embed has something to answer with. Before the cache key is
+ * made: with and without the explicit switch, it is the same request.
+ */
+function enableEmbeddedFeature(values: Values): void {
+  const feature = typeof values.embed === "string" ? values.embed.split(".")[0] : undefined;
+  if (feature === "markdown") values.markdown ??= true;
+  if (feature === "screenshot" || feature === "pdf") {
+    const nested = (values[feature] ?? {}) as Values;
+    if (nested.enabled === undefined) values[feature] = { ...nested, enabled: true };
+  }
+}
+
 /** The query string to typed parameters, or EINVALQUERY naming the parameter. */
 export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: number }): Params {
   const root = buildTree(query);
@@ -172,6 +186,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     if (!isApiKeyHeader(name)) headers[name] = value;
   }
   values.headers = headers;
+  enableEmbeddedFeature(values);
 
   const timeoutMs = (values.timeout as number | undefined) ?? null;
   if (timeoutMs !== null && timeoutMs > options.maxTimeoutMs) {

@@ -151,7 +151,11 @@ export const PARAMS: Record<string, ParamDef> = {
     example: "true",
   },
   ...SCREENSHOT_OPTIONS,
-  embed: str("Answer with this field's content instead of JSON.", "screenshot.url"),
+  embed: str(
+    "Answer with this field's content instead of JSON; turns on the feature the field comes " +
+      "from (markdown, screenshot, pdf) unless it is set to false.",
+    "screenshot.url",
+  ),
   meta: {
     schema: { kind: "object", boolean: true, props: META_TOGGLES },
     description: "Extract the default fields (default true); meta.<field>=false drops one.",

@@ -3,6 +3,8 @@
  * from the browser. Files are read from this folder so `deno compile --include` carries them.
  */
 
+import { discoveryLinks } from "../oembed_provider/discovery.ts";
+
 const CSP = "default-src 'self'; img-src * data:; media-src *";
 
 /** URL path -> file in this folder and its content type. */
@@ -19,12 +21,27 @@ export function wantsPlayground(request: Request, url: URL): boolean {
     url.search === "" && (request.headers.get("accept") ?? "").includes("text/html");
 }
 
+/** Where index.html takes the oEmbed discovery links of the running configuration. */
+const DISCOVERY_MARK = "<!-- oembed discovery -->";
+
 /** The page and its static files; null for any other path. */
-export async function playgroundAsset(path: string): Promise<Response | null> {
+export async function playgroundAsset(
+  path: string,
+  publicUrl?: string,
+): Promise<Response | null> {
   const file = FILES[path];
   if (!file) return null;
   const [name, contentType] = file;
-  const body = await Deno.readFile(new URL(`./${name}`, import.meta.url));
+  let body: Uint8Array<ArrayBuffer> | string = await Deno.readFile(
+    new URL(`./${name}`, import.meta.url),
+  );
+  if (name === "index.html" && publicUrl !== undefined) {
+    const page = `${publicUrl}/`;
+    body = new TextDecoder().decode(body).replace(
+      DISCOVERY_MARK,
+      discoveryLinks(publicUrl, page),
+    );
+  }
   return new Response(body, {
     headers: {
       "content-type": contentType,

@@ -59,6 +59,14 @@ Deno.test("screenshot=true hosts the capture under /assets with its real size", 
     assert.deepEqual(imageSize(bytes), { width: 1280, height: 800 });
   });
 
+  await t.step("embed=screenshot.url turns the screenshot on by itself", async () => {
+    const response = await app.get(q(`${target.origin}/`, "&embed=screenshot.url&meta=false"));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "image/png");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    assert.deepEqual(imageSize(bytes), { width: 1280, height: 800 });
+  });
+
   await t.step("pdf=true hosts a PDF", async () => {
     const { body } = await app.json(q(`${target.origin}/`, "&pdf=true&meta=false"));
     assert.equal(body.data.pdf.type, "pdf");

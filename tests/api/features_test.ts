@@ -69,6 +69,14 @@ Deno.test("markdown=true adds data.markdown; embed=markdown answers text/markdow
   const embedded = await app.get(q(`${target.origin}/`, "&ping=false&markdown&embed=markdown"));
   assert.equal(embedded.headers.get("content-type"), "text/markdown; charset=utf-8");
   assert.equal(await embedded.text(), body.data.markdown);
+  // embed=markdown turns markdown on by itself, unless the query turns it off.
+  const implied = await app.get(q(`${target.origin}/`, "&ping=false&embed=markdown"));
+  assert.equal(implied.status, 200);
+  assert.equal(implied.headers.get("content-type"), "text/markdown; charset=utf-8");
+  assert.equal(await implied.text(), body.data.markdown);
+  const off = await app.json(q(`${target.origin}/`, "&ping=false&markdown=false&embed=markdown"));
+  assert.equal(off.status, 404);
+  assert.equal(off.body.code, "ENOTFOUND");
 });
 
 Deno.test("iframe=true returns the oEmbed html and scripts, passing maxWidth on", async () => {

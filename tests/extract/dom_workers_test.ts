@@ -7,7 +7,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { setQuiet } from "../../lib/log.ts";
 import { DomWorkers } from "../../lib/extract/dom_workers.ts";
 import { WORKER_THRESHOLD } from "../../lib/extract/dom_work.ts";
-import { MAX_DOM_NODES, parseDocument } from "../../lib/extract/_parser.ts";
+import { MAX_DOM_NODES, parseDocument } from "../../lib/extract/html_parser.ts";
 
 setQuiet(true);
 

@@ -22,6 +22,19 @@ Deno.test("toIsoDate() reads the date shapes pages use", async (t) => {
     [1497052800, "2017-06-10T00:00:00.000Z"],
     [1497052800000, "2017-06-10T00:00:00.000Z"],
     ["1497052800", "2017-06-10T00:00:00.000Z"],
+    // offsets in every form sites write
+    ["2020-12-23T22:36:00-0500", "2020-12-24T03:36:00.000Z"],
+    ["2020-12-23T22:36:00-05", "2020-12-24T03:36:00.000Z"],
+    ["2020-12-23T22:36:00-500", "2020-12-24T03:36:00.000Z"],
+    ["2020-12-23T22:36:00+0530", "2020-12-23T17:06:00.000Z"],
+    ["Tue, 24 May 2016 18:00:03 -0500", "2016-05-24T23:00:03.000Z"],
+    // local formats
+    ["2019年2月21日", "2019-02-21T00:00:00.000Z"],
+    ["2019年02月21日 10時30分", "2019-02-21T10:30:00.000Z"],
+    ["2019년 2월 21일", "2019-02-21T00:00:00.000Z"],
+    ["2019.02.21", "2019-02-21T00:00:00.000Z"],
+    ["21.02.2019", "2019-02-21T00:00:00.000Z"],
+    ["2012 Nov 26", "2012-11-26T00:00:00.000Z"],
     ["February 30, 2017", null],
     ["yesterday", null],
     ["", null],
@@ -30,6 +43,16 @@ Deno.test("toIsoDate() reads the date shapes pages use", async (t) => {
   for (const [input, want] of cases) {
     await t.step(`${JSON.stringify(input)} -> ${want}`, () => assert.equal(toIsoDate(input), want));
   }
+});
+
+Deno.test("toIsoDate() reads day and month that could swap as the page's language says", () => {
+  assert.equal(toIsoDate("05/06/2019"), "2019-05-06T00:00:00.000Z");
+  assert.equal(toIsoDate("05/06/2019", { dayFirst: true }), "2019-06-05T00:00:00.000Z");
+  assert.equal(toIsoDate("05.06.2019"), "2019-06-05T00:00:00.000Z");
+  assert.equal(toIsoDate("05.06.2019", { dayFirst: false }), "2019-05-06T00:00:00.000Z");
+  // a part over 12 decides by itself
+  assert.equal(toIsoDate("21/02/2019"), "2019-02-21T00:00:00.000Z");
+  assert.equal(toIsoDate("02/21/2019", { dayFirst: true }), "2019-02-21T00:00:00.000Z");
 });
 
 Deno.test("dateFromUrl() finds dates in paths only", () => {

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { classifyAddress, classifyHostname, isForbiddenAddress } from "../../lib/guard/policy.ts";
+import {
+  addressRefusal,
+  classifyAddress,
+  classifyHostname,
+  hostnameRefusal,
+  isForbiddenAddress,
+} from "../../lib/guard/policy.ts";
 import { formatIp, parseIp } from "../../lib/guard/ip.ts";
 
 const FORBIDDEN_V4 = [
@@ -166,4 +172,41 @@ Deno.test("parseIp() and formatIp() round-trip canonical forms", () => {
   ) {
     assert.equal(parseIp(bad), null, bad);
   }
+});
+
+Deno.test("addressRefusal() and hostnameRefusal() name the kind that feeds the metric", async (t) => {
+  const cases: [string, string][] = [
+    ["10.1.1.1", "private"],
+    ["100.64.0.1", "private"],
+    ["fd00::1", "private"],
+    ["127.0.0.2", "loopback"],
+    ["::1", "loopback"],
+    ["169.254.169.254", "link_local"],
+    ["fe80::1", "link_local"],
+    ["239.255.255.250", "multicast"],
+    ["ff02::1", "multicast"],
+    ["0.0.0.0", "unspecified"],
+    ["::", "unspecified"],
+    ["198.51.100.1", "documentation"],
+    ["2001:db8::1", "documentation"],
+    ["240.0.0.1", "reserved"],
+    ["255.255.255.255", "reserved"],
+    ["2001::1", "reserved"],
+    ["::ffff:10.0.0.1", "embedded_ipv4"],
+    ["2002:7f00:1::1", "embedded_ipv4"],
+    ["0x7f.1", "not_an_ip"],
+  ];
+  for (const [address, kind] of cases) {
+    await t.step(`${address} is ${kind}`, () => {
+      const refused = addressRefusal(address);
+      assert.equal(refused?.kind, kind);
+      assert.equal(refused?.reason, classifyAddress(address), "one reason for log and tests");
+    });
+  }
+  assert.equal(addressRefusal("8.8.8.8"), null);
+  assert.deepEqual(hostnameRefusal("Foo.LOCALHOST."), {
+    kind: "localhost_name",
+    reason: "a localhost name",
+  });
+  assert.equal(hostnameRefusal("example.com"), null);
 });

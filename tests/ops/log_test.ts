@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { evalTs } from "../_eval.ts";
 
 const LOG_MODULE = new URL("../../lib/log.ts", import.meta.url).href;
 
@@ -8,14 +9,8 @@ async function logIn(ending: string): Promise<{ stdout: string[]; stderr: string
 for (let i = 0; i < 3; i++) log.info("line", { i });
 log.warn("careful");
 ${ending}`;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--ext=ts", script],
-    env: { NO_COLOR: "1", LOG_LEVEL: "info" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const lines = (bytes: Uint8Array) =>
-    new TextDecoder().decode(bytes).split("\n").filter((l) => l.startsWith("{"));
+  const output = await evalTs(script);
+  const lines = (text: string) => text.split("\n").filter((l) => l.startsWith("{"));
   return { stdout: lines(output.stdout), stderr: lines(output.stderr) };
 }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { samples } from "./_prometheus.ts";
 import { createHandler } from "../../lib/handler.ts";
 import { html, q, serveRoutes, testConfig } from "../_server.ts";
 import { startRedis } from "../store/_redis.ts";
@@ -8,17 +9,6 @@ const OUTSIDE = { remoteAddr: "203.0.113.7" };
 
 const get = (path: string, init: RequestInit = {}) =>
   new Request(`http://localhost:3000${path}`, init);
-
-/** Prometheus text -> { "name{labels}": value } for the sample lines. */
-function samples(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    if (!line || line.startsWith("#")) continue;
-    const at = line.lastIndexOf(" ");
-    out.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return out;
-}
 
 Deno.test("GET /health answers ok to anyone, without counting as an API request", async () => {
   const handler = await createHandler(testConfig());

@@ -49,8 +49,9 @@ Deno.test("main.ts logs one JSON line per API request with its id and no secrets
   assert.deepEqual(logged.map((l) => l.requestId), ids, "one line per API request, in order");
   assert.deepEqual(logged.map((l) => l.status), statuses);
   assert.deepEqual(logged.map((l) => l.code), [undefined, undefined, "EPRO", "EINVALURL"]);
+  // The level follows the outcome: info for 2xx/3xx, warn for 4xx, error for 5xx.
+  assert.deepEqual(logged.map((l) => l.level), ["info", "info", "warn", "warn"]);
   for (const entry of logged) {
-    assert.equal(entry.level, "info");
     assert.ok(!Number.isNaN(Date.parse(entry.time as string)), "time is ISO 8601");
     assert.equal(typeof entry.ms, "number");
   }

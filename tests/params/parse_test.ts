@@ -170,3 +170,22 @@ Deno.test("parseParams() ignores unknown parameters and keeps the cache key stab
   assert.deepEqual(a.canonical, b.canonical);
   assert.notDeepEqual(a.canonical, parse("url=x&screenshot.type=jpeg").canonical);
 });
+
+Deno.test("parseParams() turns on the feature an embed names, unless it is set to false", () => {
+  assert.equal(parse("url=x&embed=markdown").markdown, true);
+  assert.equal(parse("url=x&markdown=false&embed=markdown").markdown, false);
+  assert.deepEqual(parse("url=x&embed=screenshot.url").screenshot, {});
+  assert.deepEqual(
+    parse("url=x&embed=screenshot.url&screenshot.type=jpeg").screenshot,
+    { type: "jpeg" },
+  );
+  assert.equal(parse("url=x&screenshot=false&embed=screenshot.url").screenshot, null);
+  assert.deepEqual(parse("url=x&embed=pdf.url").pdf, {});
+  assert.equal(parse("url=x&embed=title").markdown, false);
+  assert.equal(parse("url=x&embed=title").screenshot, null);
+  // With or without the explicit switch, it is the same request: one cache entry.
+  assert.deepEqual(
+    parse("url=x&embed=markdown").canonical,
+    parse("url=x&markdown=true&embed=markdown").canonical,
+  );
+});

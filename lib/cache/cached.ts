@@ -135,11 +135,11 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
 function missed(error: unknown, options: { status: CacheStatus; ttlMs: number }): unknown {
   if (!isApiError(error)) return error;
   const ttlMs = CACHEABLE_ERRORS.has(error.code) ? Math.min(ERROR_TTL_MS, options.ttlMs) : 0;
-  const answer = new ApiError(error.code, error.message, {
+  return new ApiError(error.code, error.message, {
     headers: { ...error.headers, "x-cache-status": options.status, "x-cache-ttl": String(ttlMs) },
+    status: error.status,
+    cause: error.cause ?? error,
   });
-  answer.cause = error.cause ?? error;
-  return answer;
 }
 
 export async function cached(options: CachedOptions): Promise<CachedResult> {

@@ -6,36 +6,12 @@ import assert from "node:assert/strict";
 import { ApiError } from "../../lib/errors.ts";
 import { configFor, html, poolFor, serveFixture } from "./_helpers.ts";
 import { q, testApp, testConfig } from "../_server.ts";
+import { descendants } from "../_processes.ts";
 
 const OK_PAGE = "<!doctype html><title>ok</title><p>ok</p>";
 
-/** Pids of every process below `pid` (Chromium's zygotes, renderers, GPU and utility ones). */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      parents.set(Number(entry.name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const found: number[] = [];
-  const walk = (parent: number) => {
-    for (const [child, of] of parents) {
-      if (of === parent) {
-        found.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(pid);
-  return found;
-}
-
-function renderers(browserPid: number): number[] {
-  return descendants(browserPid).filter((pid) => {
+async function renderers(browserPid: number): Promise<number[]> {
+  return (await descendants(browserPid)).filter((pid) => {
     try {
       return Deno.readTextFileSync(`/proc/${pid}/cmdline`).includes("--type=renderer");
     } catch {
@@ -104,7 +80,7 @@ Deno.test("every renderer killed mid-visit: EBROWSER for that visit, and the nex
   const visit = pool.visit(`${site.origin}/held`, { screenshot: true, timeoutMs: 20_000 });
   await seen;
   const pid = pool.stats().pid!;
-  const killed = renderers(pid);
+  const killed = await renderers(pid);
   assert.ok(killed.length >= 2, `renderers: ${killed.length} (the visit's and the spare's)`);
   for (const renderer of killed) Deno.kill(renderer, "SIGKILL");
   await t.step("the visit under way fails as the browser's", async () => {

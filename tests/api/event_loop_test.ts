@@ -1,15 +1,17 @@
 /**
  * Hostile pages never stall the event loop: while each is processed, /health answers and a
  * timer fires on time. Each page stalled it for seconds before (a quadratic step on the main
- * thread). The bound is 100 ms over the noise this machine shows meanwhile (other test suites
- * share its two cores), measured in the same run with a worker just as busy: room for a loaded
- * machine, none for such a step.
+ * thread). The bound is 100 ms over twice the noise this machine shows just before each page
+ * (other test suites share its two cores), measured with a worker as busy as the page's, and
+ * never over 500 ms: room for a loaded machine, none for such a step.
  */
 import assert from "node:assert/strict";
 import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
 import { type DomWorkers, EXTRACT_THRESHOLD } from "../../lib/extract/dom_workers.ts";
 
 const BOUND_MS = 100;
+/** What the machine's own noise may add to the bound, at most. */
+const NOISE_CAP_MS = 400;
 
 /** JSON-LD where 4,000 references lead to one node holding 4,000 names. */
 function jsonLdFanOut(n: number): string {
@@ -77,7 +79,7 @@ function probe(origin: string) {
   };
 }
 
-/** The probe's readings over 2 s of a worker thread spinning on a job that is then cancelled. */
+/** The probe's readings over 1 s of a worker thread spinning on a job that is then cancelled. */
 async function busyNoise(pool: DomWorkers, origin: string) {
   const stop = probe(origin);
   const spin = new AbortController();
@@ -85,7 +87,7 @@ async function busyNoise(pool: DomWorkers, origin: string) {
     { html: "<b>".repeat(20_000) + "x", url: "http://a.invalid/", rules: SPIN, markdown: false },
     { signal: spin.signal },
   ).catch(() => {});
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   spin.abort();
   await job;
   return await stop();
@@ -108,9 +110,13 @@ Deno.test("the event loop answers /health within 100 ms while hostile pages are 
   // A worker thread's start costs the main thread ~40 ms, once (the pool keeps it): not per page.
   const warm = await app.json(q(`${site.origin}/warm`, "&ping=false&markdown=true"));
   assert.equal(warm.body.status, "success");
-  const noise = await busyNoise(app.handler.services.dom, origin);
   for (const [path, page] of Object.entries(HOSTILE)) {
     await t.step(path, async () => {
+      const measured = await busyNoise(app.handler.services.dom, origin);
+      const noise = {
+        lag: Math.min(2 * measured.lag, NOISE_CAP_MS),
+        health: Math.min(2 * measured.health, NOISE_CAP_MS),
+      };
       const stop = probe(origin);
       const response = await fetch(
         `${origin}/${q(`${site.origin}${path}`, `&ping=false${page.query}`)}`,
@@ -119,7 +125,10 @@ Deno.test("the event loop answers /health within 100 ms while hostile pages are 
       const { lag, health } = await stop();
       if (path === "/rule") assert.equal(body.code, "ETIMEOUT");
       else assert.equal(body.status, "success", JSON.stringify(body).slice(0, 300));
-      assert.ok(lag < BOUND_MS + noise.lag, `a timer fired ${lag} ms late (noise ${noise.lag})`);
+      assert.ok(
+        lag < BOUND_MS + noise.lag,
+        `a timer fired ${lag} ms late (noise ${noise.lag})`,
+      );
       assert.ok(
         health < BOUND_MS + noise.health,
         `/health took ${health} ms (noise ${noise.health})`,

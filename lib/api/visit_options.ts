@@ -30,6 +30,7 @@ export function visitOptions(
     styles: page.styles,
     scripts: page.scripts,
     mediaType: page.mediaType,
+    adblock: page.adblock,
     headers: new URL(visit.url).origin === visit.target.origin
       ? withUserinfo(params.headers, visit.target)
       : undefined,

@@ -66,6 +66,8 @@ export interface VisitOptions {
   /** JS text, or http(s) URLs of scripts. */
   scripts?: string | string[];
   mediaType?: "screen" | "print";
+  /** Block ads and trackers, reject cookie-consent dialogs, hide ad slots (default true). */
+  adblock?: boolean;
   /** The caller's headers.*: attached only to requests for the target's origin. */
   headers?: Record<string, string>;
   userAgent?: string;

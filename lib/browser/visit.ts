@@ -7,6 +7,7 @@ import type { Deadline } from "./deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
+import { startAdblock } from "./adblock/mod.ts";
 import {
   capturePdf,
   captureScreenshot,
@@ -95,8 +96,17 @@ async function visitIn(
   });
   page.setDefaultTimeout(deadline.remaining());
   const state: PageState = { navigated: false };
+  const adblock = options.adblock === false
+    ? null
+    : await deadline.run(startAdblock(page, { javascript: options.javascript !== false }));
   await deadline.run(
-    setupPage(page, { url: job.url, options, defaultUserAgent: job.defaultUserAgent, state }),
+    setupPage(page, {
+      url: job.url,
+      options,
+      defaultUserAgent: job.defaultUserAgent,
+      state,
+      adblock,
+    }),
   );
 
   const started = Date.now();
@@ -110,6 +120,9 @@ async function visitIn(
   checkDenied(response, job);
 
   await act(page, job);
+  if (adblock && (options.screenshot || options.pdf)) {
+    await deadline.run(adblock.tidy(deadline.remaining(2000)));
+  }
   const result: VisitResult = {
     url: page.url(),
     statusCode: response?.status() ?? 0,

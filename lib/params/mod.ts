@@ -34,6 +34,7 @@ export interface PageParams {
   scroll?: string;
   styles?: string[];
   scripts?: string[];
+  adblock?: boolean;
 }
 
 export interface Params {
@@ -230,6 +231,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
       "scroll",
       "styles",
       "scripts",
+      "adblock",
     ] as const
   ) {
     if (values[name] !== undefined) (page as Values)[name] = values[name];

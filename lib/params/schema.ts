@@ -285,6 +285,11 @@ export const PARAMS: Record<string, ParamDef> = {
   scroll: str("Selector scrolled into view before capture.", "#footer"),
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  adblock: bool(
+    "Block ads and trackers, reject cookie-consent dialogs and hide ad slots in every browser " +
+      "visit (default true).",
+    "false",
+  ),
   signature: str("HMAC signature authorising this exact query on the pro endpoint."),
 };
 

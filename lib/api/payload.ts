@@ -20,7 +20,7 @@ import {
 } from "../types.ts";
 import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
-import { needsPrerender } from "./prerender.ts";
+import { prerenderReason } from "./prerender.ts";
 import { ASSET_PREFIX, hostAsset } from "./assets.ts";
 import { visitOptions, withUserinfo } from "./visit_options.ts";
 
@@ -174,9 +174,10 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   const endpoint = { fetcher: services.fetcher, signal };
   if (params.meta !== false) void fetchPlatformData(target.href, endpoint);
 
-  const startVisit = (withHtml: boolean) =>
+  const startVisit = (withHtml: boolean, awaiting?: "navigation" | "text") =>
     services.browser.visit(finalUrl, {
       ...visitOptions(params, { html: withHtml, target, url: finalUrl }),
+      awaiting,
       signal,
     });
 
@@ -196,8 +197,12 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     fileData = describeFileTarget(result);
     if (!fileData) {
       html = decodeHtml(result.body, result.headers["content-type"] ?? null);
-      if (params.prerender === "auto" && needsPrerender(html, result.statusCode)) {
-        const rendered = await startVisit(true).catch((error) => {
+      const reason = params.prerender === "auto" ? prerenderReason(html, result.statusCode) : null;
+      if (reason) {
+        const renderStarted = performance.now();
+        // A shell mounts its text by script; a challenge or a wall navigates to the real page.
+        const awaiting = reason === "shell" ? "text" : "navigation";
+        const rendered = await startVisit(true, awaiting).catch((error) => {
           // auto is best effort: the fetched HTML stands when the browser cannot help
           // (missing, busy, too slow), unless the request itself has run out of time.
           if (error instanceof ApiError && !signal.aborted) return null;
@@ -206,6 +211,11 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
         if (rendered?.html) {
           html = rendered.html;
           fetchMode = "prerender";
+          fetchTimeMs += performance.now() - renderStarted;
+          // The answer describes the page the browser ended on (a solved challenge's is 200).
+          statusCode = rendered.statusCode || statusCode;
+          headers = publicHeaders(rendered.headers);
+          finalUrl = rendered.url;
           visit = Promise.resolve(rendered);
         }
       }

@@ -66,6 +66,11 @@ export interface VisitOptions {
   /** JS text, or http(s) URLs of scripts. */
   scripts?: string | string[];
   mediaType?: "screen" | "print";
+  /**
+   * What `prerender=auto` found: a challenge's own navigations are followed, a shell is given
+   * time to show text (lib/browser/prerender_wait.ts).
+   */
+  awaiting?: "navigation" | "text";
   /** Block ads and trackers, reject cookie-consent dialogs, hide ad slots (default true). */
   adblock?: boolean;
   /** The caller's headers.*: attached only to requests for the target's origin. */

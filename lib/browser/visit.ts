@@ -8,6 +8,7 @@ import type { EgressProxy } from "./proxy.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
 import { startAdblock } from "./adblock/mod.ts";
+import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
 import {
   capturePdf,
   captureScreenshot,
@@ -109,13 +110,16 @@ async function visitIn(
     }),
   );
 
+  const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
   const started = Date.now();
-  const response = await deadline.run(page.goto(job.url, {
+  let response = await deadline.run(page.goto(job.url, {
     waitUntil: waitUntilOf(options),
     timeout: deadline.remaining(),
   })).catch((error) => {
     throw navigationError(error, { job, started });
   });
+  if (documents) response = (await documents.follow(deadline)) ?? response;
+  if (options.awaiting === "text") await waitForText(page, deadline);
   state.navigated = true;
   checkDenied(response, job);
 

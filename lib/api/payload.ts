@@ -5,7 +5,7 @@ import { extract, type Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
 import { domWork } from "../extract/dom_work.ts";
 import { fetchPlatformData } from "../extract/platforms/endpoint.ts";
-import { fetchIframe } from "../oembed.ts";
+import { fetchIframe, oembedEndpoint } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
 import { MAX_CANDIDATES, resolveMedia } from "../ping.ts";
@@ -276,7 +276,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     if (params.iframe !== null) {
       const options = { fetcher: services.fetcher, ...params.iframe, signal };
       work.push(
-        (extracted.oembed ? fetchIframe(extracted.oembed, options) : Promise.resolve(null))
+        oembedEndpoint({ discovered: extracted.oembed, url: finalUrl })
+          .then((endpoint) => endpoint ? fetchIframe(endpoint, options) : null)
           .then((iframe) => {
             data.iframe = iframe;
           }),

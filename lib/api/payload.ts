@@ -23,6 +23,7 @@ import type { VisitResult } from "../browser/types.ts";
 import { prerenderReason } from "./prerender.ts";
 import { ASSET_PREFIX, hostAsset } from "./assets.ts";
 import { visitOptions, withUserinfo } from "./visit_options.ts";
+import { viaProxy } from "../fetch/proxy.ts";
 
 export interface Payload {
   status: "success";
@@ -158,7 +159,10 @@ function defaultFields(extracted: Extracted, keep: Set<string>): Record<string, 
 
 /** Runs everything the parameters ask for against one target and builds `data`. */
 export async function buildPayload(context: PayloadContext): Promise<PayloadResult> {
-  const { params, target, services, signal } = context;
+  const { params, target, signal } = context;
+  // `proxy=`: every fetch of this request (page, probes, endpoints, oEmbed) goes through it.
+  const fetcher = viaProxy(context.services.fetcher, params.proxy);
+  const services = { ...context.services, fetcher };
   let fetchMode: PayloadResult["fetchMode"] = "skipped";
   let fetchTimeMs = 0;
   let statusCode: number | null = null;
@@ -185,6 +189,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     const started = performance.now();
     const result = await services.fetcher.fetch(target.href, {
       originHeaders: params.headers,
+      retries: params.retry,
       signal,
     });
     fetchTimeMs = performance.now() - started;
@@ -268,7 +273,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
       const keep = params.meta;
       data = { ...defaultFields(extracted, keep), ...data };
       work.push(
-        mediaFields(extracted, { ...context, pageUrl: finalUrl }).then((media) => {
+        mediaFields(extracted, { ...context, services, pageUrl: finalUrl }).then((media) => {
           for (const field of MEDIA_FIELDS) if (keep.has(field)) data[field] = media[field];
         }),
       );

@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import type { Fetcher } from "../fetch/types.ts";
+import type { ProxySpec } from "../fetch/proxy.ts";
 
 export type ImageType = "png" | "jpeg";
 export type WaitUntil = "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
@@ -71,6 +72,8 @@ export interface VisitOptions {
    * time to show text (lib/browser/prerender_wait.ts).
    */
   awaiting?: "navigation" | "text";
+  /** The request's `proxy=`: this visit's traffic leaves through it (after the guard). */
+  proxy?: ProxySpec;
   /** Block ads and trackers, reject cookie-consent dialogs, hide ad slots (default true). */
   adblock?: boolean;
   /** The caller's headers.*: attached only to requests for the target's origin. */

@@ -4,6 +4,7 @@ import { isCredentialHeader } from "../cache/key.ts";
 import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
 import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
 import { coerce } from "./coerce.ts";
+import { parseProxy, type ProxySpec } from "../fetch/proxy.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
 import {
   buildTree,
@@ -63,6 +64,10 @@ export interface Params {
   force: boolean;
   timeoutMs: number | null;
   signature: string | null;
+  /** `proxy` (pro only), its credentials kept out of the canonical pairs. */
+  proxy: ProxySpec | null;
+  /** Retries of the target fetch (0-3). */
+  retry: number;
   /** Sorted [name, value] pairs of everything that changes the answer (for the cache key). */
   canonical: [string, string][];
 }
@@ -263,6 +268,13 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     force: (values.force as boolean | undefined) ?? false,
     timeoutMs,
     signature: (values.signature as string | undefined) ?? null,
+    proxy: typeof values.proxy === "string"
+      ? parseProxy(
+        values.proxy,
+        (why) => new ApiError("EINVALQUERY", `The parameter \`proxy\` ${why}.`),
+      )
+      : null,
+    retry: (values.retry as number | undefined) ?? 2,
     canonical: canonicalPairs(values),
   };
 }

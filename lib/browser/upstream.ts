@@ -67,7 +67,11 @@ export class UpstreamProxies {
       held.idle = setTimeout(() => {
         if (held.users > 0 || this.#entries.get(key) !== held) return;
         this.#entries.delete(key);
-        void held.egress.then((egress) => egress.close()).catch(() => {});
+        void held.egress.then((egress) => {
+          const at = this.#config.ownPorts.indexOf(egress.port);
+          if (at >= 0) this.#config.ownPorts.splice(at, 1);
+          return egress.close();
+        }).catch(() => {});
       }, IDLE_MS);
     };
     try {

@@ -22,7 +22,7 @@ const EVAL_TIMEOUT_MS = 1000;
  * Its first detection pass is over when nothing was heard for this long after it started with
  * no eval outstanding (the next pass comes 500 ms later; a capture does not wait for it).
  */
-const QUIET_MS = 50;
+const QUIET_MS = 20;
 /** Lifecycle states after which autoconsent does nothing more on the page. */
 const FINISHED = new Set(["nothingDetected", "done", "optOutSucceeded", "optOutFailed"]);
 

@@ -23,10 +23,6 @@ export interface Adblock {
    * ad slots.
    */
   tidy(maxMs: number): Promise<void>;
-  /** Requests blocked or stubbed so far. */
-  blocked(): number;
-  /** The consent platform rejected in the main frame, if any. */
-  consentAnswered(): string | null;
 }
 
 const warned = new Set<string>();
@@ -66,8 +62,7 @@ export async function startAdblock(
     async tidy(maxMs) {
       await consent?.settled(Math.min(maxMs, CONSENT_WAIT_MS));
       if (engine) await hideAdSlots(page, engine);
+      log.debug("adblock before capture", { blocked, consent: consent?.answered() ?? null });
     },
-    blocked: () => blocked,
-    consentAnswered: () => consent?.answered() ?? null,
   };
 }

@@ -123,6 +123,8 @@ export interface BrowserStats {
 export interface BrowserPool extends AsyncDisposable {
   /** One page load serving any of: screenshot, pdf, rendered html (prerender). */
   visit(url: string, options?: VisitOptions): Promise<VisitResult>;
+  /** The guarded egress proxy's port (started if needed), for a browser of a tool's own. */
+  egressPort(): Promise<number>;
   /** True when the binary is present and Chromium launches (launches it if needed). */
   ready(): Promise<boolean>;
   stats(): BrowserStats;

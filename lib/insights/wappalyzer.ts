@@ -15,7 +15,7 @@ import { attr, type Element, parseHtml, selectAll, textOf, walkElements } from "
 
 export interface DetectInput {
   url: string;
-  /** Lower-case response header names; `set-cookie` lines joined by "\n". */
+  /** Lower-case response header names; repeated ones (set-cookie) joined by ", ". */
   headers: Record<string, string>;
   html: string;
 }
@@ -57,7 +57,8 @@ function edges(text: string): string {
 
 function cookiesOf(setCookie: string | undefined): Record<string, string[]> {
   const cookies: Record<string, string[]> = {};
-  for (const line of (setCookie ?? "").split("\n").slice(0, 50)) {
+  // Joined cookies split where a new `name=` starts (an Expires date has a comma, not that).
+  for (const line of (setCookie ?? "").split(/,\s*(?=[^;,=\s]+=)/).slice(0, 50)) {
     const pair = line.split(";", 1)[0]!;
     const eq = pair.indexOf("=");
     if (eq <= 0) continue;

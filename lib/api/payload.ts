@@ -74,7 +74,8 @@ function publicHeaders(headers: Record<string, string>): Record<string, string> 
 
 /** Does any feature need the page's HTML? */
 function needsHtml(params: Params): boolean {
-  return params.meta !== false || params.data !== null || params.markdown || params.iframe !== null;
+  return params.meta !== false || params.data !== null || params.markdown ||
+    params.iframe !== null || params.insights !== null;
 }
 
 function wantsBrowser(params: Params, rules: CustomRules | null): boolean {
@@ -166,6 +167,7 @@ function defaultFields(extracted: Extracted, keep: Set<string>): Record<string, 
 /** Runs everything the parameters ask for against one target and builds `data`. */
 export async function buildPayload(context: PayloadContext): Promise<PayloadResult> {
   const { params, target, services, signal } = context;
+  const startedAt = performance.now();
   let fetchMode: PayloadResult["fetchMode"] = "skipped";
   let fetchTimeMs = 0;
   let statusCode: number | null = null;
@@ -186,7 +188,12 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   const startVisit = (withHtml: boolean) =>
     services.browser.visit(finalUrl, {
       ...visitOptions(params, { html: withHtml, target, url: finalUrl }),
-      ...pageCode(params, { rules: context.rules, target }),
+      ...pageCode(params, {
+        rules: context.rules,
+        target,
+        startedAt,
+        requestTimeoutMs: services.config.requestTimeoutMs,
+      }),
       signal,
     });
 

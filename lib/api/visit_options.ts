@@ -48,10 +48,15 @@ export function withUserinfo(headers: Record<string, string>, target: URL): Reco
 /** Caller code the visit runs in the page: `data.*.evaluate` rules and `function`. */
 export function pageCode(
   params: Params,
-  page: { rules: CustomRules | null; target: URL },
-): Pick<VisitOptions, "evaluate" | "function"> {
+  page: { rules: CustomRules | null; target: URL; startedAt: number; requestTimeoutMs: number },
+): Pick<VisitOptions, "evaluate" | "function" | "timeoutMs"> {
   const evaluate = evaluateSources(page.rules);
+  if (!evaluate.length && params.function === null) return {};
+  // Caller code gets what is left of the request's time, less a margin to answer with its
+  // result (a visit's own deadline would outlast the request's).
+  const total = params.timeoutMs ?? page.requestTimeoutMs;
   return {
+    timeoutMs: Math.max(1, total - (performance.now() - page.startedAt)),
     evaluate: evaluate.length ? evaluate : undefined,
     function: params.function === null
       ? undefined
@@ -69,6 +74,8 @@ function functionArgument(params: Params, target: URL): Record<string, unknown> 
   for (const [path, json] of params.canonical) {
     const names = path.split(".");
     if (names[0] === "headers" || names[0] === "function") continue;
+    // `meta=false` reads as it was written, not as the parser's `meta.enabled`.
+    if (names.at(-1) === "enabled" && names.length > 1) names.pop();
     let node = argument;
     for (const name of names.slice(0, -1)) {
       const next = Object.hasOwn(node, name) ? node[name] : undefined;

@@ -95,13 +95,21 @@ export async function evaluateInPage(
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
   });
+  let onCrash = () => {};
+  const crashed = new Promise<"crashed">((resolve) => {
+    onCrash = () => resolve("crashed");
+    page.once("error", onCrash);
+  });
   const steps = (async () => {
     await page.evaluate(runExpression(options.source, options.argument ?? {}, key));
     return await page.evaluate(readExpression(key)) as unknown;
   })();
   steps.catch(() => {}); // after a timeout nobody waits for it
   try {
-    const text = await Promise.race([steps, timeout]);
+    const text = await Promise.race([steps, timeout, crashed]);
+    if (text === "crashed") {
+      return rejected("Error", "The page crashed while running the code (out of memory?).");
+    }
     if (text === "timeout") {
       return rejected("TimeoutError", `The code did not finish within ${options.timeoutMs} ms.`);
     }
@@ -121,6 +129,7 @@ export async function evaluateInPage(
     return rejected(name, message);
   } finally {
     clearTimeout(timer);
+    page.off("error", onCrash);
   }
 }
 

@@ -114,7 +114,8 @@ function screenshotParams(values: Values): ScreenshotParams | null {
     if (value !== undefined) options[name] = value;
   }
   const on = nested.enabled === true || (nested.enabled === undefined &&
-    (options.element !== undefined || options.overlay !== undefined));
+    (options.element !== undefined || options.overlay !== undefined ||
+      options.codeScheme !== undefined));
   if (nested.enabled === false || !on) return null;
   return options as ScreenshotParams;
 }

@@ -1,0 +1,261 @@
+import assert from "node:assert/strict";
+import mql, { MicrolinkError } from "@microlink/mql";
+import { decode } from "../browser/_helpers.ts";
+import { startParity, TITLE } from "./_parity_target.ts";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+async function failure(call: Promise<unknown>): Promise<Any> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof MicrolinkError, `not a MicrolinkError: ${error}`);
+    return error;
+  }
+  assert.fail("the call succeeded");
+}
+
+const byName = (list: Any[], name: string) => list.find((t: Any) => t.name === name);
+
+Deno.test("insights.technologies through mql: headers, cookies, meta and script markers", async (t) => {
+  await using parity = await startParity();
+  const { endpoint } = parity;
+
+  await t.step("fetched HTML suffices: no browser is started", async () => {
+    const result: Any = await mql(parity.url("/wordpress"), {
+      endpoint,
+      meta: false,
+      insights: { technologies: true },
+    } as Any);
+    const found = result.data.insights.technologies;
+    const wordpress = byName(found, "WordPress");
+    assert.equal(wordpress.version, "6.4.2", "from the generator meta");
+    assert.equal(wordpress.slug, "wordpress");
+    assert.ok(wordpress.categories.some((c: Any) => c.slug === "cms"));
+    assert.equal(wordpress.website, "https://wordpress.org");
+    assert.equal(wordpress.icon, "WordPress.svg");
+    assert.equal(byName(found, "Nginx").version, "1.25.3", "from the server header");
+    assert.equal(byName(found, "PHP").version, "8.2.1", "from x-powered-by and the cookie");
+    assert.ok(byName(found, "jQuery"), "from the script path");
+    assert.equal(result.data.insights.lighthouse, undefined, "only what was asked");
+    assert.equal(result.response.headers.get("x-fetch-mode"), "fetch");
+    assert.equal(parity.app.handler.services.browser.stats().launches, 0);
+  });
+
+  await t.step("with prerender, on the rendered page", async () => {
+    const result: Any = await mql(parity.url("/wordpress"), {
+      endpoint,
+      meta: false,
+      prerender: true,
+      insights: { technologies: true },
+    } as Any);
+    assert.equal(result.response.headers.get("x-fetch-mode"), "prerender");
+    assert.equal(byName(result.data.insights.technologies, "WordPress").version, "6.4.2");
+  });
+
+  await t.step("a page with no markers has none of them", async () => {
+    const result: Any = await mql(parity.url("/a11y-good"), {
+      endpoint,
+      meta: false,
+      insights: { technologies: true },
+    } as Any);
+    assert.equal(byName(result.data.insights.technologies, "WordPress"), undefined);
+  });
+});
+
+Deno.test("function through mql: runs in the page, answers { isFulfilled, isRejected, value }", async (t) => {
+  await using parity = await startParity();
+  const { endpoint, canary } = parity;
+  const run = async (fn: string, extra: Record<string, unknown> = {}) => {
+    const result: Any = await mql(parity.url("/app"), {
+      endpoint,
+      meta: false,
+      function: fn,
+      force: true,
+      ...extra,
+    } as Any);
+    return result.data.function;
+  };
+
+  await t.step("the page's own world, Microlink's page helper, the query as argument", async () => {
+    assert.deepEqual(await run("({ page }) => page.title()"), {
+      isFulfilled: true,
+      isRejected: false,
+      value: TITLE,
+    });
+    assert.deepEqual((await run("() => window.APP_VERSION")).value, "2.3.1");
+    const argument = await run(
+      "({ url, meta, page, html }) => ({ url, meta, " +
+        "helper: typeof page.evaluate, html: html.includes('<li>b</li>') })",
+    );
+    assert.deepEqual(argument.value, {
+      url: parity.url("/app"),
+      meta: false,
+      helper: "function",
+      html: true,
+    });
+    assert.deepEqual(
+      (await run("async ({ page }) => page.$$eval('li', (items) => items.length)")).value,
+      3,
+    );
+  });
+
+  await t.step("a throw is a rejection with the error's name and message", async () => {
+    assert.deepEqual(await run("() => { throw new TypeError('boom') }"), {
+      isFulfilled: false,
+      isRejected: true,
+      value: { name: "TypeError", message: "boom" },
+    });
+  });
+
+  await t.step("a cyclic value is a rejection, not a crash", async () => {
+    const answer = await run("() => { const a = {}; a.self = a; return a }");
+    assert.equal(answer.isRejected, true);
+    assert.equal(answer.value.name, "TypeError");
+    assert.match(answer.value.message, /not JSON/);
+  });
+
+  await t.step("source that is not JavaScript is a rejection", async () => {
+    const answer = await run("() => {{{");
+    assert.equal(answer.isRejected, true);
+    assert.equal(answer.value.name, "SyntaxError");
+  });
+
+  await t.step("an endless loop is a timeout answer within the request's deadline", async () => {
+    const answer = await run("() => { while (true) {} }", { timeout: "5s" });
+    assert.equal(answer.isRejected, true);
+    assert.equal(answer.value.name, "TimeoutError");
+  });
+
+  await t.step("unbounded allocation ends in a rejection", async () => {
+    const answer = await run(
+      "() => { const all = []; while (true) all.push(new Array(1e6).fill(Math.random())) }",
+      { timeout: "20s" },
+    );
+    assert.equal(answer.isRejected, true, JSON.stringify(answer));
+  });
+
+  await t.step("reaching a canary: refused by the egress guard, never contacted", async () => {
+    const answer = await run(`() => fetch("${canary.origin}/").then((r) => r.status)`);
+    assert.equal(answer.isRejected, true, JSON.stringify(answer));
+    const navigated = await run(`() => { location.href = "${canary.origin}/"; return 1 }`);
+    assert.equal(typeof navigated.isRejected, "boolean");
+    assert.equal(canary.connections, 0);
+  });
+
+  await t.step("the service is healthy after all of that", async () => {
+    const result: Any = await mql(parity.url("/app"), { endpoint, force: true });
+    assert.equal(result.data.title, TITLE);
+    assert.deepEqual((await run("() => 1 + 1")).value, 2);
+    await parity.app.handler.services.browser.settled();
+    assert.equal(parity.app.handler.services.browser.stats().contexts, 0);
+  });
+});
+
+Deno.test("data.<key>.evaluate through mql: computed in the page, beside selector rules", async (t) => {
+  await using parity = await startParity();
+  const { endpoint } = parity;
+
+  await t.step("an expression, a function with a type, and a selector rule together", async () => {
+    const result: Any = await mql(parity.url("/app"), {
+      endpoint,
+      meta: false,
+      data: {
+        version: { evaluate: "window.APP_VERSION" },
+        items: { evaluate: "() => document.querySelectorAll('li').length", type: "number" },
+        heading: { selector: "h1" },
+        fallback: [{ evaluate: "window.MISSING.deep" }, { selector: "li" }],
+      },
+    } as Any);
+    assert.equal(result.data.version, "2.3.1");
+    assert.equal(result.data.items, 3);
+    assert.equal(result.data.heading, "Heading");
+    assert.equal(result.data.fallback, "a", "a failing evaluate falls back to the next rule");
+  });
+
+  await t.step("evaluate beside a selector in one rule is EINVALQUERY", async () => {
+    const error = await failure(mql(parity.url("/app"), {
+      endpoint,
+      data: { x: { evaluate: "1", selector: "h1" } },
+    } as Any));
+    assert.equal(error.code, "EINVALQUERY");
+    assert.match(error.description, /data\.x/);
+  });
+});
+
+Deno.test("filename through mql: the hosted capture's URL segment and Content-Disposition", async (t) => {
+  await using parity = await startParity();
+  const { endpoint } = parity;
+
+  await t.step("a name with a path in it is sanitised to a single segment", async () => {
+    const result: Any = await mql(parity.url("/app"), {
+      endpoint,
+      screenshot: true,
+      filename: "../../etc/My Shot.png",
+    } as Any);
+    const url = new URL(result.data.screenshot.url);
+    assert.match(url.pathname, /^\/assets\/[A-Za-z0-9_-]+\/etc-My-Shot\.png$/);
+    const image = await fetch(url);
+    await image.body?.cancel();
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get("content-disposition"), 'inline; filename="etc-My-Shot.png"');
+  });
+
+  await t.step("pdf too, and embed keeps the name", async () => {
+    const result: Any = await mql(parity.url("/app"), {
+      endpoint,
+      pdf: true,
+      filename: "report",
+    } as Any);
+    assert.ok(result.data.pdf.url.endsWith("/report.pdf"), result.data.pdf.url);
+    const embedded: Any = await mql.buffer(parity.url("/app"), {
+      endpoint,
+      pdf: true,
+      filename: "report",
+      embed: "pdf.url",
+    } as Any);
+    assert.equal(embedded.headers.get("content-disposition"), 'inline; filename="report.pdf"');
+  });
+
+  await t.step("a name with nothing usable is EINVALQUERY", async () => {
+    const error = await failure(
+      mql(parity.url("/app"), { endpoint, screenshot: true, filename: "../.." } as Any),
+    );
+    assert.equal(error.code, "EINVALQUERY");
+    assert.match(error.description, /filename/);
+  });
+});
+
+Deno.test("screenshot.codeScheme through mql: a JSON target captured highlighted", async (t) => {
+  await using parity = await startParity();
+  const { endpoint } = parity;
+  const corner = async (options: Record<string, unknown> | true) => {
+    const result: Any = await mql(parity.url("/data.json"), {
+      endpoint,
+      meta: false,
+      screenshot: options,
+      force: true,
+    } as Any);
+    const bytes = new Uint8Array(await (await fetch(result.data.screenshot.url)).arrayBuffer());
+    return decode(bytes).pixel(3, 3).slice(0, 3);
+  };
+
+  await t.step("the default theme is Microlink's dark look (atom-one-dark)", async () => {
+    assert.deepEqual(await corner(true), [0x28, 0x2c, 0x34]);
+  });
+
+  await t.step("a named theme, and Microlink's own theme names", async () => {
+    assert.deepEqual(await corner({ codeScheme: "github" }), [0xff, 0xff, 0xff]);
+    assert.deepEqual(await corner({ codeScheme: "ghcolors" }), [0xff, 0xff, 0xff]);
+  });
+
+  await t.step("an unknown theme is EINVALQUERY naming the parameter", async () => {
+    const error = await failure(mql(parity.url("/data.json"), {
+      endpoint,
+      screenshot: { codeScheme: "no-such-theme" },
+    } as Any));
+    assert.equal(error.code, "EINVALQUERY");
+    assert.match(error.description, /screenshot\.codeScheme/);
+  });
+});

@@ -48,7 +48,12 @@ export interface ParityTarget extends AsyncDisposable {
 }
 
 export async function startParity(env: Record<string, string> = {}): Promise<ParityTarget> {
+  const canary = startCanary();
   const site = serveRoutes({
+    // A page that asks the browser for the canary: the egress guard must refuse it.
+    "/canary-image": () =>
+      html(`<!doctype html><html lang="en"><head><title>${TITLE}</title></head><body>
+<img src="${canary.origin}/pixel.png" alt="never loaded"></body></html>`),
     "/wordpress": () =>
       html(WORDPRESS, {
         headers: {
@@ -66,7 +71,6 @@ export async function startParity(env: Record<string, string> = {}): Promise<Par
         headers: { "content-type": "application/json" },
       }),
   });
-  const canary = startCanary();
   const config = testConfig({
     trustPorts: [site.port],
     env: { CHROMIUM_PATH: "/usr/bin/chromium", ...env },

@@ -259,3 +259,61 @@ Deno.test("screenshot.codeScheme through mql: a JSON target captured highlighted
     assert.match(error.description, /screenshot\.codeScheme/);
   });
 });
+
+Deno.test("insights.lighthouse through mql: a report whose scores move the way the page does", async (t) => {
+  await using parity = await startParity();
+  const { endpoint, canary } = parity;
+  const audit = async (path: string, onlyCategories = ["accessibility"]) => {
+    const result: Any = await mql(parity.url(path), {
+      endpoint,
+      meta: false,
+      insights: { lighthouse: { onlyCategories } },
+      force: true,
+    } as Any);
+    return result.data.insights.lighthouse;
+  };
+
+  await t.step("an image without alt text loses accessibility points", async () => {
+    const good = await audit("/a11y-good");
+    const bad = await audit("/a11y-bad");
+    assert.equal(good.lighthouseVersion, "13.5.0");
+    assert.equal(good.finalDisplayedUrl, parity.url("/a11y-good"));
+    assert.deepEqual(Object.keys(good.categories), ["accessibility"]);
+    assert.equal(good.audits["image-alt"].score, 1);
+    assert.equal(bad.audits["image-alt"].score, 0);
+    assert.ok(
+      bad.categories.accessibility.score < good.categories.accessibility.score,
+      `${bad.categories.accessibility.score} < ${good.categories.accessibility.score}`,
+    );
+    assert.equal(good.i18n, undefined, "bookkeeping is left out");
+  });
+
+  await t.step("one run at a time: a second is EBUSY with Retry-After", async () => {
+    const { lighthouse } = parity.app.handler.services;
+    let settled = false;
+    const first = audit("/a11y-good").finally(() => settled = true);
+    // Wait for the event (the run holding its slot), not for a sleep.
+    while (lighthouse.running() === 0 && !settled) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(lighthouse.running(), 1);
+    // Straight to the API: mql itself would retry a 503 after its Retry-After.
+    const query = new URLSearchParams({
+      url: parity.url("/a11y-bad"),
+      "insights.lighthouse": "true",
+      force: "true",
+    });
+    const busy = await fetch(`${endpoint}?${query}`);
+    const body = await busy.json();
+    assert.equal(busy.status, 503);
+    assert.equal(body.code, "EBUSY");
+    assert.equal(busy.headers.get("retry-after"), "10");
+    assert.equal((await first).audits["image-alt"].score, 1);
+    assert.equal(lighthouse.running(), 0);
+  });
+
+  await t.step("its Chromium's requests go through the guarded egress proxy", async () => {
+    const report = await audit("/canary-image", ["performance"]);
+    const requests = report.audits["network-requests"].details.items.map((i: Any) => i.url);
+    assert.ok(requests.includes(`${canary.origin}/pixel.png`), "Lighthouse asked for it");
+    assert.equal(canary.connections, 0, "and the guard refused it");
+  });
+});

@@ -91,7 +91,7 @@ export async function openCodeView(
   const language = response && codeLanguage(response.headers()["content-type"], response.url());
   if (!response || !language) return null;
   const raw = await deadline.run(response.text()).catch(() =>
-    deadline.run(page.evaluate(() => document.body?.innerText ?? ""))
+    deadline.run(page.evaluate("document.body ? document.body.innerText : ''") as Promise<string>)
   );
   let text = head(raw);
   if (language === "json") {

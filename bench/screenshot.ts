@@ -18,36 +18,25 @@ const CONCURRENT = 4;
 const GAP_MS = 250;
 const VIEWPORT = { width: 1280, height: 800 };
 
-const CSS =
-  "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
+const CSS = "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
   "padding:24px}main{display:grid;grid-template-columns:repeat(3,1fr);gap:16px;padding:24px}" +
   ".card{border:1px solid #ccc;border-radius:8px;padding:16px;background:#fafafa}";
 const PAGE = `<!doctype html><html><head><title>bench</title>
 <link rel="stylesheet" href="/style.css"></head><body><header><h1>Bench page</h1></header><main>${
   Array.from({ length: 30 }, (_, i) =>
-    `<div class="card"><h2>Card ${i}</h2><p>${
-      "Lorem ipsum dolor sit amet. ".repeat(6)
-    }</p>` +
+    `<div class="card"><h2>Card ${i}</h2><p>${"Lorem ipsum dolor sit amet. ".repeat(6)}</p>` +
     `<img src="/dot.svg" width="32" height="32" alt=""></div>`).join("")
 }</main></body></html>`;
 const DOT = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32">` +
   `<circle cx="16" cy="16" r="14" fill="#e33"/></svg>`;
 
-const server = Deno.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  onListen: () => {},
-}, (request) => {
+const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
   const path = new URL(request.url).pathname;
-  if (path === "/style.css") {
-    return new Response(CSS, { headers: { "content-type": "text/css" } });
-  }
+  if (path === "/style.css") return new Response(CSS, { headers: { "content-type": "text/css" } });
   if (path === "/dot.svg") {
     return new Response(DOT, { headers: { "content-type": "image/svg+xml" } });
   }
-  return new Response(PAGE, {
-    headers: { "content-type": "text/html; charset=utf-8" },
-  });
+  return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
 });
 const url = `http://127.0.0.1:${server.addr.port}/`;
 
@@ -78,23 +67,15 @@ const rssOfTree = (): number => {
   }
   return total;
 };
-const sampler = setInterval(
-  () => (peakRss = Math.max(peakRss, rssOfTree())),
-  100,
-);
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOfTree())), 100);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[
-    Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
-  ]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
 /** Warm runs; `gapMs` of idle time before each, as between a service's requests. */
-async function timeRuns(
-  run: () => Promise<number>,
-  gapMs: number,
-): Promise<number[]> {
+async function timeRuns(run: () => Promise<number>, gapMs: number): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -128,13 +109,9 @@ const config = loadConfig({
 const handler = await createHandler(config);
 const app = Deno.serve(
   { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  (request, info) =>
-    handler(request, {
-      remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
-    }),
+  (request, info) => handler(request, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }),
 );
-const apiQuery =
-  `&screenshot=true&meta=false&force=true&viewport.width=${VIEWPORT.width}` +
+const apiQuery = `&screenshot=true&meta=false&force=true&viewport.width=${VIEWPORT.width}` +
   `&viewport.height=${VIEWPORT.height}`;
 // Each request names a distinct target URL: identical concurrent requests would be coalesced
 // into one capture (single-flight), which would flatter the throughput.
@@ -142,9 +119,7 @@ let sequence = 0;
 const linkpeek = async () => {
   const target = `${url}?n=${sequence++}`;
   const response = await fetch(
-    `http://127.0.0.1:${app.addr.port}/?url=${
-      encodeURIComponent(target)
-    }${apiQuery}`,
+    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${apiQuery}`,
   );
   const body = await response.json();
   if (response.status !== 200) {
@@ -158,12 +133,7 @@ const browser = await puppeteer.launch({
   executablePath,
   pipe: true,
   headless: true,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--hide-scrollbars",
-  ],
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"],
 });
 const raw = async () => {
   const page = await browser.newPage();
@@ -178,12 +148,10 @@ const raw = async () => {
 
 try {
   const row = (name: string, times: number[]) =>
-    `  ${name.padEnd(9)} p50 ${
-      percentile(times, 50).toFixed(1).padStart(6)
-    } ms   p95 ${percentile(times, 95).toFixed(1).padStart(6)} ms`;
-  const lines = [
-    `screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png of a local page`,
-  ];
+    `  ${name.padEnd(9)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
+      percentile(times, 95).toFixed(1).padStart(6)
+    } ms`;
+  const lines = [`screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png of a local page`];
   for (const gapMs of [GAP_MS, 0]) {
     // Interleave the two so that neither gets a quieter machine.
     const raws = await timeRuns(raw, gapMs);
@@ -205,14 +173,10 @@ try {
   const ourThroughput = await throughput(linkpeek);
   const rawThroughput = await throughput(raw);
   lines.push(
-    `throughput at ${CONCURRENT} concurrent: raw ${
-      rawThroughput.toFixed(1)
-    }/s, linkpeek ${ourThroughput.toFixed(1)}/s (${
-      (ourThroughput / rawThroughput).toFixed(2)
-    }x)`,
-    `peak RSS (deno + both Chromiums): ${
-      (peakRss / 1024 / 1024).toFixed(0)
-    } MiB`,
+    `throughput at ${CONCURRENT} concurrent: raw ${rawThroughput.toFixed(1)}/s, linkpeek ${
+      ourThroughput.toFixed(1)
+    }/s (${(ourThroughput / rawThroughput).toFixed(2)}x)`,
+    `peak RSS (deno + both Chromiums): ${(peakRss / 1024 / 1024).toFixed(0)} MiB`,
   );
   // deno-lint-ignore no-console
   console.log(lines.join("\n"));

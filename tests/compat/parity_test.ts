@@ -1,20 +1,8 @@
 import assert from "node:assert/strict";
-import mql, { MicrolinkError } from "@microlink/mql";
+import mql from "@microlink/mql";
+import { type Any, failure } from "./_mql.ts";
 import { decode } from "../browser/_helpers.ts";
 import { startParity, TITLE } from "./_parity_target.ts";
-
-// deno-lint-ignore no-explicit-any
-type Any = any;
-
-async function failure(call: Promise<unknown>): Promise<Any> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof MicrolinkError, `not a MicrolinkError: ${error}`);
-    return error;
-  }
-  assert.fail("the call succeeded");
-}
 
 const byName = (list: Any[], name: string) => list.find((t: Any) => t.name === name);
 

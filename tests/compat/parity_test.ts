@@ -298,6 +298,21 @@ Deno.test("insights.lighthouse through mql: a report whose scores move the way t
     assert.equal(lighthouse.running(), 0);
   });
 
+  await t.step("a run past the request's deadline is ETIMEOUT and frees its slot", async () => {
+    const { lighthouse } = parity.app.handler.services;
+    const query = new URLSearchParams({
+      url: parity.url("/a11y-good"),
+      "insights.lighthouse": "true",
+      timeout: "1500",
+      force: "true",
+    });
+    const late = await fetch(`${endpoint}?${query}`);
+    assert.equal(late.status, 504);
+    assert.equal((await late.json()).code, "ETIMEOUT");
+    assert.equal(lighthouse.running(), 0, "the Worker and its Chromium were stopped");
+    assert.equal((await audit("/a11y-good")).audits["image-alt"].score, 1, "the next run works");
+  });
+
   await t.step("its Chromium's requests go through the guarded egress proxy", async () => {
     const report = await audit("/canary-image", ["performance"]);
     const requests = report.audits["network-requests"].details.items.map((i: Any) => i.url);

@@ -27,6 +27,8 @@ export interface Config {
   maxBodyBytes: number;
   userAgent: string;
   metricsToken: string | null;
+  /** Lighthouse runs at once (LIGHTHOUSE_RUNS); one more is EBUSY. */
+  lighthouseRuns: number;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
   /** DNS resolution for targets; tests inject a fake one. */
@@ -88,6 +90,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1),
     userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
     metricsToken: env.METRICS_TOKEN || null,
+    lighthouseRuns: int(env, "LIGHTHOUSE_RUNS", 1, 1),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,

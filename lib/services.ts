@@ -6,6 +6,8 @@ import { openStore } from "./store/mod.ts";
 import type { BrowserPool } from "./browser/types.ts";
 import { createBrowser } from "./browser/mod.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
+import { createLighthouse, type LighthouseRunner } from "./insights/lighthouse.ts";
+import { createTechnologyDetector, type TechnologyDetector } from "./insights/technologies.ts";
 
 /** The long-lived parts one process shares between requests. */
 export interface Services {
@@ -14,6 +16,10 @@ export interface Services {
   store: Store;
   browser: BrowserPool;
   metrics: Metrics;
+  /** `insights.lighthouse` runs, bounded by LIGHTHOUSE_RUNS. */
+  lighthouse: LighthouseRunner;
+  /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
+  technologies: TechnologyDetector;
   close(): Promise<void>;
 }
 
@@ -22,13 +28,23 @@ export async function createServices(config: Config): Promise<Services> {
   const store = await openStore(config);
   const browser = createBrowser({ config, fetcher });
   const metrics = createMetrics();
+  const lighthouse = createLighthouse({
+    chromiumPath: config.chromiumPath,
+    egressPort: () => browser.egressPort(),
+    maxRuns: config.lighthouseRuns,
+  });
+  const technologies = createTechnologyDetector();
   return {
     config,
     fetcher,
     store,
     browser,
     metrics,
+    lighthouse,
+    technologies,
     async close() {
+      technologies.close();
+      await lighthouse.close();
       await browser.close();
       await store.close();
     },

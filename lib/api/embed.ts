@@ -1,7 +1,7 @@
 import { ApiError } from "../errors.ts";
 import { sniffMedia } from "../media/sniff.ts";
 import type { Services } from "../services.ts";
-import { assetIdOf } from "./assets.ts";
+import { assetDisposition, assetIdOf } from "./assets.ts";
 import type { HeaderMap } from "./respond.ts";
 
 /** Reads a dot path (`image.url`, `screenshot.url`, `title`) out of data. */
@@ -64,6 +64,7 @@ export async function embedResponse(
   if (id) {
     const asset = await services.store.getAsset(id);
     if (!asset) throw new ApiError("ENOTFOUND", `The asset for \`${path}\` has expired.`);
+    Object.assign(headers, assetDisposition(text.slice(publicUrl.length)));
     Object.assign(headers, safeBody(asset.bytes, asset.contentType));
     if (asset.private) headers["cache-control"] = "private, max-age=86400";
     return new Response(asset.bytes as Uint8Array<ArrayBuffer>, { headers });

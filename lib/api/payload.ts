@@ -22,7 +22,8 @@ import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
 import { prerenderReason } from "./prerender.ts";
 import { ASSET_PREFIX, hostAsset } from "./assets.ts";
-import { visitOptions, withUserinfo } from "./visit_options.ts";
+import { pageCode, visitOptions, withUserinfo } from "./visit_options.ts";
+import { collectInsights } from "../insights/mod.ts";
 import { viaProxy } from "../fetch/proxy.ts";
 
 export interface Payload {
@@ -74,11 +75,18 @@ function publicHeaders(headers: Record<string, string>): Record<string, string> 
 
 /** Does any feature need the page's HTML? */
 function needsHtml(params: Params): boolean {
-  return params.meta !== false || params.data !== null || params.markdown || params.iframe !== null;
+  return params.meta !== false || params.data !== null || params.markdown ||
+    params.iframe !== null || params.insights !== null;
 }
 
-function wantsBrowser(params: Params): boolean {
-  return params.screenshot !== null || params.pdf !== null;
+function wantsBrowser(params: Params, rules: CustomRules | null): boolean {
+  return params.screenshot !== null || params.pdf !== null || hasPageCode(params, rules);
+}
+
+/** `function` or an `evaluate` rule: code that runs in the page, so the browser visits it. */
+function hasPageCode(params: Params, rules: CustomRules | null): boolean {
+  return params.function !== null ||
+    Object.values(rules ?? {}).some((fallbacks) => fallbacks.some((rule) => rule.evaluate));
 }
 
 /** A target that is itself an image, audio, video or PDF is described as that file. */
@@ -163,6 +171,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   // `proxy=`: every fetch of this request (page, probes, endpoints, oEmbed) goes through it.
   const fetcher = viaProxy(context.services.fetcher, params.proxy);
   const services = { ...context.services, fetcher };
+  const startedAt = performance.now();
   let fetchMode: PayloadResult["fetchMode"] = "skipped";
   let fetchTimeMs = 0;
   let statusCode: number | null = null;
@@ -172,6 +181,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   let finalUrl = target.href;
   let fileData: Record<string, unknown> | null = null;
   let visit: Promise<VisitResult> | null = null;
+  /** The target's headers as it sent them (set-cookie included), for `insights`. */
+  let rawHeaders: Record<string, string> = {};
 
   // A platform's endpoint (lib/extract/platforms/) starts beside the page fetch; it is cached,
   // so asking again for the final URL below costs nothing more when the page did not move.
@@ -182,6 +193,12 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     services.browser.visit(finalUrl, {
       ...visitOptions(params, { html: withHtml, target, url: finalUrl }),
       awaiting,
+      ...pageCode(params, {
+        rules: context.rules,
+        target,
+        startedAt,
+        requestTimeoutMs: services.config.requestTimeoutMs,
+      }),
       signal,
     });
 
@@ -198,6 +215,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     statusCode = result.statusCode;
     redirects = result.redirects;
     headers = publicHeaders(result.headers);
+    rawHeaders = result.headers;
     finalUrl = result.url;
     fileData = describeFileTarget(result);
     if (!fileData) {
@@ -225,13 +243,14 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
         }
       }
     }
-  } else if (needsHtml(params) || wantsBrowser(params)) {
+  } else if (needsHtml(params) || wantsBrowser(params, context.rules)) {
     const started = performance.now();
     const rendered = await (visit = startVisit(needsHtml(params)));
     fetchTimeMs = performance.now() - started;
     if (needsHtml(params)) fetchMode = "prerender";
     statusCode = rendered.statusCode;
     headers = publicHeaders(rendered.headers);
+    rawHeaders = rendered.headers;
     finalUrl = rendered.url;
     html = rendered.html ?? null;
   }
@@ -241,8 +260,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   const work: Promise<void>[] = [];
   // The screenshot/pdf visit runs while extraction and probing go on (one visit serves both
   // when the page was rendered already).
-  if (wantsBrowser(params)) {
-    const captured = visit ?? startVisit(false);
+  const captured = wantsBrowser(params, context.rules) ? visit ?? startVisit(false) : null;
+  if (captured) {
     work.push(captured.then(async (result) => {
       if (params.screenshot !== null && result.screenshot) {
         data.screenshot = await hostAsset(services, {
@@ -251,6 +270,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           width: result.screenshot.width,
           height: result.screenshot.height,
           credentialed: context.credentialed,
+          filename: params.filename,
         });
       }
       if (params.pdf !== null && result.pdf) {
@@ -260,8 +280,10 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           width: null,
           height: null,
           credentialed: context.credentialed,
+          filename: params.filename,
         });
       }
+      if (result.function) data.function = result.function;
       statusCode ??= result.statusCode;
     }));
   }
@@ -290,14 +312,37 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     }
     if (params.markdown || context.rules !== null) {
       const rules = context.rules;
+      // `evaluate` rules wait for the values the browser computed in the page.
+      const evaluated = captured && hasPageCode(params, rules)
+        ? captured.then((r) => r.evaluated?.map((e) => e.isFulfilled ? e.value : null))
+        : Promise.resolve(undefined);
       work.push(
-        domWork({ html: page, url: finalUrl, rules, markdown: params.markdown }, { signal })
+        evaluated.then((values) =>
+          domWork({
+            html: page,
+            url: finalUrl,
+            rules,
+            markdown: params.markdown,
+            evaluated: values,
+          }, {
+            signal,
+          })
+        )
           .then((result) => {
             custom = result.custom;
             if (result.markdown !== null) data.markdown = result.markdown;
           }),
       );
     }
+  }
+  if (params.insights) {
+    const timeoutMs = params.timeoutMs ?? services.config.requestTimeoutMs;
+    const page = { services, url: finalUrl, headers: rawHeaders, html, signal, timeoutMs };
+    work.push(
+      collectInsights(params.insights, page).then((insights) => {
+        data.insights = insights;
+      }),
+    );
   }
   await Promise.all(work);
   // Custom rules may redefine any field, the default ones included (as Microlink's do).

@@ -236,6 +236,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
 
   return {
     visit,
+    egressPort: async () => (await startEgress()).port,
     ready,
     settled: async () => {
       while (closings.size) await Promise.all(closings);

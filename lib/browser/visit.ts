@@ -9,6 +9,8 @@ import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
 import { startAdblock } from "./adblock/mod.ts";
 import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
+import { openCodeView } from "./code_view.ts";
+import { runCallerCode } from "./evaluate.ts";
 import {
   capturePdf,
   captureScreenshot,
@@ -135,11 +137,32 @@ async function visitIn(
   if (options.html) result.html = await deadline.run(page.content());
   if (options.screenshot) {
     const screenshot = options.screenshot === true ? {} : options.screenshot;
-    result.screenshot = await captureScreenshot(page, { options: screenshot, context, deadline });
+    const theme = screenshot.codeScheme;
+    const code = await openCodeView(page, { response, context, theme, deadline });
+    try {
+      result.screenshot = code
+        ? await captureScreenshot(code, {
+          options: { ...screenshot, element: undefined },
+          context,
+          deadline,
+        })
+        : await captureScreenshot(page, { options: screenshot, context, deadline });
+    } finally {
+      await code?.close().catch(noop);
+    }
   }
   if (options.pdf) {
     const pdf = options.pdf === true ? {} : options.pdf;
     result.pdf = await capturePdf(page, { options: pdf, deadline });
+  }
+  // Caller code runs last: a loop that never ends leaves the renderer unable to do more.
+  if (options.evaluate?.length || options.function) {
+    const ran = await runCallerCode(page, {
+      evaluate: options.evaluate,
+      function: options.function,
+      remaining: (margin) => deadline.remaining(margin),
+    });
+    Object.assign(result, ran);
   }
   return result;
 }

@@ -14,6 +14,8 @@ export interface DomWork {
   url: string;
   rules: CustomRules | null;
   markdown: boolean;
+  /** Values of the rules' `evaluate` sources, computed in the browser. */
+  evaluated?: unknown[];
 }
 
 export interface DomResult {
@@ -28,7 +30,9 @@ const WORKER_URL = new URL("./_dom_worker.ts", import.meta.url).href;
 export function domWorkSync(work: DomWork): DomResult {
   const doc = parseHtml(work.html);
   return {
-    custom: work.rules ? runRulesOnDocument(doc, { url: work.url, rules: work.rules }) : {},
+    custom: work.rules
+      ? runRulesOnDocument(doc, { url: work.url, rules: work.rules, evaluated: work.evaluated })
+      : {},
     markdown: work.markdown ? documentToMarkdown(doc, work.url) : null,
   };
 }

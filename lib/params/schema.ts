@@ -1,5 +1,7 @@
 import { MAX_TTL_MS, MIN_TTL_MS } from "../cache/ttl.ts";
 import { DEFAULT_FIELDS } from "../types.ts";
+import { LIGHTHOUSE_CATEGORIES } from "../insights/lighthouse_types.ts";
+import { CODE_THEMES } from "../browser/code_themes.ts";
 
 /**
  * Every query parameter as data. The parser (coerce.ts, mod.ts) walks these definitions and the OpenAPI
@@ -93,6 +95,12 @@ export const SCREENSHOT_OPTIONS: Record<string, ParamDef> = {
     example: "80",
   },
   omitBackground: bool("Transparent background instead of white (png)."),
+  codeScheme: {
+    schema: { kind: "enum", values: CODE_THEMES },
+    description: "Theme of a JSON, plain-text or source-code target, captured syntax-highlighted " +
+      "(highlight.js themes; default atom-one-dark).",
+    example: "github",
+  },
 };
 
 const VIEWPORT: ParamDef = {
@@ -303,6 +311,49 @@ export const PARAMS: Record<string, ParamDef> = {
     example: "0",
   },
   signature: str("HMAC signature authorising this exact query on the pro endpoint."),
+  insights: {
+    schema: {
+      kind: "object",
+      boolean: true,
+      props: {
+        technologies: bool("Add data.insights.technologies (Wappalyzer rules)."),
+        lighthouse: {
+          schema: {
+            kind: "object",
+            boolean: true,
+            props: {
+              preset: {
+                schema: { kind: "enum", values: ["mobile", "desktop"] },
+                description: "Lighthouse's emulation: mobile (default) or desktop.",
+                example: "desktop",
+              },
+              onlyCategories: {
+                schema: { kind: "list", of: { kind: "enum", values: LIGHTHOUSE_CATEGORIES } },
+                description: "Audit only these categories.",
+                example: "accessibility",
+              },
+            },
+          },
+          description: "Add data.insights.lighthouse, a Lighthouse report of the page.",
+          example: "true",
+        },
+      },
+    },
+    description: "Add data.insights: true for both technologies and lighthouse.",
+    example: "true",
+  },
+  function: {
+    schema: { kind: "string", maxLength: 32768 },
+    description:
+      "JavaScript function source run inside the page in the browser, with the other query " +
+      "parameters (and a small page helper) as its argument; adds data.function " +
+      "{isFulfilled, isRejected, value}.",
+    example: "({ page }) => page.title()",
+  },
+  filename: str(
+    "File name of the hosted screenshot or pdf (sanitised: letters, digits, dot, dash, underscore).",
+    "my-capture",
+  ),
 };
 
 /** Parameters that would write files on the server: always refused. */

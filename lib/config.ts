@@ -2,6 +2,7 @@ import type { Connector, Resolver, TrustedTarget } from "./guard/types.ts";
 import { parseTrustedTargets } from "./guard/trusted.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { type LogLevel, parseLogLevel } from "./log.ts";
+import { parseProxy, type ProxySpec } from "./fetch/proxy.ts";
 
 export const VERSION: string = denoJson.version;
 export const REPO_URL = "https://github.com/linkpeek/linkpeek";
@@ -36,6 +37,8 @@ export interface Config {
   connector: Connector | null;
   /** Ports linkpeek itself listens on (API, pro, browser proxy); never exempt from the guard. */
   ownPorts: number[];
+  /** EGRESS_PROXY: every outbound connection through this proxy (a request's `proxy` wins). */
+  egressProxy: ProxySpec | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -92,5 +95,8 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     resolver: null,
     connector: null,
     ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
+    egressProxy: env.EGRESS_PROXY
+      ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))
+      : null,
   };
 }

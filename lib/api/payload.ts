@@ -5,7 +5,7 @@ import { extract, type Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
 import { domWork } from "../extract/dom_work.ts";
 import { fetchPlatformData } from "../extract/platforms/endpoint.ts";
-import { fetchIframe } from "../oembed.ts";
+import { fetchIframe, oembedEndpoint } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
 import { MAX_CANDIDATES, resolveMedia } from "../ping.ts";
@@ -20,10 +20,11 @@ import {
 } from "../types.ts";
 import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
-import { needsPrerender } from "./prerender.ts";
+import { prerenderReason } from "./prerender.ts";
 import { ASSET_PREFIX, hostAsset } from "./assets.ts";
 import { pageCode, visitOptions, withUserinfo } from "./visit_options.ts";
 import { collectInsights } from "../insights/mod.ts";
+import { viaProxy } from "../fetch/proxy.ts";
 
 export interface Payload {
   status: "success";
@@ -166,7 +167,10 @@ function defaultFields(extracted: Extracted, keep: Set<string>): Record<string, 
 
 /** Runs everything the parameters ask for against one target and builds `data`. */
 export async function buildPayload(context: PayloadContext): Promise<PayloadResult> {
-  const { params, target, services, signal } = context;
+  const { params, target, signal } = context;
+  // `proxy=`: every fetch of this request (page, probes, endpoints, oEmbed) goes through it.
+  const fetcher = viaProxy(context.services.fetcher, params.proxy);
+  const services = { ...context.services, fetcher };
   const startedAt = performance.now();
   let fetchMode: PayloadResult["fetchMode"] = "skipped";
   let fetchTimeMs = 0;
@@ -185,9 +189,10 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   const endpoint = { fetcher: services.fetcher, signal };
   if (params.meta !== false) void fetchPlatformData(target.href, endpoint);
 
-  const startVisit = (withHtml: boolean) =>
+  const startVisit = (withHtml: boolean, awaiting?: "navigation" | "text") =>
     services.browser.visit(finalUrl, {
       ...visitOptions(params, { html: withHtml, target, url: finalUrl }),
+      awaiting,
       ...pageCode(params, {
         rules: context.rules,
         target,
@@ -201,6 +206,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     const started = performance.now();
     const result = await services.fetcher.fetch(target.href, {
       originHeaders: params.headers,
+      retries: params.retry,
       signal,
     });
     fetchTimeMs = performance.now() - started;
@@ -214,8 +220,12 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     fileData = describeFileTarget(result);
     if (!fileData) {
       html = decodeHtml(result.body, result.headers["content-type"] ?? null);
-      if (params.prerender === "auto" && needsPrerender(html, result.statusCode)) {
-        const rendered = await startVisit(true).catch((error) => {
+      const reason = params.prerender === "auto" ? prerenderReason(html, result.statusCode) : null;
+      if (reason) {
+        const renderStarted = performance.now();
+        // A shell mounts its text by script; a challenge or a wall navigates to the real page.
+        const awaiting = reason === "shell" ? "text" : "navigation";
+        const rendered = await startVisit(true, awaiting).catch((error) => {
           // auto is best effort: the fetched HTML stands when the browser cannot help
           // (missing, busy, too slow), unless the request itself has run out of time.
           if (error instanceof ApiError && !signal.aborted) return null;
@@ -224,6 +234,11 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
         if (rendered?.html) {
           html = rendered.html;
           fetchMode = "prerender";
+          fetchTimeMs += performance.now() - renderStarted;
+          // The answer describes the page the browser ended on (a solved challenge's is 200).
+          statusCode = rendered.statusCode || statusCode;
+          headers = publicHeaders(rendered.headers);
+          finalUrl = rendered.url;
           visit = Promise.resolve(rendered);
         }
       }
@@ -280,7 +295,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
       const keep = params.meta;
       data = { ...defaultFields(extracted, keep), ...data };
       work.push(
-        mediaFields(extracted, { ...context, pageUrl: finalUrl }).then((media) => {
+        mediaFields(extracted, { ...context, services, pageUrl: finalUrl }).then((media) => {
           for (const field of MEDIA_FIELDS) if (keep.has(field)) data[field] = media[field];
         }),
       );
@@ -288,7 +303,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     if (params.iframe !== null) {
       const options = { fetcher: services.fetcher, ...params.iframe, signal };
       work.push(
-        (extracted.oembed ? fetchIframe(extracted.oembed, options) : Promise.resolve(null))
+        oembedEndpoint({ discovered: extracted.oembed, url: finalUrl })
+          .then((endpoint) => endpoint ? fetchIframe(endpoint, options) : null)
           .then((iframe) => {
             data.iframe = iframe;
           }),

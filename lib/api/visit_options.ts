@@ -31,6 +31,8 @@ export function visitOptions(
     styles: page.styles,
     scripts: page.scripts,
     mediaType: page.mediaType,
+    adblock: page.adblock,
+    proxy: params.proxy ?? undefined,
     headers: new URL(visit.url).origin === visit.target.origin
       ? withUserinfo(params.headers, visit.target)
       : undefined,

@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import type { Fetcher } from "../fetch/types.ts";
+import type { ProxySpec } from "../fetch/proxy.ts";
 import type { FunctionResult } from "./evaluate.ts";
 
 export type { FunctionResult } from "./evaluate.ts";
@@ -71,6 +72,15 @@ export interface VisitOptions {
   /** JS text, or http(s) URLs of scripts. */
   scripts?: string | string[];
   mediaType?: "screen" | "print";
+  /**
+   * What `prerender=auto` found: a challenge's own navigations are followed, a shell is given
+   * time to show text (lib/browser/prerender_wait.ts).
+   */
+  awaiting?: "navigation" | "text";
+  /** The request's `proxy=`: this visit's traffic leaves through it (after the guard). */
+  proxy?: ProxySpec;
+  /** Block ads and trackers, reject cookie-consent dialogs, hide ad slots (default true). */
+  adblock?: boolean;
   /** The caller's headers.*: attached only to requests for the target's origin. */
   headers?: Record<string, string>;
   /** `evaluate` rules' sources, run in the page once it is ready (lib/browser/evaluate.ts). */

@@ -7,6 +7,8 @@ import type { Deadline } from "./deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
+import { startAdblock } from "./adblock/mod.ts";
+import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
 import { openCodeView } from "./code_view.ts";
 import { runCallerCode } from "./evaluate.ts";
 import {
@@ -97,21 +99,36 @@ async function visitIn(
   });
   page.setDefaultTimeout(deadline.remaining());
   const state: PageState = { navigated: false };
+  const adblock = options.adblock === false
+    ? null
+    : await deadline.run(startAdblock(page, { javascript: options.javascript !== false }));
   await deadline.run(
-    setupPage(page, { url: job.url, options, defaultUserAgent: job.defaultUserAgent, state }),
+    setupPage(page, {
+      url: job.url,
+      options,
+      defaultUserAgent: job.defaultUserAgent,
+      state,
+      adblock,
+    }),
   );
 
+  const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
   const started = Date.now();
-  const response = await deadline.run(page.goto(job.url, {
+  let response = await deadline.run(page.goto(job.url, {
     waitUntil: waitUntilOf(options),
     timeout: deadline.remaining(),
   })).catch((error) => {
     throw navigationError(error, { job, started });
   });
+  if (documents) response = (await documents.follow(deadline)) ?? response;
+  if (options.awaiting === "text") await waitForText(page, deadline);
   state.navigated = true;
   checkDenied(response, job);
 
   await act(page, job);
+  if (adblock && (options.screenshot || options.pdf)) {
+    await deadline.run(adblock.tidy(deadline.remaining(2000)));
+  }
   const result: VisitResult = {
     url: page.url(),
     statusCode: response?.status() ?? 0,

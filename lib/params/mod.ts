@@ -4,6 +4,7 @@ import { isCredentialHeader } from "../cache/key.ts";
 import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
 import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
 import { coerce } from "./coerce.ts";
+import { parseProxy, type ProxySpec } from "../fetch/proxy.ts";
 import type { LighthouseOptions } from "../insights/lighthouse_types.ts";
 import { sanitizeFilename } from "./filename.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
@@ -36,6 +37,7 @@ export interface PageParams {
   scroll?: string;
   styles?: string[];
   scripts?: string[];
+  adblock?: boolean;
 }
 
 export interface Params {
@@ -64,6 +66,10 @@ export interface Params {
   force: boolean;
   timeoutMs: number | null;
   signature: string | null;
+  /** `proxy` (pro only), its credentials kept out of the canonical pairs. */
+  proxy: ProxySpec | null;
+  /** Retries of the target fetch (0-3). */
+  retry: number;
   /** `insights`: what data.insights holds; null without it. */
   insights: { technologies: boolean; lighthouse: LighthouseOptions | null } | null;
   /** `function`: JavaScript source run in the page (lib/browser/evaluate.ts). */
@@ -255,6 +261,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
       "scroll",
       "styles",
       "scripts",
+      "adblock",
     ] as const
   ) {
     if (values[name] !== undefined) (page as Values)[name] = values[name];
@@ -286,6 +293,13 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     force: (values.force as boolean | undefined) ?? false,
     timeoutMs,
     signature: (values.signature as string | undefined) ?? null,
+    proxy: typeof values.proxy === "string"
+      ? parseProxy(
+        values.proxy,
+        (why) => new ApiError("EINVALQUERY", `The parameter \`proxy\` ${why}.`),
+      )
+      : null,
+    retry: (values.retry as number | undefined) ?? 2,
     insights: insightsParam(values.insights),
     function: (values.function as string | undefined) ?? null,
     filename: typeof values.filename === "string" ? sanitizeFilename(values.filename) : null,

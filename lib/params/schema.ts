@@ -293,6 +293,23 @@ export const PARAMS: Record<string, ParamDef> = {
   scroll: str("Selector scrolled into view before capture.", "#footer"),
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  adblock: bool(
+    "Block ads and trackers, reject cookie-consent dialogs and hide ad slots in every browser " +
+      "visit (default true).",
+    "false",
+  ),
+  proxy: str(
+    "Pro only: fetch the target, its probes and the browser visit through this http(s) proxy " +
+      "(http://user:pass@host:port); the guard still checks the proxy and every target.",
+    "http://user:pass@proxy.example:3128",
+  ),
+  retry: {
+    schema: { kind: "integer", min: 0, max: 3 },
+    description:
+      "Retries of the target fetch after a connection error or a 5xx answer, with backoff, " +
+      "within the request's deadline (default 2).",
+    example: "0",
+  },
   signature: str("HMAC signature authorising this exact query on the pro endpoint."),
   insights: {
     schema: {
@@ -346,4 +363,14 @@ export const FORBIDDEN_PARAMS = ["path", "screenshot.path", "pdf.path"];
  * Parameters that change how an answer is cached or authorised, not the answer itself (the URL
  * enters the key on its own, without its userinfo).
  */
-export const NOT_IN_CACHE_KEY = ["url", "ttl", "staleTtl", "force", "signature", "timeout"];
+export const NOT_IN_CACHE_KEY = [
+  "url",
+  "ttl",
+  "staleTtl",
+  "force",
+  "signature",
+  "timeout",
+  "retry",
+  // Folded into the credentials' HMAC instead (lib/api/cache_step.ts): it may hold a password.
+  "proxy",
+];

@@ -47,11 +47,13 @@ function reachable(lock: Lock, roots: string[]): Set<string> {
 
 Deno.test("deno.lock holds exactly the npm packages that deno.json's imports need", async () => {
   const lock = await readJson<Lock>("deno.lock");
-  // `"name/": "npm:/name@1.2.3/"` entries map a package's subpaths (JSON files, styles) for
-  // configs that read deno.json as an import map; the package itself is imported by name too.
-  const imported = Object.values(denoJson.imports).filter((s) =>
-    s.startsWith("npm:") && !s.endsWith("/")
-  );
+  // A folder mapping (`"x/": "npm:/x@1.0.0/"`) imports files of the same package version.
+  const imported = [
+    ...new Set(
+      Object.values(denoJson.imports).filter((s) => s.startsWith("npm:"))
+        .map((s) => s.replace(/^npm:\/(.+)\/$/, "npm:$1")),
+    ),
+  ];
   const extra = Object.keys(lock.specifiers).filter((s) => !imported.includes(s));
   assert.deepEqual(
     extra,

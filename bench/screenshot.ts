@@ -9,8 +9,14 @@ import { loadConfig } from "../lib/config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { findChromium } from "../lib/browser/launch.ts";
 import { setQuiet } from "../lib/log.ts";
+import { engineLoad, loadEngine } from "../lib/browser/adblock/mod.ts";
 
 setQuiet(true);
+
+// adblock's engine, loaded first so that its RSS is told apart from everything else's.
+const rssBeforeEngine = Deno.memoryUsage().rss;
+await loadEngine();
+const engineRss = Deno.memoryUsage().rss - rssBeforeEngine;
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 30);
 const WARMUP = 3;
 const CONCURRENT = 4;
@@ -30,13 +36,41 @@ const PAGE = `<!doctype html><html><head><title>bench</title>
 const DOT = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32">` +
   `<circle cx="16" cy="16" r="14" fill="#e33"/></svg>`;
 
-const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
+/** The same page under a host name (cosmetic filters skip IP hosts), with ads to block. */
+const AD_HOST = "pagead2.googlesyndication.com";
+const adPage = (port: number) =>
+  PAGE.replace(
+    "<main>",
+    `<script async src="http://${AD_HOST}:${port}/pagead/js/adsbygoogle.js"></script><main>` +
+      `<ins class="adsbygoogle" data-ad-client="ca-pub-1" style="display:block;height:250px"></ins>`,
+  );
+
+const server = Deno.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  onListen: () => {},
+}, (request) => {
   const path = new URL(request.url).pathname;
-  if (path === "/style.css") return new Response(CSS, { headers: { "content-type": "text/css" } });
+  if (path === "/ads") {
+    // Asked for under the page's own name: the URL carries the page server's port.
+    return new Response(adPage(Number(new URL(request.url).port)), {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  }
+  if (path === "/pagead/js/adsbygoogle.js") {
+    return new Response("/* ad */", {
+      headers: { "content-type": "text/javascript" },
+    });
+  }
+  if (path === "/style.css") {
+    return new Response(CSS, { headers: { "content-type": "text/css" } });
+  }
   if (path === "/dot.svg") {
     return new Response(DOT, { headers: { "content-type": "image/svg+xml" } });
   }
-  return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
+  return new Response(PAGE, {
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
 });
 const url = `http://127.0.0.1:${server.addr.port}/`;
 
@@ -67,15 +101,23 @@ const rssOfTree = (): number => {
   }
   return total;
 };
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOfTree())), 100);
+const sampler = setInterval(
+  () => (peakRss = Math.max(peakRss, rssOfTree())),
+  100,
+);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
+  ]!;
 };
 
 /** Warm runs; `gapMs` of idle time before each, as between a service's requests. */
-async function timeRuns(run: () => Promise<number>, gapMs: number): Promise<number[]> {
+async function timeRuns(
+  run: () => Promise<number>,
+  gapMs: number,
+): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -106,20 +148,28 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   FREE_DAILY_LIMIT: String(1e9),
 });
+// The ad page's names resolve to the page server, as a DNS server would answer.
+config.resolver = (host) =>
+  host === "news.example.com" || host === AD_HOST
+    ? Promise.resolve(["127.0.0.1"])
+    : Promise.reject(new Error(`unknown host ${host}`));
 const handler = await createHandler(config);
 const app = Deno.serve(
   { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  (request, info) => handler(request, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }),
+  (request, info) =>
+    handler(request, {
+      remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
+    }),
 );
 const apiQuery = `&screenshot=true&meta=false&force=true&viewport.width=${VIEWPORT.width}` +
   `&viewport.height=${VIEWPORT.height}`;
 // Each request names a distinct target URL: identical concurrent requests would be coalesced
 // into one capture (single-flight), which would flatter the throughput.
 let sequence = 0;
-const linkpeek = async () => {
-  const target = `${url}?n=${sequence++}`;
+const linkpeekAt = (base: string, extra = "") => async () => {
+  const target = `${base}?n=${sequence++}`;
   const response = await fetch(
-    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${apiQuery}`,
+    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${apiQuery}${extra}`,
   );
   const body = await response.json();
   if (response.status !== 200) {
@@ -127,13 +177,19 @@ const linkpeek = async () => {
   }
   return body.data.screenshot.size as number;
 };
+const linkpeek = linkpeekAt(url);
 
 const executablePath = await findChromium(config.chromiumPath);
 const browser = await puppeteer.launch({
   executablePath,
   pipe: true,
   headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+  ],
 });
 const raw = async () => {
   const page = await browser.newPage();
@@ -151,7 +207,9 @@ try {
     `  ${name.padEnd(9)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
       percentile(times, 95).toFixed(1).padStart(6)
     } ms`;
-  const lines = [`screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png of a local page`];
+  const lines = [
+    `screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png of a local page`,
+  ];
   for (const gapMs of [GAP_MS, 0]) {
     // Interleave the two so that neither gets a quieter machine.
     const raws = await timeRuns(raw, gapMs);
@@ -170,6 +228,22 @@ try {
       }`,
     );
   }
+  // adblock on vs off on the same page: an ad script from an ad host and an AdSense slot.
+  const adUrl = `http://news.example.com:${server.addr.port}/ads`;
+  const off = await timeRuns(linkpeekAt(adUrl, "&adblock=false"), GAP_MS);
+  const on = await timeRuns(linkpeekAt(adUrl), GAP_MS);
+  off.push(...await timeRuns(linkpeekAt(adUrl, "&adblock=false"), GAP_MS));
+  on.push(...await timeRuns(linkpeekAt(adUrl), GAP_MS));
+  const load = engineLoad();
+  lines.push(
+    `adblock on the same page with an ad script and an ad slot, ${GAP_MS} ms apart (${on.length} each):`,
+    row("off", off),
+    row("on", on),
+    `  p50 ratio on/off: ${(percentile(on, 50) / percentile(off, 50)).toFixed(2)}x`,
+    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${
+      (engineRss / 1024 / 1024).toFixed(0)
+    } MiB (${((load?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB serialized)`,
+  );
   const ourThroughput = await throughput(linkpeek);
   const rawThroughput = await throughput(raw);
   lines.push(

@@ -2,6 +2,7 @@ import type { Connector, Resolver, TrustedTarget } from "./guard/types.ts";
 import { parseTrustedTargets } from "./guard/trusted.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { type LogLevel, parseLogLevel } from "./log.ts";
+import { parseProxy, type ProxySpec } from "./fetch/proxy.ts";
 
 export const VERSION: string = denoJson.version;
 export const REPO_URL = "https://github.com/linkpeek/linkpeek";
@@ -26,6 +27,8 @@ export interface Config {
   maxBodyBytes: number;
   userAgent: string;
   metricsToken: string | null;
+  /** Lighthouse runs at once (LIGHTHOUSE_RUNS); one more is EBUSY. */
+  lighthouseRuns: number;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
   /** DNS resolution for targets; tests inject a fake one. */
@@ -34,6 +37,8 @@ export interface Config {
   connector: Connector | null;
   /** Ports linkpeek itself listens on (API, pro, browser proxy); never exempt from the guard. */
   ownPorts: number[];
+  /** EGRESS_PROXY: every outbound connection through this proxy (a request's `proxy` wins). */
+  egressProxy: ProxySpec | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -85,9 +90,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1),
     userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
     metricsToken: env.METRICS_TOKEN || null,
+    lighthouseRuns: int(env, "LIGHTHOUSE_RUNS", 1, 1),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,
     ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
+    egressProxy: env.EGRESS_PROXY
+      ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))
+      : null,
   };
 }

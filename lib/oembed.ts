@@ -1,11 +1,13 @@
 /**
- * The `iframe` feature: oEmbed discovery (`<link type="application/json+oembed">`) and the
- * provider fetch, through the guarded fetcher like every other follow-up request. Any failure
- * (forbidden address, bad JSON, wrong type) yields null, never an error for the request.
+ * The `iframe` feature: oEmbed discovery (`<link type="application/json+oembed">`), else the
+ * listed provider for the page's URL (lib/oembed_registry.ts), and the provider fetch, through
+ * the guarded fetcher like every other follow-up request. Any failure (forbidden address, bad
+ * JSON, wrong type) yields null, never an error for the request.
  */
 import { LinearParser } from "./extract/html_parser.ts";
 import type { Fetcher } from "./fetch/types.ts";
 import { absoluteUrl } from "./extract/dom.ts";
+import { registeredOembedUrl } from "./oembed_registry.ts";
 
 export interface Iframe {
   html: string;
@@ -87,6 +89,16 @@ export async function fetchOembed(
   } catch {
     return null;
   }
+}
+
+/**
+ * The provider endpoint for a page: its own discovery link wins, else the listed provider whose
+ * scheme matches the page URL.
+ */
+export async function oembedEndpoint(
+  page: { discovered: string | null; url: string },
+): Promise<string | null> {
+  return page.discovered ?? await registeredOembedUrl(page.url);
 }
 
 /** Fetches the provider's JSON and returns its embed HTML with scripts split out, or null. */

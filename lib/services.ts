@@ -7,6 +7,8 @@ import type { BrowserPool } from "./browser/types.ts";
 import { createBrowser } from "./browser/mod.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { DomWorkers } from "./extract/dom_workers.ts";
+import { createLighthouse, type LighthouseRunner } from "./insights/lighthouse.ts";
+import { createTechnologyDetector, type TechnologyDetector } from "./insights/technologies.ts";
 
 /** The long-lived parts one process shares between requests. */
 export interface Services {
@@ -17,6 +19,10 @@ export interface Services {
   metrics: Metrics;
   /** Worker threads for custom rules and markdown (bounded; EBUSY when saturated). */
   dom: DomWorkers;
+  /** `insights.lighthouse` runs, bounded by LIGHTHOUSE_RUNS. */
+  lighthouse: LighthouseRunner;
+  /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
+  technologies: TechnologyDetector;
   close(): Promise<void>;
 }
 
@@ -26,6 +32,12 @@ export async function createServices(config: Config): Promise<Services> {
   const browser = createBrowser({ config, fetcher });
   const metrics = createMetrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
+  const lighthouse = createLighthouse({
+    chromiumPath: config.chromiumPath,
+    egressPort: () => browser.egressPort(),
+    maxRuns: config.lighthouseRuns,
+  });
+  const technologies = createTechnologyDetector();
   return {
     config,
     fetcher,
@@ -33,7 +45,11 @@ export async function createServices(config: Config): Promise<Services> {
     browser,
     metrics,
     dom,
+    lighthouse,
+    technologies,
     async close() {
+      technologies.close();
+      await lighthouse.close();
       await dom.close();
       await browser.close();
       await store.close();

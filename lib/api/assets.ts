@@ -22,6 +22,8 @@ export async function hostAsset(
     width: number | null;
     height: number | null;
     credentialed: boolean;
+    /** `filename`, sanitised (lib/params/filename.ts): the URL's last segment, less extension. */
+    filename?: string | null;
   },
 ): Promise<MediaObject> {
   // 128 random bits: ids of credentialed captures must not be guessable, and no others are.
@@ -33,7 +35,9 @@ export async function hostAsset(
     ttlMs: ASSET_TTL_MS,
   });
   return {
-    url: `${services.config.publicUrl}${ASSET_PREFIX}${id}.${asset.type}`,
+    url: `${services.config.publicUrl}${ASSET_PREFIX}${
+      asset.filename ? `${id}/${asset.filename}` : id
+    }.${asset.type}`,
     type: asset.type,
     size: asset.bytes.length,
     size_pretty: prettyBytes(asset.bytes.length),
@@ -42,9 +46,21 @@ export async function hostAsset(
   };
 }
 
+/** `/assets/<id>.<ext>`, or `/assets/<id>/<filename>.<ext>` when the request named the file. */
+const ASSET_PATH =
+  /^\/assets\/([A-Za-z0-9_-]{1,128})(?:\/([A-Za-z0-9._-]{1,100}))?\.(png|jpg|pdf)$/;
+
 /** The asset id in a path like `/assets/<id>.png`, or null when it is not an asset path. */
 export function assetIdOf(path: string): string | null {
-  return /^\/assets\/([A-Za-z0-9_-]{1,128})\.(png|jpg|pdf)$/.exec(path)?.[1] ?? null;
+  return ASSET_PATH.exec(path)?.[1] ?? null;
+}
+
+/** The name a client saves the asset under, when the request gave one. */
+export function assetDisposition(path: string): Record<string, string> {
+  const match = ASSET_PATH.exec(path);
+  if (!match?.[2]) return {};
+  // Sanitised names hold only [A-Za-z0-9._-]: nothing to quote or escape.
+  return { "content-disposition": `inline; filename="${match[2]}.${match[3]}"` };
 }
 
 /** GET /assets/<id>.<ext> */
@@ -55,7 +71,9 @@ export async function serveAsset(services: Services, path: string): Promise<Resp
   if (!asset) return null;
   return new Response(asset.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
-      // A capture holds what the target drew: served by what its bytes are, like an embed.
+      ...assetDisposition(path),
+      // A capture holds what the target drew: served by what its bytes are, like an embed (an
+      // attachment when they are no media, whatever name was asked for).
       ...untrustedBodyHeaders(asset.bytes),
       "content-length": String(asset.bytes.length),
       "cache-control": asset.private

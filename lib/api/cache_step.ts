@@ -25,7 +25,14 @@ function keyFor(params: Params, target: URL, secret: Uint8Array, scope = ""): st
     url: target.href,
     // No query parameter starts with ":": a scope cannot be asked for through the API.
     params: scope ? [...params.canonical, [":scope", scope]] : params.canonical,
-    credentials: params.headers,
+    // A proxy (and its password) enters only the HMAC, like headers.* credentials.
+    credentials: params.proxy
+      ? {
+        ...params.headers,
+        ":proxy": params.proxy.url.href,
+        ":proxy-auth": params.proxy.authorization ?? "",
+      }
+      : params.headers,
     secret,
   });
   keys.set(params, { secret, scope, key });

@@ -1,6 +1,6 @@
 import { ApiError } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { assetIdOf } from "./assets.ts";
+import { assetDisposition, assetIdOf } from "./assets.ts";
 import { fieldAt } from "./field_path.ts";
 import type { HeaderMap } from "./respond.ts";
 import { SANDBOX_CSP, untrustedBodyHeaders } from "./untrusted_body.ts";
@@ -35,6 +35,7 @@ export async function embedResponse(
   if (id) {
     const asset = await services.store.getAsset(id);
     if (!asset) throw new ApiError("ENOTFOUND", `The asset for \`${path}\` has expired.`);
+    Object.assign(headers, assetDisposition(text.slice(publicUrl.length)));
     Object.assign(headers, untrustedBodyHeaders(asset.bytes));
     if (asset.private) headers["cache-control"] = "private, max-age=86400";
     return new Response(asset.bytes as Uint8Array<ArrayBuffer>, { headers });

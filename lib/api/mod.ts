@@ -140,6 +140,10 @@ async function answer(
     throw invalid;
   }
   const { params, target, credentialed, rules } = prepared;
+  if (params.proxy && meta.plan !== "pro") {
+    await admitted;
+    throw new ApiError("EPRO", "The parameter `proxy` is available on the pro endpoint only.");
+  }
   meta.targetHost = target.host;
   meta.private = credentialed;
 

@@ -4,7 +4,7 @@ import type { FetchResult, TargetHeaders } from "../fetch/types.ts";
 import type { Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
 import { fetchPlatformData } from "../extract/platforms/endpoint.ts";
-import { fetchIframe } from "../oembed.ts";
+import { fetchIframe, oembedEndpoint } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
 import { sniffMedia } from "../media/sniff.ts";
 import { MAX_CANDIDATES, resolveMedia } from "../ping.ts";
@@ -19,9 +19,11 @@ import {
 } from "../types.ts";
 import type { Services } from "../services.ts";
 import type { VisitResult } from "../browser/types.ts";
-import { needsPrerender } from "./prerender.ts";
+import { prerenderReason } from "./prerender.ts";
 import { ASSET_PREFIX, hostAsset } from "./assets.ts";
-import { visitOptions, withUserinfo } from "./visit_options.ts";
+import { pageCode, visitOptions, withUserinfo } from "./visit_options.ts";
+import { collectInsights } from "../insights/mod.ts";
+import { viaProxy } from "../fetch/proxy.ts";
 
 export interface Payload {
   status: "success";
@@ -72,11 +74,18 @@ function publicHeaders(headers: Record<string, string>): Record<string, string> 
 
 /** Does any feature need the page's HTML? */
 function needsHtml(params: Params): boolean {
-  return params.meta !== false || params.data !== null || params.markdown || params.iframe !== null;
+  return params.meta !== false || params.data !== null || params.markdown ||
+    params.iframe !== null || params.insights !== null;
 }
 
-function wantsBrowser(params: Params): boolean {
-  return params.screenshot !== null || params.pdf !== null;
+function wantsBrowser(params: Params, rules: CustomRules | null): boolean {
+  return params.screenshot !== null || params.pdf !== null || hasPageCode(params, rules);
+}
+
+/** `function` or an `evaluate` rule: code that runs in the page, so the browser visits it. */
+function hasPageCode(params: Params, rules: CustomRules | null): boolean {
+  return params.function !== null ||
+    Object.values(rules ?? {}).some((fallbacks) => fallbacks.some((rule) => rule.evaluate));
 }
 
 /** A target that is itself an image, audio, video or PDF is described as that file. */
@@ -157,7 +166,11 @@ function defaultFields(extracted: Extracted, keep: Set<string>): Record<string, 
 
 /** Runs everything the parameters ask for against one target and builds `data`. */
 export async function buildPayload(context: PayloadContext): Promise<PayloadResult> {
-  const { params, target, services, signal } = context;
+  const { params, target, signal } = context;
+  // `proxy=`: every fetch of this request (page, probes, endpoints, oEmbed) goes through it.
+  const fetcher = viaProxy(context.services.fetcher, params.proxy);
+  const services = { ...context.services, fetcher };
+  const startedAt = performance.now();
   let fetchMode: PayloadResult["fetchMode"] = "skipped";
   let fetchTimeMs = 0;
   let statusCode: number | null = null;
@@ -167,15 +180,24 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   let finalUrl = target.href;
   let fileData: Record<string, unknown> | null = null;
   let visit: Promise<VisitResult> | null = null;
+  /** The target's headers as it sent them (set-cookie included), for `insights`. */
+  let rawHeaders: Record<string, string> = {};
 
   // A platform's endpoint (lib/extract/platforms/) starts beside the page fetch; it is cached,
   // so asking again for the final URL below costs nothing more when the page did not move.
   const endpoint = { fetcher: services.fetcher, signal };
   if (params.meta !== false) void fetchPlatformData(target.href, endpoint);
 
-  const startVisit = (withHtml: boolean) =>
+  const startVisit = (withHtml: boolean, awaiting?: "navigation" | "text") =>
     services.browser.visit(finalUrl, {
       ...visitOptions(params, { html: withHtml, target, url: finalUrl }),
+      awaiting,
+      ...pageCode(params, {
+        rules: context.rules,
+        target,
+        startedAt,
+        requestTimeoutMs: services.config.requestTimeoutMs,
+      }),
       signal,
     });
 
@@ -183,6 +205,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     const started = performance.now();
     const result = await services.fetcher.fetch(target.href, {
       originHeaders: params.headers,
+      retries: params.retry,
       signal,
     });
     fetchTimeMs = performance.now() - started;
@@ -191,12 +214,17 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     statusCode = result.statusCode;
     redirects = result.redirects;
     headers = publicHeaders(result.headers);
+    rawHeaders = result.headers;
     finalUrl = result.url;
     fileData = describeFileTarget(result);
     if (!fileData) {
       html = decodeHtml(result.body, result.headers["content-type"] ?? null);
-      if (params.prerender === "auto" && needsPrerender(html, result.statusCode)) {
-        const rendered = await startVisit(true).catch((error) => {
+      const reason = params.prerender === "auto" ? prerenderReason(html, result.statusCode) : null;
+      if (reason) {
+        const renderStarted = performance.now();
+        // A shell mounts its text by script; a challenge or a wall navigates to the real page.
+        const awaiting = reason === "shell" ? "text" : "navigation";
+        const rendered = await startVisit(true, awaiting).catch((error) => {
           // auto is best effort: the fetched HTML stands when the browser cannot help
           // (missing, busy, too slow), unless the request itself has run out of time.
           if (error instanceof ApiError && !signal.aborted) return null;
@@ -205,17 +233,23 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
         if (rendered?.html) {
           html = rendered.html;
           fetchMode = "prerender";
+          fetchTimeMs += performance.now() - renderStarted;
+          // The answer describes the page the browser ended on (a solved challenge's is 200).
+          statusCode = rendered.statusCode || statusCode;
+          headers = publicHeaders(rendered.headers);
+          finalUrl = rendered.url;
           visit = Promise.resolve(rendered);
         }
       }
     }
-  } else if (needsHtml(params) || wantsBrowser(params)) {
+  } else if (needsHtml(params) || wantsBrowser(params, context.rules)) {
     const started = performance.now();
     const rendered = await (visit = startVisit(needsHtml(params)));
     fetchTimeMs = performance.now() - started;
     if (needsHtml(params)) fetchMode = "prerender";
     statusCode = rendered.statusCode;
     headers = publicHeaders(rendered.headers);
+    rawHeaders = rendered.headers;
     finalUrl = rendered.url;
     html = rendered.html ?? null;
   }
@@ -225,8 +259,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   const work: Promise<void>[] = [];
   // The screenshot/pdf visit runs while extraction and probing go on (one visit serves both
   // when the page was rendered already).
-  if (wantsBrowser(params)) {
-    const captured = visit ?? startVisit(false);
+  const captured = wantsBrowser(params, context.rules) ? visit ?? startVisit(false) : null;
+  if (captured) {
     work.push(captured.then(async (result) => {
       if (params.screenshot !== null && result.screenshot) {
         data.screenshot = await hostAsset(services, {
@@ -235,6 +269,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           width: result.screenshot.width,
           height: result.screenshot.height,
           credentialed: context.credentialed,
+          filename: params.filename,
         });
       }
       if (params.pdf !== null && result.pdf) {
@@ -244,8 +279,10 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
           width: null,
           height: null,
           credentialed: context.credentialed,
+          filename: params.filename,
         });
       }
+      if (result.function) data.function = result.function;
       statusCode ??= result.statusCode;
     }));
   }
@@ -257,7 +294,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
       const keep = params.meta;
       data = { ...defaultFields(extracted, keep), ...data };
       work.push(
-        mediaFields(extracted, { ...context, pageUrl: finalUrl }).then((media) => {
+        mediaFields(extracted, { ...context, services, pageUrl: finalUrl }).then((media) => {
           for (const field of MEDIA_FIELDS) if (keep.has(field)) data[field] = media[field];
         }),
       );
@@ -265,7 +302,8 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     if (params.iframe !== null) {
       const options = { fetcher: services.fetcher, ...params.iframe, signal };
       work.push(
-        (extracted.oembed ? fetchIframe(extracted.oembed, options) : Promise.resolve(null))
+        oembedEndpoint({ discovered: extracted.oembed, url: finalUrl })
+          .then((endpoint) => endpoint ? fetchIframe(endpoint, options) : null)
           .then((iframe) => {
             data.iframe = iframe;
           }),
@@ -273,16 +311,37 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
     }
     if (params.markdown || context.rules !== null) {
       const rules = context.rules;
+      // `evaluate` rules wait for the values the browser computed in the page.
+      const evaluated = captured && hasPageCode(params, rules)
+        ? captured.then((r) => r.evaluated?.map((e) => e.isFulfilled ? e.value : null))
+        : Promise.resolve(undefined);
       work.push(
-        services.dom.run({ html: page, url: finalUrl, rules, markdown: params.markdown }, {
-          signal,
-        })
+        evaluated.then((values) =>
+          services.dom.run({
+            html: page,
+            url: finalUrl,
+            rules,
+            markdown: params.markdown,
+            evaluated: values,
+          }, {
+            signal,
+          })
+        )
           .then((result) => {
             custom = result.custom;
             if (result.markdown !== null) data.markdown = result.markdown;
           }),
       );
     }
+  }
+  if (params.insights) {
+    const timeoutMs = params.timeoutMs ?? services.config.requestTimeoutMs;
+    const page = { services, url: finalUrl, headers: rawHeaders, html, signal, timeoutMs };
+    work.push(
+      collectInsights(params.insights, page).then((insights) => {
+        data.insights = insights;
+      }),
+    );
   }
   await Promise.all(work);
   // Custom rules may redefine any field, the default ones included (as Microlink's do).

@@ -35,7 +35,7 @@ function check(query: URLSearchParams, config: Config): Prepared {
   if (background !== undefined) parseBackground(background);
   if (params.page.device !== undefined) findDevice(params.page.device);
   const credentialed = target.username !== "" || target.password !== "" ||
-    Object.keys(params.headers).some(isCredentialHeader);
+    Object.keys(params.headers).some(isCredentialHeader) || params.proxy !== null;
   return { params, target, credentialed, rules, apiKey: queryApiKey(query) };
 }
 

@@ -1,22 +1,123 @@
 /**
- * `prerender=auto`: the fetched HTML is not worth extracting when it is an empty application
- * shell (scripts and a mount point, almost no text) or a bot challenge interstitial.
+ * `prerender=auto`: is the fetched HTML a page worth extracting, or something only a browser
+ * can turn into one? Decided from the markers real ones carry (tests/api/prerender_test.ts holds
+ * an imitation of each): bot-management challenges, meta-refresh walls, "enable JavaScript"
+ * pages and application shells whose content is made by script. A page with text is never
+ * rendered, whatever scripts it has.
  */
-const CHALLENGE =
-  /(cf-browser-verification|challenge-platform|cf_chl_|just a moment\.\.\.|checking your browser|enable javascript and cookies|captcha-delivery|px-captcha|_incapsula_|ddos-guard)/i;
+
+export type PrerenderReason = "challenge" | "refresh" | "noscript" | "shell";
+
+/** Only the start of a page is read: challenges and shells are small. */
+const MAX_SCAN = 256 * 1024;
+/** Visible text (collapsed) below which a page holds nothing to extract. */
+const LITTLE_TEXT = 200;
+/** Weak challenge wording counts only on pages with at most this much text. */
+const CHALLENGE_TEXT = 1000;
+
+/** Markup only a bot-management interstitial carries: enough on any status. */
+const CHALLENGE_MARKERS = [
+  "/cdn-cgi/challenge-platform/", // Cloudflare
+  "window._cf_chl_opt",
+  "cf-browser-verification",
+  "captcha-delivery.com", // DataDome
+  "px-captcha", // HUMAN (PerimeterX)
+  "window._pxappid",
+  "_incapsula_resource", // Imperva
+  "/_sec/cp_challenge/", // Akamai
+  "sec-if-cpt-container",
+  "sucuri_cloudproxy_js", // Sucuri
+  "awswafintegration", // AWS WAF
+  "ddos-guard", // DDoS-Guard
+  "vercel security checkpoint", // Vercel
+  "kpsdk", // Kasada
+];
+/** Wording of challenges that ordinary pages may also use: counts on a challenge status or a bare page. */
+const CHALLENGE_WORDS = [
+  "<title>just a moment...</title>",
+  "checking your browser",
+  "checking if the site connection is secure",
+  "enable javascript and cookies to continue",
+  "please enable js and disable any ad blocker",
+  "verify you are human",
+];
+const CHALLENGE_STATUS = new Set([202, 403, 429, 503]);
+
+/** Where a single-page application mounts (React, Next, Nuxt, Vue, Svelte, Angular, Qwik...). */
+const MOUNT_POINT =
+  /<(div|main|section)\b[^>]*\bid=["']?(root|app|__next|__nuxt|svelte|q-app|main|application|react-root|ember-app)\b|<app-root\b|<[a-z]+-app\b/;
+const SCRIPT = /<script\b[^>]*\bsrc=|<script\b[^>]*type=["']?module|\bimport\(/;
+const META_REFRESH = /<meta\b[^>]*http-equiv=["']?refresh/;
+const NOSCRIPT_JS = /<noscript\b[^>]*>[\s\S]{0,2000}?javascript/;
+
+/** Why `html` should be rendered in the browser, or null when the fetched page will do. */
+export function prerenderReason(html: string, statusCode: number): PrerenderReason | null {
+  const page = html.slice(0, MAX_SCAN).toLowerCase();
+  const text = visibleTextLength(page, CHALLENGE_TEXT + 1);
+  if (CHALLENGE_MARKERS.some((marker) => page.includes(marker))) return "challenge";
+  if (
+    (CHALLENGE_STATUS.has(statusCode) || text <= CHALLENGE_TEXT) &&
+    CHALLENGE_WORDS.some((words) => page.includes(words))
+  ) return "challenge";
+  if (html.length > MAX_SCAN || text > LITTLE_TEXT) return null;
+  if (META_REFRESH.test(page)) return "refresh";
+  // A shell's own <noscript> ("You need to enable JavaScript to run this app") makes it no wall.
+  if (SCRIPT.test(page) && (MOUNT_POINT.test(page) || text === 0)) {
+    return describedAlready(page) ? null : "shell";
+  }
+  if (NOSCRIPT_JS.test(page)) return "noscript";
+  return null;
+}
 
 export function needsPrerender(html: string, statusCode: number): boolean {
-  if ((statusCode === 403 || statusCode === 503 || statusCode === 429) && CHALLENGE.test(html)) {
-    return true;
+  return prerenderReason(html, statusCode) !== null;
+}
+
+/**
+ * A shell whose tags already give title, description and image was made to be previewed:
+ * rendering it would add nothing to the default fields.
+ */
+function describedAlready(page: string): boolean {
+  const has = (names: string) =>
+    new RegExp(`<meta\\b[^>]*(property|name)=["']?(${names})["'\\s>]`).test(page);
+  return has("og:title|twitter:title") && has("og:description|twitter:description|description") &&
+    has("og:image|twitter:image");
+}
+
+/** Elements whose text is not page content. */
+const SKIPPED = ["script", "style", "noscript", "template", "title", "svg"];
+
+/**
+ * Length of the page's visible text with runs of whitespace counted once, counting stops at
+ * `stop`. One pass with indexOf: linear in the page, whatever its markup.
+ */
+export function visibleTextLength(page: string, stop: number): number {
+  let count = 0;
+  let space = true;
+  let i = 0;
+  while (i < page.length && count < stop) {
+    const open = page.indexOf("<", i);
+    const end = open < 0 ? page.length : open;
+    for (let j = i; j < end && count < stop; j++) {
+      const c = page.charCodeAt(j);
+      const blank = c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+      if (blank) {
+        if (!space) count++;
+        space = true;
+      } else {
+        count++;
+        space = false;
+      }
+    }
+    if (open < 0) break;
+    const close = page.indexOf(">", open);
+    if (close < 0) break;
+    const name = /^<([a-z0-9-]+)/.exec(page.slice(open, Math.min(close, open + 20)))?.[1];
+    i = close + 1;
+    if (name && SKIPPED.includes(name) && page[close - 1] !== "/") {
+      const closing = page.indexOf(`</${name}`, i);
+      i = closing < 0 ? page.length : closing;
+    }
   }
-  if (html.length > 200_000) return false;
-  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
-  const text = body
-    .replace(/<(script|style|noscript|template)[\s\S]*?<\/\1>/gi, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  const hasScripts = /<script\b[^>]*\bsrc=/i.test(html);
-  const hasMeta = /<meta[^>]+(property|name)=["']?(og:title|twitter:title|description)/i.test(html);
-  return hasScripts && !hasMeta && text.length < 80;
+  return count;
 }

@@ -1,5 +1,6 @@
 import type { VisitOptions, WaitUntil } from "../browser/types.ts";
 import type { Params } from "../params/mod.ts";
+import { type CustomRules, evaluateSources } from "../extract/custom.ts";
 
 /**
  * Maps the request's browser-related parameters onto one page visit. `headers.*` go along only
@@ -30,6 +31,8 @@ export function visitOptions(
     styles: page.styles,
     scripts: page.scripts,
     mediaType: page.mediaType,
+    adblock: page.adblock,
+    proxy: params.proxy ?? undefined,
     headers: new URL(visit.url).origin === visit.target.origin
       ? withUserinfo(params.headers, visit.target)
       : undefined,
@@ -42,4 +45,51 @@ export function withUserinfo(headers: Record<string, string>, target: URL): Reco
   const userinfo = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
   const bytes = new TextEncoder().encode(userinfo);
   return { ...headers, authorization: `Basic ${btoa(String.fromCharCode(...bytes))}` };
+}
+
+/** Caller code the visit runs in the page: `data.*.evaluate` rules and `function`. */
+export function pageCode(
+  params: Params,
+  page: { rules: CustomRules | null; target: URL; startedAt: number; requestTimeoutMs: number },
+): Pick<VisitOptions, "evaluate" | "function" | "timeoutMs"> {
+  const evaluate = evaluateSources(page.rules);
+  if (!evaluate.length && params.function === null) return {};
+  // Caller code gets what is left of the request's time, less a margin to answer with its
+  // result (a visit's own deadline would outlast the request's).
+  const total = params.timeoutMs ?? page.requestTimeoutMs;
+  return {
+    timeoutMs: Math.max(1, total - (performance.now() - page.startedAt)),
+    evaluate: evaluate.length ? evaluate : undefined,
+    function: params.function === null
+      ? undefined
+      : { source: params.function, argument: functionArgument(params, page.target) },
+  };
+}
+
+/**
+ * The function's argument: the query's other parameters as an object (Microlink's shape), the
+ * target URL without userinfo, and never `headers.*` (they may be credentials, and the page's
+ * own scripts share the function's world).
+ */
+function functionArgument(params: Params, target: URL): Record<string, unknown> {
+  const argument: Record<string, unknown> = {};
+  for (const [path, json] of params.canonical) {
+    const names = path.split(".");
+    if (names[0] === "headers" || names[0] === "function") continue;
+    // `meta=false` reads as it was written, not as the parser's `meta.enabled`.
+    if (names.at(-1) === "enabled" && names.length > 1) names.pop();
+    let node = argument;
+    for (const name of names.slice(0, -1)) {
+      const next = Object.hasOwn(node, name) ? node[name] : undefined;
+      node = (next !== null && typeof next === "object" ? next : node[name] = {}) as Record<
+        string,
+        unknown
+      >;
+    }
+    node[names.at(-1)!] = JSON.parse(json);
+  }
+  const url = new URL(target.href);
+  url.username = url.password = "";
+  argument.url = url.href;
+  return argument;
 }

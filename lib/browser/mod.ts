@@ -11,6 +11,7 @@ import { type EgressProxy, startProxy } from "./proxy.ts";
 import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
 import { SpareContexts } from "./spare.ts";
+import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
@@ -42,6 +43,8 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   /** Contexts of finished visits still being disposed of. */
   const closings = new Set<Promise<void>>();
   const queue: Waiter[] = [];
+  /** Egress proxies for visits of requests that name `proxy=`. */
+  const upstreams = new UpstreamProxies({ fetcher, config });
 
   const startEgress = async (): Promise<EgressProxy> => {
     if (proxy) return proxy;
@@ -167,9 +170,15 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     let released = false;
     try {
       const current = await deadline.run(getBrowser());
+      const upstream = visitOptions.proxy
+        ? await deadline.run(upstreams.acquire(visitOptions.proxy))
+        : null;
       const outcome = await runVisit({
-        open: () => current.spares.take(),
-        proxy: proxy!,
+        open: () =>
+          upstream
+            ? openProxiedContext(current.browser, upstream.egress.port)
+            : current.spares.take(),
+        proxy: upstream?.egress ?? proxy!,
         url,
         options: visitOptions,
         deadline,
@@ -187,6 +196,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
         }
       }).finally(() => {
         closings.delete(closing);
+        upstream?.release();
         release();
       });
       closings.add(closing);
@@ -221,10 +231,12 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     }
     await proxy?.close();
     proxy = null;
+    await upstreams.close();
   };
 
   return {
     visit,
+    egressPort: async () => (await startEgress()).port,
     ready,
     settled: async () => {
       while (closings.size) await Promise.all(closings);

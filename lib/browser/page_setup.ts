@@ -2,6 +2,7 @@
 import type { HTTPRequest, Page, Viewport } from "puppeteer-core";
 import type { VisitOptions } from "./types.ts";
 import { findDevice } from "./devices.ts";
+import type { Adblock } from "./adblock/mod.ts";
 
 const noop = () => {};
 const PASS_SCHEMES = new Set(["data", "blob", "about"]);
@@ -39,7 +40,13 @@ export function resolveViewport(options: VisitOptions) {
  */
 export async function setupPage(
   page: Page,
-  setup: { url: string; options: VisitOptions; defaultUserAgent: string; state: PageState },
+  setup: {
+    url: string;
+    options: VisitOptions;
+    defaultUserAgent: string;
+    state: PageState;
+    adblock: Adblock | null;
+  },
 ): Promise<void> {
   const { options, state } = setup;
   const { viewport, userAgent } = resolveViewport(options);
@@ -78,6 +85,7 @@ export async function setupPage(
       // 204 tells Chromium "stay on this document"; an abort would show an error page instead.
       return void request.respond({ status: 204, body: "" }).catch(noop);
     }
+    if (setup.adblock?.intercept(request)) return;
     if (hasHeaders && originOf(url) === targetOrigin) {
       return void request.continue({ headers: { ...request.headers(), ...headers } }).catch(noop);
     }

@@ -241,4 +241,5 @@ function rewriteResponseHead(upstream: Socket, client: Socket): void {
     upstream.pipe(client);
   };
   upstream.on("data", onData);
+  upstream.resume(); // a tunnel through an upstream proxy arrives paused
 }

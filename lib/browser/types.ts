@@ -1,5 +1,9 @@
 import type { Config } from "../config.ts";
 import type { Fetcher } from "../fetch/types.ts";
+import type { ProxySpec } from "../fetch/proxy.ts";
+import type { FunctionResult } from "./evaluate.ts";
+
+export type { FunctionResult } from "./evaluate.ts";
 
 export type ImageType = "png" | "jpeg";
 export type WaitUntil = "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
@@ -20,6 +24,8 @@ export interface ScreenshotOptions {
   /** Capture this element's box, once it is visible. */
   element?: string;
   overlay?: OverlayOptions;
+  /** Theme of a code target's highlighted view (lib/browser/code_themes.ts). */
+  codeScheme?: string;
 }
 
 export interface PdfOptions {
@@ -66,8 +72,21 @@ export interface VisitOptions {
   /** JS text, or http(s) URLs of scripts. */
   scripts?: string | string[];
   mediaType?: "screen" | "print";
+  /**
+   * What `prerender=auto` found: a challenge's own navigations are followed, a shell is given
+   * time to show text (lib/browser/prerender_wait.ts).
+   */
+  awaiting?: "navigation" | "text";
+  /** The request's `proxy=`: this visit's traffic leaves through it (after the guard). */
+  proxy?: ProxySpec;
+  /** Block ads and trackers, reject cookie-consent dialogs, hide ad slots (default true). */
+  adblock?: boolean;
   /** The caller's headers.*: attached only to requests for the target's origin. */
   headers?: Record<string, string>;
+  /** `evaluate` rules' sources, run in the page once it is ready (lib/browser/evaluate.ts). */
+  evaluate?: string[];
+  /** The `function` parameter: its source and the argument it is called with. */
+  function?: { source: string; argument: Record<string, unknown> };
   userAgent?: string;
   /** Deadline for the whole visit, queue wait included; default config.requestTimeoutMs. */
   timeoutMs?: number;
@@ -97,6 +116,9 @@ export interface VisitResult {
   html?: string;
   screenshot?: CapturedImage;
   pdf?: CapturedPdf;
+  /** One answer per `evaluate` source, in order. */
+  evaluated?: FunctionResult[];
+  function?: FunctionResult;
 }
 
 export interface BrowserOptions {
@@ -123,6 +145,8 @@ export interface BrowserStats {
 export interface BrowserPool extends AsyncDisposable {
   /** One page load serving any of: screenshot, pdf, rendered html (prerender). */
   visit(url: string, options?: VisitOptions): Promise<VisitResult>;
+  /** The guarded egress proxy's port (started if needed), for a browser of a tool's own. */
+  egressPort(): Promise<number>;
   /** True when the binary is present and Chromium launches (launches it if needed). */
   ready(): Promise<boolean>;
   stats(): BrowserStats;

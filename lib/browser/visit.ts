@@ -13,6 +13,10 @@ import type { EgressProxy } from "./proxy.ts";
 import { stripControls } from "../fetch/decode.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
+import { startAdblock } from "./adblock/mod.ts";
+import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
+import { openCodeView } from "./code_view.ts";
+import { runCallerCode } from "./evaluate.ts";
 import {
   capturePdf,
   captureScreenshot,
@@ -112,21 +116,36 @@ async function visitIn(
   });
   page.setDefaultTimeout(deadline.remaining());
   const state: PageState = { navigated: false };
+  const adblock = options.adblock === false
+    ? null
+    : await deadline.run(startAdblock(page, { javascript: options.javascript !== false }));
   await deadline.run(
-    setupPage(page, { url: job.url, options, defaultUserAgent: job.defaultUserAgent, state }),
+    setupPage(page, {
+      url: job.url,
+      options,
+      defaultUserAgent: job.defaultUserAgent,
+      state,
+      adblock,
+    }),
   );
 
+  const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
   const started = Date.now();
-  const response = await deadline.run(page.goto(job.url, {
+  let response = await deadline.run(page.goto(job.url, {
     waitUntil: waitUntilOf(options),
     timeout: deadline.remaining(),
   })).catch((error) => {
     throw navigationError(error, { job, started });
   });
+  if (documents) response = (await documents.follow(deadline)) ?? response;
+  if (options.awaiting === "text") await waitForText(page, deadline);
   state.navigated = true;
   checkDenied(response, job);
 
   await act(page, job);
+  if (adblock && (options.screenshot || options.pdf)) {
+    await deadline.run(adblock.tidy(deadline.remaining(2000)));
+  }
   const result: VisitResult = {
     url: page.url(),
     statusCode: response?.status() ?? 0,
@@ -136,11 +155,32 @@ async function visitIn(
   if (options.html) result.html = stripControls(await deadline.run(page.content()));
   if (options.screenshot) {
     const screenshot = options.screenshot === true ? {} : options.screenshot;
-    result.screenshot = await captureScreenshot(page, { options: screenshot, context, deadline });
+    const theme = screenshot.codeScheme;
+    const code = await openCodeView(page, { response, context, theme, deadline });
+    try {
+      result.screenshot = code
+        ? await captureScreenshot(code, {
+          options: { ...screenshot, element: undefined },
+          context,
+          deadline,
+        })
+        : await captureScreenshot(page, { options: screenshot, context, deadline });
+    } finally {
+      await code?.close().catch(noop);
+    }
   }
   if (options.pdf) {
     const pdf = options.pdf === true ? {} : options.pdf;
     result.pdf = await capturePdf(page, { options: pdf, deadline });
+  }
+  // Caller code runs last: a loop that never ends leaves the renderer unable to do more.
+  if (options.evaluate?.length || options.function) {
+    const ran = await runCallerCode(page, {
+      evaluate: options.evaluate,
+      function: options.function,
+      remaining: (margin) => deadline.remaining(margin),
+    });
+    Object.assign(result, ran);
   }
   return result;
 }

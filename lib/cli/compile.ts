@@ -114,6 +114,7 @@ export function compileArgs(options: { assets: string[]; output: string }): stri
     "compile",
     ...PERMISSIONS,
     "--unstable-kv",
+    "--unstable-raw-imports", // adblock's engine ships as bytes inside an npm package
     ...options.assets.flatMap((asset) => ["--include", asset]),
     "--output",
     options.output,

@@ -21,7 +21,7 @@ import { applyType, type RuleType } from "./custom_types.ts";
 import type { CustomRule, CustomRules } from "./custom_rules.ts";
 import { nodeToMarkdown } from "./markdown.ts";
 
-export { validateRules } from "./custom_rules.ts";
+export { evaluateSources, validateRules } from "./custom_rules.ts";
 export type { CustomRule, CustomRules } from "./custom_rules.ts";
 
 /** Characters of string values one request may produce; past it values are null. */
@@ -30,23 +30,30 @@ const OUTPUT_BUDGET = 8 * 1024 * 1024;
 interface Run {
   base: string;
   budget: number;
+  /** Values the browser computed for `evaluate` rules, by index (null where one failed). */
+  evaluated: unknown[];
 }
 
 /** Runs validated rules over `html` fetched from `url`; one key per rule name. */
-export function runRules(html: string, url: string, rules: CustomRules): Record<string, unknown> {
+export function runRules(
+  html: string,
+  url: string,
+  rules: CustomRules,
+  evaluated: unknown[] = [],
+): Record<string, unknown> {
   let doc: Document;
   try {
     doc = parseHtml(html);
   } catch {
     return Object.fromEntries(Object.keys(rules).map((name) => [name, null]));
   }
-  return runRulesOnDocument(doc, { url, rules });
+  return runRulesOnDocument(doc, { url, rules, evaluated });
 }
 
 /** The same over an already parsed document (when markdown or oEmbed parsed it already). */
 export function runRulesOnDocument(
   doc: Document,
-  options: { url: string; rules: CustomRules },
+  options: { url: string; rules: CustomRules; evaluated?: unknown[] },
 ): Record<string, unknown> {
   let base = options.url;
   try {
@@ -54,7 +61,11 @@ export function runRulesOnDocument(
   } catch {
     // Keep the page URL as the base.
   }
-  return runSet(doc, options.rules, { base, budget: OUTPUT_BUDGET });
+  return runSet(doc, options.rules, {
+    base,
+    budget: OUTPUT_BUDGET,
+    evaluated: options.evaluated ?? [],
+  });
 }
 
 function runSet(scope: AnyNode, rules: CustomRules, run: Run): Record<string, unknown> {
@@ -72,6 +83,7 @@ function runSet(scope: AnyNode, rules: CustomRules, run: Run): Record<string, un
 
 function runRule(scope: AnyNode, rule: CustomRule, run: Run): unknown {
   try {
+    if (rule.evaluate) return typedEvaluated(run.evaluated[rule.evaluate.index] ?? null, rule, run);
     if (rule.selectorAll) {
       for (const selector of rule.selectorAll) {
         const values = selectAll(scope, selector)
@@ -119,6 +131,17 @@ function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
         : applyType(raw, type, run.base);
       if (value !== null && value !== undefined) return value;
     }
+  }
+  return null;
+}
+
+/** A value the page computed, through the rule's types (numbers and booleans read as text). */
+function typedEvaluated(raw: unknown, rule: CustomRule, run: Run): unknown {
+  if (raw === null) return null;
+  for (const type of rule.type ?? ["auto"]) {
+    const scalar = typeof raw === "number" || typeof raw === "boolean";
+    const value = applyType(scalar && type !== "auto" ? String(raw) : raw, type, run.base);
+    if (value !== null && value !== undefined) return value;
   }
   return null;
 }

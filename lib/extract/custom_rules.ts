@@ -15,6 +15,11 @@ export interface CustomRule {
   attr?: string[] | CustomRules;
   /** Types tried in order; absent means "auto" (a trimmed string, or JSON as parsed). */
   type?: RuleType[];
+  /**
+   * JavaScript computed in the page by the browser (Microlink's `evaluate`): its source and its
+   * place in the request's list of sources (lib/extract/evaluate_rules.ts). Top-level only.
+   */
+  evaluate?: { source: string; index: number };
 }
 
 /** Each name's rules, in fallback order (a single rule is a list of one). */
@@ -23,13 +28,29 @@ export type CustomRules = { [name: string]: CustomRule[] };
 export const MAX_DEPTH = 5;
 export const MAX_RULES = 50;
 
+/** Characters of one `evaluate` source. */
+export const MAX_EVALUATE_CHARS = 8192;
+
 interface State {
   count: number;
+  /** `evaluate` sources met so far, in order. */
+  evaluate: string[];
 }
 
 /** Validates the parsed `data` parameter; throws ApiError("EINVALQUERY") naming the path. */
 export function validateRules(rules: unknown): CustomRules {
-  return validateSet(rules, { path: "data", depth: 1 }, { count: 0 });
+  return validateSet(rules, { path: "data", depth: 1 }, { count: 0, evaluate: [] });
+}
+
+/** The `evaluate` sources of validated rules, in the order of their indexes. */
+export function evaluateSources(rules: CustomRules | null): string[] {
+  const sources: string[] = [];
+  for (const fallbacks of Object.values(rules ?? {})) {
+    for (const rule of fallbacks) {
+      if (rule.evaluate) sources[rule.evaluate.index] = rule.evaluate.source;
+    }
+  }
+  return sources;
 }
 
 interface Where {
@@ -95,6 +116,26 @@ function validateRule(value: unknown, where: Where, state: State): CustomRule {
   const selectorAll = pick(value, "selectorAll");
   const attr = pick(value, "attr");
   const type = pick(value, "type");
+  const evaluate = pick(value, "evaluate");
+  if (evaluate !== undefined) {
+    if (depth > 1) {
+      invalid(`The parameter \`${path}.evaluate\` is allowed only in top-level rules.`);
+    }
+    if (selector !== undefined || selectorAll !== undefined || attr !== undefined) {
+      invalid(
+        `The parameter \`${path}\` has \`evaluate\` beside a selector: use one or the other.`,
+      );
+    }
+    if (typeof evaluate !== "string" || evaluate.trim() === "") {
+      invalid(`The parameter \`${path}.evaluate\` must be JavaScript source.`);
+    }
+    if (evaluate.length > MAX_EVALUATE_CHARS) {
+      invalid(
+        `The parameter \`${path}.evaluate\` is longer than ${MAX_EVALUATE_CHARS} characters.`,
+      );
+    }
+    rule.evaluate = { source: evaluate, index: state.evaluate.push(evaluate) - 1 };
+  }
   if (selector !== undefined) rule.selector = selectors(selector, `${path}.selector`);
   if (selectorAll !== undefined) rule.selectorAll = selectors(selectorAll, `${path}.selectorAll`);
   if (attr !== undefined) {
@@ -103,8 +144,10 @@ function validateRule(value: unknown, where: Where, state: State): CustomRule {
       : strings(attr, `${path}.attr`);
   }
   if (type !== undefined) rule.type = types(type, `${path}.type`);
-  if (!rule.selector && !rule.selectorAll && !rule.attr) {
-    invalid(`The parameter \`${path}\` needs a \`selector\`, \`selectorAll\` or \`attr\`.`);
+  if (!rule.selector && !rule.selectorAll && !rule.attr && !rule.evaluate) {
+    invalid(
+      `The parameter \`${path}\` needs a \`selector\`, \`selectorAll\`, \`attr\` or \`evaluate\`.`,
+    );
   }
   return rule;
 }

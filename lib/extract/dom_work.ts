@@ -15,6 +15,8 @@ export interface DomWork {
   url: string;
   rules: CustomRules | null;
   markdown: boolean;
+  /** Values of the rules' `evaluate` sources, computed in the browser. */
+  evaluated?: unknown[];
 }
 
 export interface DomResult {
@@ -33,7 +35,9 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   const run = (): DomResult => {
     const doc = parseHtml(work.html);
     return {
-      custom: work.rules ? runRulesOnDocument(doc, { url: work.url, rules: work.rules }) : {},
+      custom: work.rules
+        ? runRulesOnDocument(doc, { url: work.url, rules: work.rules, evaluated: work.evaluated })
+        : {},
       markdown: work.markdown ? documentToMarkdown(doc, work.url) : null,
     };
   };

@@ -4,6 +4,7 @@ import { ApiError } from "../errors.ts";
 import { type GuardConfig, pinHost } from "../guard/pin.ts";
 import { deadline } from "./deadline.ts";
 import { toApiError } from "./failure.ts";
+import { openTunnel, type ProxySpec } from "./proxy.ts";
 
 /** WHATWG host normalisation, so `0x7f.1` or `127。0。0。1` are judged as what they mean. */
 function normaliseHost(host: string): string {
@@ -45,7 +46,13 @@ function connectOnce(
 
 export async function dialChecked(
   input: { host: string; port: number },
-  options: { config: GuardConfig; timeoutMs: number; signal?: AbortSignal },
+  options: {
+    config: GuardConfig;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    /** Through this proxy: a tunnel to the checked address. */
+    proxy?: ProxySpec | null;
+  },
 ): Promise<net.Socket> {
   const subject = `The host "${input.host}:${input.port}"`;
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65535) {
@@ -65,6 +72,12 @@ export async function dialChecked(
     });
     let last: unknown = null;
     for (const target of targets) {
+      if (options.proxy) {
+        return await openTunnel(options.proxy, target, {
+          config: options.config,
+          signal: limit.signal,
+        });
+      }
       try {
         return await connectOnce(target, limit.signal);
       } catch (error) {

@@ -5,6 +5,8 @@
  */
 import http from "node:http";
 import https from "node:https";
+import type net from "node:net";
+import tls from "node:tls";
 import type { PinnedAddress } from "../guard/pin.ts";
 import { ipLiteral } from "../guard/resolve.ts";
 
@@ -18,6 +20,8 @@ export interface HopRequest {
   connectTimeoutMs: number;
   /** Extra trusted CA certificates (PEM), for intranets and tests. */
   ca?: string[];
+  /** A tunnel to `target` through a proxy (lib/fetch/proxy.ts), already open. */
+  tunnel?: net.Socket;
 }
 
 export interface HopResponse {
@@ -73,17 +77,32 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       }
       : {}),
   };
+  if (hop.tunnel) {
+    // TLS runs inside the tunnel, to the real name. (Deno's https also wants the TLS options
+    // on the request itself, kept above.)
+    const tunnel = hop.tunnel;
+    const socket = secure
+      ? tls.connect({
+        socket: tunnel,
+        servername: isLiteral ? undefined : hostname,
+        ...(hop.ca ? { ca: hop.ca } : {}),
+        ALPNProtocols: ["http/1.1"],
+      })
+      : tunnel;
+    options.createConnection = () => socket;
+  }
   const lib = secure ? https : http;
   // Already aborted: fail before any socket exists (destroying a request that has no error
   // listener yet would surface as an uncaught "socket hang up").
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<HopResponse>((resolve, reject) => {
-    let connected = false;
+    let connected = hop.tunnel !== undefined;
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       cleanup();
+      hop.tunnel?.destroy();
       reject(error);
     };
     const req = lib.request(options, (message) => {
@@ -96,6 +115,7 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
         destroy: () => {
           message.destroy();
           req.destroy();
+          hop.tunnel?.destroy(); // TLS inside a tunnel does not always close the tunnel
         },
       });
     });

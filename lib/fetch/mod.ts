@@ -14,6 +14,8 @@ import { dialChecked } from "./dial.ts";
 import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
 import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
+import { openTunnel, type ProxySpec } from "./proxy.ts";
+import { withRetries } from "./retry.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 import { locationText, parseTargetUrl, redact, urlPort } from "./url.ts";
 
@@ -37,6 +39,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
     connectTimeoutMs: number,
     stage: RefusalStage,
+    proxy: ProxySpec | null,
   ): Promise<HopResponse> {
     const subject = `The URL "${redact(url)}"`;
     const targets = await pinHost({ host: url.hostname, port: urlPort(url) }, {
@@ -49,7 +52,14 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     // Every address passed the check; try them in order while the TCP connect itself fails.
     for (const target of targets) {
       try {
-        return await sendHop({ url, target, ...init, connectTimeoutMs, ca: options.ca });
+        const tunnel = proxy
+          ? await openTunnel(proxy, target, {
+            config,
+            ca: options.ca,
+            signal: AbortSignal.any([init.signal, AbortSignal.timeout(connectTimeoutMs)]),
+          })
+          : undefined;
+        return await sendHop({ url, target, ...init, connectTimeoutMs, ca: options.ca, tunnel });
       } catch (error) {
         if (!(error instanceof ConnectError)) throw error;
         if (error.timedOut) throw new ApiError("ETIMEOUT", `${subject} timed out connecting.`);
@@ -93,6 +103,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           { method, headers, signal: limit.signal },
           connectTimeoutMs,
           redirects.length > 0 ? "redirect" : "request",
+          opts.proxy ?? config.egressProxy,
         );
         const location = response.headers.location;
         if (REDIRECTS.has(response.statusCode) && location !== undefined) {
@@ -140,12 +151,19 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   }
 
   return {
-    fetch: fetchUrl,
-    dial: (host: string, port: number, opts?: { signal?: AbortSignal }): Promise<Socket> =>
+    fetch: (url, opts = {}) =>
+      opts.retries
+        ? withRetries((attempt) => fetchUrl(url, attempt), {
+          ...opts,
+          timeoutMs: opts.timeoutMs ?? config.fetchTimeoutMs,
+        })
+        : fetchUrl(url, opts),
+    dial: (host, port, opts): Promise<Socket> =>
       dialChecked({ host, port }, {
         config,
         timeoutMs: options.connectTimeoutMs ?? config.fetchTimeoutMs,
         signal: opts?.signal,
+        proxy: opts?.proxy ?? config.egressProxy,
       }),
   };
 }

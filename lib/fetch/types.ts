@@ -1,5 +1,6 @@
 import type { Redirect } from "../types.ts";
 import type { Socket } from "node:net";
+import type { ProxySpec } from "./proxy.ts";
 
 export interface FetchOptions {
   method?: "GET" | "HEAD";
@@ -23,6 +24,10 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Bytes of decoded body read before the connection is closed; default config.maxBodyBytes. */
   maxBytes?: number;
+  /** Through this proxy (lib/fetch/proxy.ts); default EGRESS_PROXY, if set. */
+  proxy?: ProxySpec | null;
+  /** Retries after a connection error or a 5xx answer, with backoff (lib/fetch/retry.ts). */
+  retries?: number;
 }
 
 export interface FetchResult {
@@ -52,7 +57,11 @@ export interface Fetcher {
    * Resolve + check + connect a raw TCP socket to host:port (for the browser's egress proxy).
    * Throws ApiError EFORBIDDENURL / EFETCH / ETIMEOUT.
    */
-  dial(host: string, port: number, options?: { signal?: AbortSignal }): Promise<Socket>;
+  dial(
+    host: string,
+    port: number,
+    options?: { signal?: AbortSignal; proxy?: ProxySpec | null },
+  ): Promise<Socket>;
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
  * The target's own oEmbed provider, for /oembed's video, rich and photo answers: the page's
  * `<link type="application/json+oembed">` is read by a custom `data` rule in the API query
- * (lib/api/payload.ts keeps its own discovery to itself), and the provider is asked, sized,
+ * (lib/api/payload.ts keeps its own discovery to itself), else the listed provider for the
+ * page's URL (lib/oembed_registry.ts) is taken, and the provider is asked, sized,
  * through the guarded fetcher by lib/oembed.ts. What it answers is checked and kept in the
  * payload, so the response cache holds it with the page.
  */
 import type { Payload } from "../api/payload.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import { fetchOembed } from "../oembed.ts";
+import { registeredOembedUrl } from "../oembed_registry.ts";
 import { clip, fit, httpUrl, pixels } from "./_markup.ts";
 import { type Limits, safeEmbedHtml } from "./embed_html.ts";
 
@@ -84,7 +86,9 @@ export async function withProviderEmbed(
   options: Limits & { fetcher: Fetcher; signal: AbortSignal; ownOrigin: string },
 ): Promise<Payload> {
   const { [DISCOVERY_FIELD]: discovered, ...data } = payload.data;
-  const providerUrl = httpUrl(discovered);
+  const pageUrl = httpUrl(data.url);
+  const providerUrl = httpUrl(discovered) ??
+    (pageUrl ? await registeredOembedUrl(pageUrl) : null);
   let embed: ProviderEmbed | null = null;
   if (providerUrl && new URL(providerUrl).origin !== options.ownOrigin) {
     const fetched = await fetchOembed(providerUrl, {

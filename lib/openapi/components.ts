@@ -65,6 +65,57 @@ const DATA: JsonObject = {
         },
       }, { type: "null" }],
     },
+    insights: {
+      type: "object",
+      description: "With insights: the parts asked for.",
+      properties: {
+        technologies: {
+          type: "array",
+          description: "With insights.technologies: detected from headers, cookies and HTML.",
+          items: {
+            type: "object",
+            required: ["name", "slug", "categories", "version", "confidence", "website", "icon"],
+            properties: {
+              name: { type: "string", examples: ["WordPress"] },
+              slug: { type: "string", examples: ["wordpress"] },
+              categories: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["id", "slug", "name"],
+                  properties: {
+                    id: { type: "integer" },
+                    slug: { type: "string" },
+                    name: { type: "string" },
+                  },
+                },
+              },
+              version: nullable("string"),
+              confidence: { type: "integer", minimum: 0, maximum: 100 },
+              website: nullable("string"),
+              icon: { type: "string", description: "Icon file name in the Wappalyzer rules." },
+            },
+          },
+        },
+        lighthouse: {
+          type: "object",
+          description:
+            "With insights.lighthouse: Lighthouse's report (lhr) without i18n, timing and the " +
+            "full-page screenshot.",
+          additionalProperties: true,
+        },
+      },
+    },
+    function: {
+      type: "object",
+      description: "With function: how the function settled, and its JSON value or error.",
+      required: ["isFulfilled", "isRejected", "value"],
+      properties: {
+        isFulfilled: { type: "boolean" },
+        isRejected: { type: "boolean" },
+        value: { description: "The returned JSON value, or { name, message } when rejected." },
+      },
+    },
   },
   additionalProperties: true,
 };

@@ -69,8 +69,10 @@ export function coerce(node: QueryNode, def: ParamDef, path: string): unknown {
 function leaf(node: QueryNode, path: string): string {
   if (node.value === undefined) throw invalid(path, "needs a value.");
   if (/[\r\n]/.test(node.value) && !path.startsWith("data.")) {
-    // Line breaks are allowed only where they are content (scripts, styles, custom rules).
-    if (!/^(scripts|styles)\b/.test(path)) throw invalid(path, "must not contain line breaks.");
+    // Line breaks are allowed only where they are content (scripts, styles, function, rules).
+    if (!/^(scripts|styles|function)\b/.test(path)) {
+      throw invalid(path, "must not contain line breaks.");
+    }
   }
   return node.value;
 }

@@ -4,6 +4,9 @@ import { isCredentialHeader } from "../cache/key.ts";
 import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
 import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
 import { coerce } from "./coerce.ts";
+import { parseProxy, type ProxySpec } from "../fetch/proxy.ts";
+import type { LighthouseOptions } from "../insights/lighthouse_types.ts";
+import { sanitizeFilename } from "./filename.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
 import { buildTree, canonicalKids, findKid, type QueryNode, toCamel } from "./tree.ts";
 
@@ -27,6 +30,7 @@ export interface PageParams {
   scroll?: string;
   styles?: string[];
   scripts?: string[];
+  adblock?: boolean;
 }
 
 export interface Params {
@@ -55,6 +59,16 @@ export interface Params {
   force: boolean;
   timeoutMs: number | null;
   signature: string | null;
+  /** `proxy` (pro only), its credentials kept out of the canonical pairs. */
+  proxy: ProxySpec | null;
+  /** Retries of the target fetch (0-3). */
+  retry: number;
+  /** `insights`: what data.insights holds; null without it. */
+  insights: { technologies: boolean; lighthouse: LighthouseOptions | null } | null;
+  /** `function`: JavaScript source run in the page (lib/browser/evaluate.ts). */
+  function: string | null;
+  /** `filename`, sanitised: the hosted screenshot's and pdf's name, without extension. */
+  filename: string | null;
   /** Sorted [name, value] pairs of everything that changes the answer (for the cache key). */
   canonical: [string, string][];
 }
@@ -101,7 +115,8 @@ function screenshotParams(values: Values): ScreenshotParams | null {
     if (value !== undefined) options[name] = value;
   }
   const on = nested.enabled === true || (nested.enabled === undefined &&
-    (options.element !== undefined || options.overlay !== undefined));
+    (options.element !== undefined || options.overlay !== undefined ||
+      options.codeScheme !== undefined));
   if (nested.enabled === false || !on) return null;
   return options as ScreenshotParams;
 }
@@ -120,6 +135,22 @@ function metaParam(value: unknown): false | Set<string> {
   const anyTrue = explicit.some((f) => object[f] === true);
   const base = anyTrue ? false : (object.enabled ?? true);
   return new Set(DEFAULT_FIELDS.filter((f) => (object[f] as boolean | undefined) ?? base));
+}
+
+/** `insights=true` is both; `insights.lighthouse.preset=desktop` turns lighthouse on alone. */
+function insightsParam(value: unknown): Params["insights"] {
+  const object = (value ?? {}) as Values & { enabled?: boolean };
+  if (object.enabled === false || value === undefined) return null;
+  const lighthouse = object.lighthouse as (LighthouseOptions & { enabled?: boolean }) | undefined;
+  const named = object.technologies !== undefined || lighthouse !== undefined;
+  const all = object.enabled === true && !named;
+  const technologies = (object.technologies as boolean | undefined) ?? all;
+  const { enabled: lighthouseOn, ...options } = lighthouse ?? {};
+  const insights = {
+    technologies,
+    lighthouse: (lighthouseOn ?? all) ? options : null,
+  };
+  return insights.technologies || insights.lighthouse ? insights : null;
 }
 
 /** `filter=title,image.url`: comma-separated dot paths of data. */
@@ -225,6 +256,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
       "scroll",
       "styles",
       "scripts",
+      "adblock",
     ] as const
   ) {
     if (values[name] !== undefined) (page as Values)[name] = values[name];
@@ -256,6 +288,16 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     force: (values.force as boolean | undefined) ?? false,
     timeoutMs,
     signature: (values.signature as string | undefined) ?? null,
+    proxy: typeof values.proxy === "string"
+      ? parseProxy(
+        values.proxy,
+        (why) => new ApiError("EINVALQUERY", `The parameter \`proxy\` ${why}.`),
+      )
+      : null,
+    retry: (values.retry as number | undefined) ?? 2,
+    insights: insightsParam(values.insights),
+    function: (values.function as string | undefined) ?? null,
+    filename: typeof values.filename === "string" ? sanitizeFilename(values.filename) : null,
     canonical: canonicalPairs(values),
   };
 }

@@ -1,5 +1,7 @@
 import { MAX_TTL_MS, MIN_TTL_MS } from "../cache/ttl.ts";
 import { DEFAULT_FIELDS } from "../types.ts";
+import { LIGHTHOUSE_CATEGORIES } from "../insights/lighthouse_types.ts";
+import { CODE_THEMES } from "../browser/code_themes.ts";
 
 /**
  * Every query parameter as data. The parser (coerce.ts, mod.ts) walks these definitions and the OpenAPI
@@ -93,6 +95,12 @@ export const SCREENSHOT_OPTIONS: Record<string, ParamDef> = {
     example: "80",
   },
   omitBackground: bool("Transparent background instead of white (png)."),
+  codeScheme: {
+    schema: { kind: "enum", values: CODE_THEMES },
+    description: "Theme of a JSON, plain-text or source-code target, captured syntax-highlighted " +
+      "(highlight.js themes; default atom-one-dark).",
+    example: "github",
+  },
 };
 
 const VIEWPORT: ParamDef = {
@@ -285,7 +293,67 @@ export const PARAMS: Record<string, ParamDef> = {
   scroll: str("Selector scrolled into view before capture.", "#footer"),
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  adblock: bool(
+    "Block ads and trackers, reject cookie-consent dialogs and hide ad slots in every browser " +
+      "visit (default true).",
+    "false",
+  ),
+  proxy: str(
+    "Pro only: fetch the target, its probes and the browser visit through this http(s) proxy " +
+      "(http://user:pass@host:port); the guard still checks the proxy and every target.",
+    "http://user:pass@proxy.example:3128",
+  ),
+  retry: {
+    schema: { kind: "integer", min: 0, max: 3 },
+    description:
+      "Retries of the target fetch after a connection error or a 5xx answer, with backoff, " +
+      "within the request's deadline (default 2).",
+    example: "0",
+  },
   signature: str("HMAC signature authorising this exact query on the pro endpoint."),
+  insights: {
+    schema: {
+      kind: "object",
+      boolean: true,
+      props: {
+        technologies: bool("Add data.insights.technologies (Wappalyzer rules)."),
+        lighthouse: {
+          schema: {
+            kind: "object",
+            boolean: true,
+            props: {
+              preset: {
+                schema: { kind: "enum", values: ["mobile", "desktop"] },
+                description: "Lighthouse's emulation: mobile (default) or desktop.",
+                example: "desktop",
+              },
+              onlyCategories: {
+                schema: { kind: "list", of: { kind: "enum", values: LIGHTHOUSE_CATEGORIES } },
+                description: "Audit only these categories.",
+                example: "accessibility",
+              },
+            },
+          },
+          description: "Add data.insights.lighthouse, a Lighthouse report of the page.",
+          example: "true",
+        },
+      },
+    },
+    description: "Add data.insights: true for both technologies and lighthouse.",
+    example: "true",
+  },
+  function: {
+    schema: { kind: "string", maxLength: 32768 },
+    description:
+      "JavaScript function source run inside the page in the browser, with the other query " +
+      "parameters (and a small page helper) as its argument; adds data.function " +
+      "{isFulfilled, isRejected, value}.",
+    example: "({ page }) => page.title()",
+  },
+  filename: str(
+    "File name of the hosted screenshot or pdf (sanitised: letters, digits, dot, dash, underscore).",
+    "my-capture",
+  ),
 };
 
 /** Parameters that would write files on the server: always refused. */
@@ -295,4 +363,14 @@ export const FORBIDDEN_PARAMS = ["path", "screenshot.path", "pdf.path"];
  * Parameters that change how an answer is cached or authorised, not the answer itself (the URL
  * enters the key on its own, without its userinfo).
  */
-export const NOT_IN_CACHE_KEY = ["url", "ttl", "staleTtl", "force", "signature", "timeout"];
+export const NOT_IN_CACHE_KEY = [
+  "url",
+  "ttl",
+  "staleTtl",
+  "force",
+  "signature",
+  "timeout",
+  "retry",
+  // Folded into the credentials' HMAC instead (lib/api/cache_step.ts): it may hold a password.
+  "proxy",
+];

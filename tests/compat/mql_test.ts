@@ -1,20 +1,7 @@
 import assert from "node:assert/strict";
-import mql, { MicrolinkError } from "@microlink/mql";
+import mql from "@microlink/mql";
+import { type Any, failure } from "./_mql.ts";
 import { PNG, startCompat, TITLE } from "./_target.ts";
-
-// deno-lint-ignore no-explicit-any
-type Any = any;
-
-/** The MicrolinkError a call rejects with. */
-async function failure(call: Promise<unknown>): Promise<Any> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof MicrolinkError, `not a MicrolinkError: ${error}`);
-    return error;
-  }
-  assert.fail("the call succeeded");
-}
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
 

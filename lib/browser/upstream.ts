@@ -1,0 +1,107 @@
+/**
+ * A visit whose request names `proxy=` gets a browser context of its own whose proxy is an
+ * egress proxy (lib/browser/proxy.ts) dialling through that upstream: the same guard, the same
+ * denials, only the way out differs. One egress proxy per upstream, shared while in use, closed
+ * once idle; upstream credentials stay in this process, never in Chromium's flags.
+ */
+import type { Browser } from "puppeteer-core";
+import type { Config } from "../config.ts";
+import type { Fetcher } from "../fetch/types.ts";
+import { type ProxySpec, viaProxy } from "../fetch/proxy.ts";
+import { type EgressProxy, startProxy } from "./proxy.ts";
+import type { Lease } from "./spare.ts";
+import { DEFAULT_VIEWPORT } from "./page_setup.ts";
+
+/** An idle upstream's egress proxy is closed after this long. */
+const IDLE_MS = 60_000;
+
+interface Entry {
+  egress: Promise<EgressProxy>;
+  users: number;
+  idle: ReturnType<typeof setTimeout> | undefined;
+}
+
+export interface Upstream {
+  egress: EgressProxy;
+  /** Called once the visit's context is gone. */
+  release(): void;
+}
+
+export class UpstreamProxies {
+  readonly #entries = new Map<string, Entry>();
+  readonly #fetcher: Fetcher;
+  readonly #config: Config;
+
+  constructor(options: { fetcher: Fetcher; config: Config }) {
+    this.#fetcher = options.fetcher;
+    this.#config = options.config;
+  }
+
+  /** The egress proxy for `upstream`, started on first use. */
+  async acquire(upstream: ProxySpec): Promise<Upstream> {
+    const key = `${upstream.url.href} ${upstream.authorization ?? ""}`;
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      const egress = startProxy({
+        fetcher: viaProxy(this.#fetcher, upstream),
+        dialTimeoutMs: this.#config.fetchTimeoutMs,
+      }).then((started) => {
+        // linkpeek's own port: never a target, whatever TRUSTED_TARGETS says.
+        if (!this.#config.ownPorts.includes(started.port)) {
+          this.#config.ownPorts.push(started.port);
+        }
+        return started;
+      });
+      entry = { egress, users: 0, idle: undefined };
+      this.#entries.set(key, entry);
+      egress.catch(() => this.#entries.delete(key));
+    }
+    const held = entry;
+    clearTimeout(held.idle);
+    held.users++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--held.users > 0) return;
+      held.idle = setTimeout(() => {
+        if (held.users > 0 || this.#entries.get(key) !== held) return;
+        this.#entries.delete(key);
+        void held.egress.then((egress) => {
+          const at = this.#config.ownPorts.indexOf(egress.port);
+          if (at >= 0) this.#config.ownPorts.splice(at, 1);
+          return egress.close();
+        }).catch(() => {});
+      }, IDLE_MS);
+    };
+    try {
+      return { egress: await held.egress, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    for (const entry of entries) clearTimeout(entry.idle);
+    await Promise.all(entries.map((e) => e.egress.then((p) => p.close()).catch(() => {})));
+  }
+}
+
+/** A fresh context whose traffic goes to the egress proxy on `port` (loopback included). */
+export async function openProxiedContext(browser: Browser, port: number): Promise<Lease> {
+  const context = await browser.createBrowserContext({
+    proxyServer: `http://127.0.0.1:${port}`,
+    proxyBypassList: ["<-loopback>"],
+  });
+  try {
+    const page = await context.newPage();
+    await page.setViewport(DEFAULT_VIEWPORT);
+    return { context, page };
+  } catch (error) {
+    await context.close().catch(() => {});
+    throw error;
+  }
+}

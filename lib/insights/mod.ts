@@ -1,0 +1,42 @@
+/** `data.insights`: the parts the request asked for, computed beside the rest of the payload. */
+import type { Services } from "../services.ts";
+import type { LighthouseOptions } from "./lighthouse.ts";
+
+export interface InsightsRequest {
+  technologies: boolean;
+  lighthouse: LighthouseOptions | null;
+}
+
+export async function collectInsights(
+  wanted: InsightsRequest,
+  page: {
+    services: Services;
+    url: string;
+    /** The target's response headers, set-cookie included. */
+    headers: Record<string, string>;
+    /** The page's HTML (rendered when the page was rendered); null for a file target. */
+    html: string | null;
+    signal: AbortSignal;
+    timeoutMs: number;
+  },
+): Promise<Record<string, unknown>> {
+  const { services, url, signal } = page;
+  const [technologies, lighthouse] = await Promise.all([
+    wanted.technologies
+      ? services.technologies.detect({ url, headers: page.headers, html: page.html ?? "" }, {
+        signal,
+      })
+      : undefined,
+    wanted.lighthouse
+      ? services.lighthouse.run(url, {
+        options: wanted.lighthouse,
+        signal,
+        timeoutMs: page.timeoutMs,
+      })
+      : undefined,
+  ]);
+  const insights: Record<string, unknown> = {};
+  if (technologies) insights.technologies = technologies;
+  if (lighthouse) insights.lighthouse = lighthouse;
+  return insights;
+}

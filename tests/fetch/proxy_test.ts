@@ -1,0 +1,175 @@
+/**
+ * Egress through real proxies (tinyproxy, squid) on loopback: http and https targets, the
+ * browser, EGRESS_PROXY, the guard around and behind the proxy, and EPROXY. Target names
+ * resolve (injected resolver) straight to 127.0.0.1, so what a proxy is asked to CONNECT to is
+ * a loopback fixture: nothing leaves the machine.
+ */
+import assert from "node:assert/strict";
+import { createFetcher } from "../../lib/fetch/mod.ts";
+import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy.ts";
+import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { createBrowser } from "../../lib/browser/mod.ts";
+import { certsFor } from "../extract/_certs.ts";
+import { tableResolver, testConfig } from "./_helpers.ts";
+import { type RunningProxy, startSquid, startTinyproxy } from "./_proxies.ts";
+import { requireChromium } from "../browser/_helpers.ts";
+
+const SITE = "site.example.test";
+const proxyOf = (url: string): ProxySpec => parseProxy(url, (why) => new Error(why));
+
+/** A loopback target answering with the Host it was asked for. */
+function target(options: { cert?: string; key?: string } = {}) {
+  const seen: string[] = [];
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", ...options, onListen() {} },
+    (request) => {
+      seen.push(request.headers.get("host") ?? "");
+      return new Response(`<title>through</title>`, { headers: { "content-type": "text/html" } });
+    },
+  );
+  return {
+    port: server.addr.port,
+    seen,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+/** Waits until the proxy's log holds `text` (squid writes a tunnel's line when it closes). */
+async function logged(proxy: RunningProxy, text: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const log = await proxy.log();
+    if (log.includes(text)) return log;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return await proxy.log();
+}
+
+function configFor(ports: number[], table: Record<string, string[]> = { [SITE]: ["127.0.0.1"] }) {
+  return testConfig({
+    resolver: tableResolver(table),
+    trustedTargets: parseTrustedTargets(ports.map((p) => `127.0.0.1:${p}`).join(",")),
+  });
+}
+
+const isCode = (code: string, pattern?: RegExp) => (error: unknown) => {
+  assert.ok(error instanceof ApiError, String(error));
+  assert.equal(error.code, code, error.message);
+  if (pattern) assert.match(error.message, pattern);
+  return true;
+};
+
+Deno.test("the fetcher tunnels to the checked address through tinyproxy and squid", async (t) => {
+  const names = [SITE];
+  const { ca, cert, key } = await certsFor(names);
+  await using plain = target();
+  await using secure = target({ cert, key });
+  await using tiny = await startTinyproxy({ user: "ada", password: "s3cret" });
+  await using squid = await startSquid();
+  const config = configFor([plain.port, secure.port, tiny.port, squid.port]);
+  const fetcher = createFetcher({ config, ca: [ca] });
+
+  for (const [name, proxy] of [["tinyproxy", tiny], ["squid", squid]] as const) {
+    await t.step(
+      `${name}: http and https targets, CONNECT to the IP, the name in Host/SNI`,
+      async () => {
+        const spec = proxyOf(proxy.url);
+        const http = await fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: spec });
+        assert.equal(http.statusCode, 200);
+        assert.equal(plain.seen.at(-1), `${SITE}:${plain.port}`);
+        const https = await fetcher.fetch(`https://${SITE}:${secure.port}/`, { proxy: spec });
+        assert.equal(new TextDecoder().decode(https.body), "<title>through</title>");
+        assert.equal(secure.seen.at(-1), `${SITE}:${secure.port}`);
+        const log = await logged(proxy, `127.0.0.1:${secure.port}`);
+        assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${plain.port}`));
+        assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${secure.port}`));
+        assert.doesNotMatch(log, /site\.example\.test/); // the proxy never saw the name
+      },
+    );
+  }
+
+  await t.step("EGRESS_PROXY sends every fetch and dial through the proxy", async () => {
+    const line = `CONNECT 127.0.0.1:${plain.port}`;
+    const count = (log: string) => log.split(line).length - 1;
+    const before = count(await logged(squid, line));
+    const egress = createFetcher({ config: { ...config, egressProxy: proxyOf(squid.url) } });
+    const result = await egress.fetch(`http://${SITE}:${plain.port}/egress`);
+    assert.equal(result.statusCode, 200);
+    const socket = await egress.dial(SITE, plain.port);
+    socket.destroy();
+    for (let i = 0; i < 100 && count(await squid.log()) < before + 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(count(await squid.log()), before + 2);
+  });
+
+  await t.step("407 without or with wrong credentials: EPROXY naming the host only", async () => {
+    for (
+      const url of [`http://127.0.0.1:${tiny.port}`, `http://ada:wrong@127.0.0.1:${tiny.port}`]
+    ) {
+      await assert.rejects(
+        fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(url) }),
+        isCode("EPROXY", /^The proxy "127\.0\.0\.1" asked for credentials \(40[17]\)\.$/),
+      );
+    }
+  });
+});
+
+Deno.test("the guard holds around and behind a proxy", async (t) => {
+  await using plain = target();
+  await using squid = await startSquid();
+
+  await t.step("a proxy on an address TRUSTED_TARGETS does not list is EFORBIDDENURL", async () => {
+    const fetcher = createFetcher({ config: configFor([plain.port]) });
+    await assert.rejects(
+      fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(squid.url) }),
+      isCode("EFORBIDDENURL", /proxy/),
+    );
+    assert.equal(plain.seen.length, 0);
+  });
+
+  await t.step("a target on a private address is refused before the proxy is asked", async () => {
+    const config = configFor([squid.port], { [SITE]: ["10.0.0.9"] });
+    const fetcher = createFetcher({ config });
+    await assert.rejects(
+      fetcher.fetch(`http://${SITE}/`, { proxy: proxyOf(squid.url) }),
+      isCode("EFORBIDDENURL"),
+    );
+    assert.doesNotMatch(await squid.log(), /10\.0\.0\.9/);
+  });
+
+  await t.step("a proxy that refuses connections is EPROXY, never a direct fetch", async () => {
+    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (closed.addr as Deno.NetAddr).port;
+    closed.close();
+    const fetcher = createFetcher({ config: configFor([plain.port, port]) });
+    await assert.rejects(
+      fetcher.fetch(`http://${SITE}:${plain.port}/`, {
+        proxy: proxyOf(`http://user:pw@127.0.0.1:${port}`),
+        retries: 2,
+      }),
+      isCode("EPROXY", /^The proxy "127\.0\.0\.1" refused the connection\.$/),
+    );
+    assert.equal(plain.seen.length, 0);
+  });
+});
+
+Deno.test("the browser's traffic leaves through the request's proxy", async () => {
+  requireChromium();
+  await using plain = target();
+  await using tiny = await startTinyproxy({ user: "ada", password: "s3cret" });
+  const config = configFor([plain.port, tiny.port]);
+  await using pool = createBrowser({ config, fetcher: createFetcher({ config }) });
+  const result = await pool.visit(`http://${SITE}:${plain.port}/page`, {
+    html: true,
+    proxy: proxyOf(tiny.url),
+  });
+  assert.match(result.html!, /<title>through<\/title>/);
+  assert.match(await logged(tiny, `CONNECT 127.0.0.1:${plain.port}`), /CONNECT 127\.0\.0\.1/);
+
+  const denied = pool.visit(`http://${SITE}:${plain.port}/page`, {
+    html: true,
+    proxy: proxyOf(`http://127.0.0.1:${tiny.port}`),
+  });
+  await assert.rejects(denied, isCode("EPROXY", /asked for credentials/));
+});

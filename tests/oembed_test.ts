@@ -1,14 +1,8 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../lib/guard/trusted.ts";
-import {
-  embedHtml,
-  fetchIframe,
-  findOembedUrl,
-  MAX_OEMBED_BYTES,
-  splitScripts,
-  withSize,
-} from "../lib/oembed.ts";
+import { embedHtml, fetchIframe, MAX_OEMBED_BYTES, splitScripts, withSize } from "../lib/oembed.ts";
+import { extract } from "../lib/extract/mod.ts";
 import { serve, testConfig } from "./fetch/_helpers.ts";
 
 const RICH = {
@@ -123,28 +117,31 @@ Deno.test("fetchIframe() drops a provider on a forbidden address and never reach
   assert.equal(trusted.hits, 1);
 });
 
-Deno.test("findOembedUrl() discovers the JSON oEmbed link", async (t) => {
+/** The oEmbed endpoint the page names, as the pipeline finds it. */
+const oembedOf = (html: string, url: string) => extract(html, url).oembed;
+
+Deno.test("extract() discovers the JSON oEmbed link", async (t) => {
   await t.step("resolves against <base href>, decodes entities", () => {
     const html = `<html><head><base href="https://cdn.ex.test/b/">
       <link rel="alternate" type="application/xml+oembed" href="/xml">
       <link rel="alternate" type="Application/JSON+oEmbed" href="/oembed?url=a&amp;format=json">
       </head><body></body></html>`;
     assert.equal(
-      findOembedUrl(html, "https://ex.test/p"),
+      oembedOf(html, "https://ex.test/p"),
       "https://cdn.ex.test/oembed?url=a&format=json",
     );
   });
   await t.step("a link in the body still counts; relative to the page", () => {
     const html = `<body><p>x</p><link type="application/json+oembed" href="o.json"></body>`;
-    assert.equal(findOembedUrl(html, "https://ex.test/a/p"), "https://ex.test/a/o.json");
+    assert.equal(oembedOf(html, "https://ex.test/a/p"), "https://ex.test/a/o.json");
   });
   await t.step("none, or a non-http href: null", () => {
     assert.equal(
-      findOembedUrl("<html><head><title>x</title></head></html>", "https://ex.test/"),
+      oembedOf("<html><head><title>x</title></head></html>", "https://ex.test/"),
       null,
     );
     const js = `<link type="application/json+oembed" href="javascript:alert(1)">`;
-    assert.equal(findOembedUrl(js, "https://ex.test/"), null);
+    assert.equal(oembedOf(js, "https://ex.test/"), null);
   });
 });
 

@@ -32,7 +32,6 @@ Deno.test("createFetcher() fetches a public name at the pinned address", async (
   assert.equal(result.headers["content-type"], "text/plain");
   assert.deepEqual(result.redirects, []);
   assert.equal(result.truncated, false);
-  assert.ok(result.timeMs >= 0 && result.timeMs < 5000);
   assert.deepEqual(connector.dialled, [`${PUBLIC_IP}:80`]);
   assert.equal(site.last?.path, "/page?q=1");
 });

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../lib/fetch/mod.ts";
-import { parseTrustedTargets } from "../lib/guard/trusted.ts";
 import { embedHtml, fetchIframe, MAX_OEMBED_BYTES, splitScripts, withSize } from "../lib/oembed.ts";
 import { extract } from "../lib/extract/mod.ts";
-import { serve, testConfig } from "./fetch/_helpers.ts";
+import { serve, testConfig } from "./_fixtures.ts";
 
 const RICH = {
   type: "rich",
@@ -44,7 +43,7 @@ function provider() {
 
 Deno.test("fetchIframe() reads a loopback provider through the guarded fetcher", async (t) => {
   await using site = provider();
-  const config = testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${site.port}`) });
+  const config = testConfig({ trustPorts: [site.port] });
   const fetcher = createFetcher({ config });
 
   await t.step("rich: html with its <script src> split out, size passed on", async () => {
@@ -59,7 +58,7 @@ Deno.test("fetchIframe() reads a loopback provider through the guarded fetcher",
       scripts: ["http://platform.provider.test/widgets.js"],
     });
     const seen = site.last!;
-    assert.equal(seen.path, "/rich?url=https%3A%2F%2Fex.test%2Fa&maxwidth=480&maxheight=270");
+    assert.equal(seen.target, "/rich?url=https%3A%2F%2Fex.test%2Fa&maxwidth=480&maxheight=270");
     assert.equal(seen.headers["accept"], "application/json");
     assert.equal(seen.headers["user-agent"], "linkpeek-test");
   });
@@ -104,7 +103,7 @@ Deno.test("fetchIframe() drops a provider on a forbidden address and never reach
   await using trusted = provider();
   await using canary = provider();
   // Only the first server is trusted: the canary is loopback like it, and must stay silent.
-  const config = testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${trusted.port}`) });
+  const config = testConfig({ trustPorts: [trusted.port] });
   const fetcher = createFetcher({ config });
   assert.equal(await fetchIframe(`${canary.origin}/rich`, { fetcher }), null);
   assert.equal(

@@ -3,7 +3,7 @@
  * are looked up among own keys only: a table's inherited members are never a value.
  */
 import assert from "node:assert/strict";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { toLang } from "../../lib/extract/languages.ts";
 import { documentToMarkdown } from "../../lib/extract/markdown.ts";
 import { parseHtml } from "../../lib/extract/dom.ts";
@@ -44,7 +44,7 @@ Deno.test("table lookups of page and query words see own entries only", async (t
 });
 
 Deno.test("a page or target naming inherited members gets plain values back", async (t) => {
-  await using site = serveRoutes({
+  await using site = serve({
     "/": () =>
       html(`<html lang="constructor"><title>t</title><p id="p">text</p>`, {
         headers: { "constructor": "c", "tostring": "s", "x-same": "1" },

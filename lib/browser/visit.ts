@@ -8,7 +8,7 @@ import {
 import { type Lease, responsive } from "./spare.ts";
 import { ApiError } from "../errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
-import type { Deadline } from "./deadline.ts";
+import { type Deadline, settlesWithin } from "../deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
 import { stripControls } from "../fetch/decode.ts";
 import { DENIED_HEADER } from "./proxy.ts";
@@ -91,11 +91,7 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
  * did not happen within 5 s (a hung browser).
  */
 function closeContext(context: BrowserContext): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    context.close().then(() => true, () => false),
-    new Promise<boolean>((r) => timer = setTimeout(() => r(false), 5000)),
-  ]).finally(() => clearTimeout(timer));
+  return settlesWithin(context.close(), 5000);
 }
 
 async function visitIn(

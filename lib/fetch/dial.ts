@@ -2,7 +2,7 @@
 import net from "node:net";
 import { ApiError } from "../errors.ts";
 import { type GuardConfig, pinHost } from "../guard/pin.ts";
-import { deadline } from "./deadline.ts";
+import { Deadline } from "../deadline.ts";
 import { toApiError } from "./failure.ts";
 import { openTunnel, type ProxySpec } from "./proxy.ts";
 
@@ -58,8 +58,9 @@ export async function dialChecked(
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65535) {
     throw new ApiError("EINVALURL", `${subject} has an invalid port.`);
   }
-  using limit = deadline(options.timeoutMs, {
-    message: `${subject} timed out after ${options.timeoutMs} ms.`,
+  using limit = new Deadline({
+    timeoutMs: options.timeoutMs,
+    error: () => new ApiError("ETIMEOUT", `${subject} timed out after ${options.timeoutMs} ms.`),
     signal: options.signal,
   });
   try {
@@ -81,12 +82,12 @@ export async function dialChecked(
       try {
         return await connectOnce(target, limit.signal);
       } catch (error) {
-        if (limit.signal.aborted) throw limit.signal.reason;
+        if (limit.reason) throw limit.reason;
         last = error;
       }
     }
     throw last;
   } catch (error) {
-    throw toApiError(limit.signal.aborted ? limit.signal.reason : error, subject);
+    throw toApiError(limit.reason ?? error, subject);
   }
 }

@@ -9,7 +9,7 @@ import type { Redirect } from "../types.ts";
 import { pinHost } from "../guard/pin.ts";
 import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
-import { deadline } from "./deadline.ts";
+import { Deadline } from "../deadline.ts";
 import { dialChecked } from "./dial.ts";
 import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
@@ -78,8 +78,10 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(5_000, timeoutMs);
     let url = parseTargetUrl(input);
     const first = url;
-    using limit = deadline(timeoutMs, {
-      message: `The URL "${redact(first)}" timed out after ${timeoutMs} ms.`,
+    using limit = new Deadline({
+      timeoutMs,
+      error: () =>
+        new ApiError("ETIMEOUT", `The URL "${redact(first)}" timed out after ${timeoutMs} ms.`),
       signal: opts.signal,
     });
     const redirects: Redirect[] = [];
@@ -145,7 +147,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         }
       }
     } catch (error) {
-      const reason = limit.signal.aborted ? limit.signal.reason : error;
+      const reason = limit.reason ?? error;
       throw toApiError(reason, `The URL "${redact(url)}"`);
     }
   }

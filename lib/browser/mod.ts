@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import { log, outsideRequest } from "../log.ts";
 import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
 import { Deadline, settlesWithin } from "../deadline.ts";
+import { httpUrl } from "../url.ts";
 import { type EgressProxy, startProxy } from "./proxy.ts";
 import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
@@ -147,14 +148,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   };
 
   const visit = async (url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> => {
-    const protocol = (() => {
-      try {
-        return new URL(url).protocol;
-      } catch {
-        return null;
-      }
-    })();
-    if (protocol !== "http:" && protocol !== "https:") {
+    if (!httpUrl(url)) {
       throw new ApiError("EINVALURL", `The URL \`${url}\` is not a valid URL.`);
     }
     const ms = visitOptions.timeoutMs ?? config.requestTimeoutMs;

@@ -11,6 +11,7 @@ import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
 import { type Deadline, settlesWithin } from "../deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
 import { stripControls } from "../fetch/decode.ts";
+import { isHopByHop, portOf } from "../http.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
 import { startAdblock } from "./adblock/mod.ts";
@@ -301,14 +302,11 @@ function injectError(parameter: string, value: string) {
 
 function responseHeaders(response: HTTPResponse | null): Record<string, string> {
   // Connection headers are the proxy's, not the target's.
-  const drop = new Set(["set-cookie", "connection", "proxy-connection", "keep-alive"]);
   return Object.fromEntries(
-    Object.entries(response?.headers() ?? {}).filter(([name]) => !drop.has(name)),
+    Object.entries(response?.headers() ?? {}).filter(([name]) =>
+      name !== "set-cookie" && !isHopByHop(name)
+    ),
   );
-}
-
-function portOf(url: URL): number {
-  return Number(url.port || (url.protocol === "https:" ? 443 : 80));
 }
 
 function list(value: string | string[] | undefined): string[] {

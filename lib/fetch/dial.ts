@@ -9,11 +9,9 @@ import { openTunnel, type ProxySpec } from "./proxy.ts";
 /** WHATWG host normalisation, so `0x7f.1` or `127。0。0。1` are judged as what they mean. */
 function normaliseHost(host: string): string {
   const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  try {
-    return new URL(`http://${bracketed}/`).hostname;
-  } catch {
-    throw new ApiError("EINVALURL", `The host \`${host}\` is not a valid host.`);
-  }
+  const url = URL.parse(`http://${bracketed}/`);
+  if (url) return url.hostname;
+  throw new ApiError("EINVALURL", `The host \`${host}\` is not a valid host.`);
 }
 
 function connectOnce(

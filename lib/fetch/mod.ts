@@ -17,7 +17,9 @@ import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
 import { openTunnel, type ProxySpec } from "./proxy.ts";
 import { withRetries } from "./retry.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
-import { locationText, parseTargetUrl, redact, urlPort } from "./url.ts";
+import { locationText } from "./url.ts";
+import { parseTargetUrl, redact } from "../url.ts";
+import { portOf } from "../http.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 
@@ -42,7 +44,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     proxy: ProxySpec | null,
   ): Promise<HopResponse> {
     const subject = `The URL "${redact(url)}"`;
-    const targets = await pinHost({ host: url.hostname, port: urlPort(url) }, {
+    const targets = await pinHost({ host: url.hostname, port: portOf(url) }, {
       config,
       subject,
       signal: init.signal,

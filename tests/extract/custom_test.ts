@@ -373,9 +373,9 @@ Deno.test("a typed rule is its field's normaliser: the same text gives the field
       ["en", "June 29, 2017 2:14 PM ET", "2017-06-29T19:14:00.000Z"],
       // A British page writes the day first, as the date field reads it.
       ["en-GB", "05/06/2019", "2019-06-05T00:00:00.000Z"],
-    ]
+    ] as const
   ) {
-    const html = page(lang!, stated!, `It's "the" story`);
+    const html = page(lang, stated, `It's "the" story`);
     const field = extract(html, url);
     const custom = runRules(html, url, rules);
     assert.equal(field.date, date, stated);

@@ -4,7 +4,7 @@
  * the guarded fetcher like every other follow-up request. Any failure (forbidden address, bad
  * JSON, wrong type) yields null, never an error for the request.
  */
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./extract/html_parser.ts";
 import type { Fetcher } from "./fetch/types.ts";
 import { absoluteUrl } from "./extract/dom.ts";
 import { registeredOembedUrl } from "./oembed_registry.ts";
@@ -37,7 +37,7 @@ export function findOembedUrl(html: string, url: string): string | null {
   if (!/json\+oembed/i.test(html)) return null;
   let base = url;
   let found: string | null = null;
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag(name, attribs) {
       if (name === "base" && attribs.href && base === url) {
         base = absoluteUrl(attribs.href, url) ?? url;
@@ -141,7 +141,7 @@ export function splitScripts(html: string, providerUrl: string): Iframe {
   const cuts: Array<[number, number]> = [];
   const scripts: string[] = [];
   let open: { start: number; src: string | null } | null = null;
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag(name, attribs) {
       if (name === "script") open = { start: parser.startIndex, src: attribs.src ?? null };
     },

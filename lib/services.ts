@@ -6,6 +6,7 @@ import { openStore } from "./store/mod.ts";
 import type { BrowserPool } from "./browser/types.ts";
 import { createBrowser } from "./browser/mod.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
+import { DomWorkers } from "./extract/dom_workers.ts";
 import { createLighthouse, type LighthouseRunner } from "./insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "./insights/technologies.ts";
 
@@ -16,6 +17,8 @@ export interface Services {
   store: Store;
   browser: BrowserPool;
   metrics: Metrics;
+  /** Worker threads for custom rules and markdown (bounded; EBUSY when saturated). */
+  dom: DomWorkers;
   /** `insights.lighthouse` runs, bounded by LIGHTHOUSE_RUNS. */
   lighthouse: LighthouseRunner;
   /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
@@ -28,6 +31,7 @@ export async function createServices(config: Config): Promise<Services> {
   const store = await openStore(config);
   const browser = createBrowser({ config, fetcher });
   const metrics = createMetrics();
+  const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
   const lighthouse = createLighthouse({
     chromiumPath: config.chromiumPath,
     egressPort: () => browser.egressPort(),
@@ -40,11 +44,13 @@ export async function createServices(config: Config): Promise<Services> {
     store,
     browser,
     metrics,
+    dom,
     lighthouse,
     technologies,
     async close() {
       technologies.close();
       await lighthouse.close();
+      await dom.close();
       await browser.close();
       await store.close();
     },

@@ -2,6 +2,7 @@ import { toBase64Url } from "../base64url.ts";
 import { prettyBytes } from "../media/pretty.ts";
 import type { MediaObject } from "../types.ts";
 import type { Services } from "../services.ts";
+import { SANDBOX_CSP, untrustedBodyHeaders } from "./untrusted_body.ts";
 
 export const ASSET_PREFIX = "/assets/";
 const CONTENT_TYPES: Record<string, string> = {
@@ -70,15 +71,16 @@ export async function serveAsset(services: Services, path: string): Promise<Resp
   if (!asset) return null;
   return new Response(asset.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
-      "content-type": asset.contentType,
+      ...assetDisposition(path),
+      // A capture holds what the target drew: served by what its bytes are, like an embed (an
+      // attachment when they are no media, whatever name was asked for).
+      ...untrustedBodyHeaders(asset.bytes),
       "content-length": String(asset.bytes.length),
       "cache-control": asset.private
         ? "private, max-age=31536000, immutable"
         : "public, max-age=31536000, immutable",
       "access-control-allow-origin": "*",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      ...assetDisposition(path),
+      "content-security-policy": SANDBOX_CSP,
     },
   });
 }

@@ -1,9 +1,8 @@
 import { ApiError } from "../errors.ts";
 import { decodeHtml } from "../fetch/decode.ts";
 import type { FetchResult, TargetHeaders } from "../fetch/types.ts";
-import { extract, type Extracted } from "../extract/mod.ts";
+import type { Extracted } from "../extract/mod.ts";
 import type { CustomRules } from "../extract/custom.ts";
-import { domWork } from "../extract/dom_work.ts";
 import { fetchPlatformData } from "../extract/platforms/endpoint.ts";
 import { fetchIframe, oembedEndpoint } from "../oembed.ts";
 import { describeMedia } from "../media/describe.ts";
@@ -290,7 +289,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
   if (html !== null) {
     const page = html;
     const fetched = params.meta === false ? null : await fetchPlatformData(finalUrl, endpoint);
-    const extracted = extract(page, finalUrl, { fetched });
+    const extracted = await services.dom.extract(page, finalUrl, { fetched, signal });
     if (params.meta !== false) {
       const keep = params.meta;
       data = { ...defaultFields(extracted, keep), ...data };
@@ -318,7 +317,7 @@ export async function buildPayload(context: PayloadContext): Promise<PayloadResu
         : Promise.resolve(undefined);
       work.push(
         evaluated.then((values) =>
-          domWork({
+          services.dom.run({
             html: page,
             url: finalUrl,
             rules,

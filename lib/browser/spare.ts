@@ -6,6 +6,15 @@ import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { DEFAULT_VIEWPORT } from "./page_setup.ts";
 
 const noop = () => {};
+/** A live renderer answers in a few ms; a dead one may never answer. */
+const PROBE_MS = 1000;
+/**
+ * A spare still opening after this long is not waited for (its renderer may have died while it
+ * opened, and then it never does): a fresh one is opened instead.
+ */
+const SPARE_WAIT_MS = 2000;
+/** An opening past this is given up on and its context closed. */
+const OPEN_MS = 10_000;
 
 export interface Lease {
   context: BrowserContext;
@@ -25,14 +34,31 @@ export class SpareContexts {
     this.#browser = browser;
   }
 
-  /** A never-used context and page: the spare when one is ready, else a new one. */
+  /**
+   * A never-used context and page: the spare when one is ready and its renderer still lives
+   * (renderers die on their own, or all at once), else a new one.
+   */
   async take(): Promise<Lease> {
     const spare = this.#spare;
     this.#spare = null;
     this.#held = null;
-    const lease = spare ? await spare.catch(() => this.#open(false)) : await this.#open(false);
+    let lease = spare ? await within(spare, SPARE_WAIT_MS).catch(() => null) : null;
+    if (spare && !lease) this.#dispose(spare.then((late) => late.context.close()));
+    if (lease && !(await this.#alive(lease))) {
+      this.#dispose(lease.context.close());
+      lease = null;
+    }
+    lease ??= await this.#open(false);
     this.#refill();
     return lease;
+  }
+
+  /** Pages whose renderer crashed (puppeteer's "error" event). */
+  readonly #crashed = new WeakSet<Page>();
+
+  async #alive(lease: Lease): Promise<boolean> {
+    const { page } = lease;
+    return !this.#crashed.has(page) && await responsive(page) && !this.#crashed.has(page);
   }
 
   /** Whether `context` is the spare (not a visit's). */
@@ -45,7 +71,20 @@ export class SpareContexts {
    * the spare, so counting contexts is exact only then.
    */
   async settled(): Promise<void> {
-    while (this.#opening) await this.#opening;
+    while (this.#opening || this.#disposing.size) {
+      await this.#opening;
+      await Promise.all(this.#disposing);
+    }
+  }
+
+  /** Spares given up on, still closing. */
+  readonly #disposing = new Set<Promise<void>>();
+
+  #dispose(closing: Promise<unknown>): void {
+    const done: Promise<void> = closing.then(noop, noop).finally(() =>
+      this.#disposing.delete(done)
+    );
+    this.#disposing.add(done);
   }
 
   async close(): Promise<void> {
@@ -69,16 +108,42 @@ export class SpareContexts {
   }
 
   async #open(spare: boolean): Promise<Lease> {
-    const context = await this.#browser.createBrowserContext();
+    const creating = this.#browser.createBrowserContext();
+    const context = await within(creating, OPEN_MS).catch((error) => {
+      void creating.then((late) => late.close()).catch(noop);
+      throw error;
+    });
     if (spare && !this.#closed) this.#held = context;
     try {
-      const page = await context.newPage();
-      await page.setViewport(DEFAULT_VIEWPORT);
-      await page.setContent("<p>warm</p>");
-      return { context, page };
+      return await within(
+        (async () => {
+          const page = await context.newPage();
+          page.once("error", () => this.#crashed.add(page));
+          await page.setViewport(DEFAULT_VIEWPORT);
+          await page.setContent("<p>warm</p>");
+          return { context, page };
+        })(),
+        OPEN_MS,
+      );
     } catch (error) {
       await context.close().catch(() => {});
       throw error;
     }
   }
+}
+
+/** Whether the page's renderer answers at all (a dead one may never answer). */
+export function responsive(page: Page): Promise<boolean> {
+  if (page.isClosed()) return Promise.resolve(false);
+  return within(page.evaluate("1"), PROBE_MS).then(() => true, () => false);
+}
+
+/** `promise`, or a rejection after `ms`: a dead renderer never answers. */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  promise.catch(noop);
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

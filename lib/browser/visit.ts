@@ -1,10 +1,16 @@
 /** One visit: a fresh incognito context and page, navigation, actions, captures, cleanup. */
-import type { BrowserContext, HTTPResponse, Page } from "puppeteer-core";
-import type { Lease } from "./spare.ts";
+import {
+  type BrowserContext,
+  ConnectionClosedError,
+  type HTTPResponse,
+  type Page,
+} from "puppeteer-core";
+import { type Lease, responsive } from "./spare.ts";
 import { ApiError } from "../errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
 import type { Deadline } from "./deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
+import { stripControls } from "../fetch/decode.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
 import { startAdblock } from "./adblock/mod.ts";
@@ -59,10 +65,21 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   }
   let result: VisitResult | undefined;
   let failure: unknown;
+  let crashed = false;
+  lease.page.once("error", () => crashed = true);
   try {
     result = await visitIn(lease.context, lease.page, job);
   } catch (error) {
-    failure = error;
+    // Whatever a step made of it, a failure while the browser or the tab died is the
+    // browser's: never the target's (EFETCH, cached) nor the caller's (EINVALQUERY).
+    const blamesOthers = error instanceof ApiError &&
+      (error.code === "EFETCH" || error.code === "EINVALQUERY");
+    const named = error instanceof ApiError && error.code === "EBROWSER";
+    const died = !named && (crashed || browserFailed(lease.page, error) ||
+      (blamesOthers && !(await responsive(lease.page))));
+    failure = died
+      ? new ApiError("EBROWSER", `The browser failed while visiting "${job.url}".`)
+      : error;
   }
   const closed = closeContext(lease.context);
   if (failure !== undefined) return { ok: false, error: toApiError(failure, job), closed };
@@ -134,7 +151,8 @@ async function visitIn(
     statusCode: response?.status() ?? 0,
     headers: responseHeaders(response),
   };
-  if (options.html) result.html = await deadline.run(page.content());
+  // A script can write any character into the DOM: the same text rules as a fetched page.
+  if (options.html) result.html = stripControls(await deadline.run(page.content()));
   if (options.screenshot) {
     const screenshot = options.screenshot === true ? {} : options.screenshot;
     const theme = screenshot.codeScheme;
@@ -242,6 +260,21 @@ function navigationError(error: unknown, ctx: { job: VisitJob; started: number }
     "EFETCH",
     `The browser could not load "${ctx.job.url}" (${firstLine(error)}).`,
     { cause: error },
+  );
+}
+
+/**
+ * Whether the browser process, its connection or the tab went away: the main frame detaches
+ * when its tab dies (puppeteer says so in a plain Error), sessions close with the browser.
+ */
+function browserFailed(page: Page, error: unknown): boolean {
+  if (error instanceof ConnectionClosedError) return true;
+  // puppeteer does not export TargetCloseError (a session whose target went away).
+  if (error instanceof Error && error.name === "TargetCloseError") return true;
+  if (page.isClosed() || !page.browser().connected) return true;
+  const cause = error instanceof ApiError ? error.cause : error;
+  return /Navigating frame was detached|Target closed|Session closed|Connection closed/i.test(
+    firstLine(cause ?? error),
   );
 }
 

@@ -116,11 +116,36 @@ function decodeOnce(bytes: Uint8Array): StoredEntry | null {
   return stored;
 }
 
+/** Computes (or joins the identical computation under way): a MISS, or a BYPASS with force. */
+async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise<CachedResult> {
+  let stored: StoredEntry;
+  try {
+    stored = await flight(options);
+  } catch (error) {
+    throw missed(error, { status, ttlMs: options.ttlMs });
+  }
+  return unpack(stored, status, stored.ttlMs, null);
+}
+
+/**
+ * A failed computation's error as this caller's answer: it says MISS (or BYPASS), and how long
+ * it stays cached (0 when it is not), as a HIT on it does. Each caller gets its own copy:
+ * concurrent callers share one computation and may differ in status.
+ */
+function missed(error: unknown, options: { status: CacheStatus; ttlMs: number }): unknown {
+  if (!isApiError(error)) return error;
+  const ttlMs = CACHEABLE_ERRORS.has(error.code) ? Math.min(ERROR_TTL_MS, options.ttlMs) : 0;
+  return new ApiError(error.code, error.message, {
+    headers: { ...error.headers, "x-cache-status": options.status, "x-cache-ttl": String(ttlMs) },
+    status: error.status,
+    cause: error.cause ?? error,
+  });
+}
+
 export async function cached(options: CachedOptions): Promise<CachedResult> {
   if (options.force) {
     await options.gate;
-    const stored = await flight(options);
-    return unpack(stored, "BYPASS", stored.ttlMs, null);
+    return await fresh(options, "BYPASS");
   }
   const read = options.store.getCache(options.key);
   if (options.gate) {
@@ -147,6 +172,5 @@ export async function cached(options: CachedOptions): Promise<CachedResult> {
       return unpack(stored, "STALE", expiresAt - now, refresh);
     }
   }
-  const fresh = await flight(options);
-  return unpack(fresh, "MISS", fresh.ttlMs, null);
+  return await fresh(options, "MISS");
 }

@@ -2,7 +2,7 @@
  * One streaming pass over the HTML (htmlparser2's tokenizer, no DOM) that keeps only what the
  * field rules read. Pages reach megabytes; building a tree for them costs ten times more.
  */
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./html_parser.ts";
 import type { ElementProbe, ItemProp, PageRecord, Probe } from "./record.ts";
 
 // Ancestor facts a frame inherits from its parents.
@@ -394,7 +394,7 @@ export function collect(html: string, probes: readonly ElementProbe[] = []): Pag
     }
   };
 
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag: open,
     onclosetag: close,
     ontext(data) {

@@ -109,6 +109,8 @@ function runRule(scope: AnyNode, rule: CustomRule, run: Run): unknown {
 }
 
 function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
+  // Spent output budget: stop reading values, not only returning them (nested matches).
+  if (run.budget < 0) return null;
   const attr = rule.attr;
   if (attr && !Array.isArray(attr)) {
     const nested = runSet(node, attr, run);

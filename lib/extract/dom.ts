@@ -2,10 +2,11 @@
  * A parsed DOM for the on-request features (custom rules, markdown, oEmbed discovery) and the
  * few helpers they share. The default fields never build a DOM; these features do, once.
  */
-import { parseDocument } from "htmlparser2";
+import { parseDocument } from "./html_parser.ts";
 import { compile } from "css-select";
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
 import { getInnerHTML, getOuterHTML } from "domutils";
+import { spend } from "./budget.ts";
 
 export type { AnyNode, Document, Element };
 
@@ -61,6 +62,7 @@ export function walkElements(root: AnyNode, visit: (el: Element) => boolean): vo
   const stack: AnyNode[] = [];
   pushChildren(stack, root);
   while (stack.length) {
+    spend();
     const node = stack.pop()!;
     if (!isTag(node)) continue;
     if (visit(node)) pushChildren(stack, node);
@@ -74,7 +76,8 @@ function pushChildren(stack: AnyNode[], node: AnyNode): void {
 
 export function attr(el: AnyNode, name: string): string | null {
   if (!isTag(el)) return null;
-  return el.attribs[name.toLowerCase()] ?? null;
+  const key = name.toLowerCase();
+  return Object.hasOwn(el.attribs, key) ? el.attribs[key]! : null;
 }
 
 /** Elements whose boundaries separate words when text is read (a space is inserted). */
@@ -136,6 +139,7 @@ export function textOf(node: AnyNode): string {
   const parts: string[] = [];
   const stack: AnyNode[] = [node];
   while (stack.length) {
+    spend();
     const current = stack.pop()!;
     if (isText(current)) {
       parts.push(current.data);
@@ -158,6 +162,7 @@ export function rawText(node: AnyNode): string {
   const parts: string[] = [];
   const stack: AnyNode[] = [node];
   while (stack.length) {
+    spend();
     const current = stack.pop()!;
     if (isText(current)) parts.push(current.data);
     else if ("children" in current) pushChildren(stack, current);

@@ -4,6 +4,8 @@
  */
 
 type Node = Record<string, unknown>;
+/** Per object, a bit per path length it was walked with. */
+type Seen = WeakMap<object, number>;
 
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -88,11 +90,21 @@ export class JsonLd {
     return v;
   }
 
-  /** Values at `path` (dot-separated) in one node, arrays walked, references followed. */
-  #walk(value: unknown, path: string[], out: unknown[], refs = true): void {
+  /**
+   * Values at `path` (dot-separated) in one node, arrays walked, references followed. `seen`
+   * holds, per object, the path lengths it was walked with: a thousand references to one node
+   * holding a thousand values must not be a million steps (nor repeat the same values).
+   */
+  #walk(value: unknown, path: string[], out: unknown[], refs: boolean, seen: Seen): void {
     const v = refs ? this.#deref(value) : value;
+    if (typeof v === "object" && v !== null) {
+      const walked = seen.get(v) ?? 0;
+      const bit = 1 << Math.min(path.length, 30);
+      if (walked & bit) return;
+      seen.set(v, walked | bit);
+    }
     if (Array.isArray(v)) {
-      for (const x of v) this.#walk(x, path, out, refs);
+      for (const x of v) this.#walk(x, path, out, refs, seen);
       return;
     }
     if (path.length === 0) {
@@ -101,7 +113,7 @@ export class JsonLd {
     }
     if (!isNode(v)) return;
     const [head, ...rest] = path as [string, ...string[]];
-    if (head in v) this.#walk(v[head], rest, out, refs);
+    if (Object.hasOwn(v, head)) this.#walk(v[head], rest, out, refs, seen);
   }
 
   /**
@@ -111,9 +123,10 @@ export class JsonLd {
   values(path: string, opts: { types?: RegExp; refs?: boolean } = {}): unknown[] {
     const out: unknown[] = [];
     const parts = path.split(".");
+    const seen: Seen = new WeakMap();
     for (const node of this.nodes) {
       if (opts.types && !matchesType(node, opts.types)) continue;
-      this.#walk(node, parts, out, opts.refs ?? true);
+      this.#walk(node, parts, out, opts.refs ?? true, seen);
     }
     return out;
   }
@@ -124,7 +137,7 @@ export class JsonLd {
     for (const node of this.nodes) {
       if (types && !matchesType(node, types)) continue;
       const out: unknown[] = [];
-      this.#walk(node, parts, out);
+      this.#walk(node, parts, out, true, new WeakMap());
       if (out.length) return out.length === 1 ? out[0] : out;
     }
     return undefined;

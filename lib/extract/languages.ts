@@ -133,9 +133,11 @@ export function toLang(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const s = value.trim().toLowerCase();
   if (s === "") return null;
-  if (s in NAMES) return NAMES[s]!;
+  if (Object.hasOwn(NAMES, s)) return NAMES[s]!;
   const primary = s.split(/[-_\s,;]/)[0]!;
   if (primary.length === 2) return ISO_639_1.has(primary) ? primary : null;
-  if (primary.length === 3) return THREE_TO_ONE[primary] ?? null;
+  if (primary.length === 3) {
+    return Object.hasOwn(THREE_TO_ONE, primary) ? THREE_TO_ONE[primary]! : null;
+  }
   return null;
 }

@@ -16,6 +16,7 @@ import {
   walkElements,
 } from "./dom.ts";
 import { renderMarkdown, skip } from "./markdown_render.ts";
+import { spend } from "./budget.ts";
 
 /** Main content of `html` (fetched from `url`) as Markdown, with a `# title` line if needed. */
 export function toMarkdown(html: string, url: string): string {
@@ -63,34 +64,72 @@ export function mainContent(doc: Document): AnyNode {
 function pickMarked(candidates: Element[]): Element | null {
   const visible = candidates.filter((el) => !inChrome(el));
   if (!visible.length) return null;
-  const sized = visible.map((el) => ({ el, size: textLength(el) }));
+  const sizes = textLengths(visible);
+  const sized = visible.map((el) => ({ el, size: sizes.get(el)! }));
   const total = sized.reduce((sum, c) => sum + c.size, 0);
   const best = sized.reduce((a, b) => (b.size > a.size ? b : a));
   if (best.size < 140) return null;
   return best.size >= total * 0.6 ? best.el : null;
 }
 
+/** Whether each element is page chrome or inside it, remembered (asked of every paragraph). */
+const IN_CHROME = new WeakMap<Element, boolean>();
+
 /** Inside navigation, asides, footers or hidden parts: never the main content. */
 function inChrome(el: Element): boolean {
+  // Up to the nearest ancestor already known, then every element on the way gets the answer.
+  const path: Element[] = [];
+  let answer = false;
   for (let node: Element | null = el; node; node = parentElement(node)) {
-    if (skip(node, { clean: true })) return true;
+    spend();
+    const known = IN_CHROME.get(node);
+    if (known !== undefined) {
+      answer = known;
+      break;
+    }
+    path.push(node);
   }
-  return false;
+  // From the top down: an element is chrome when its parent's answer is, or it is itself.
+  for (let i = path.length - 1; i >= 0; i--) {
+    answer = answer || skip(path[i]!, { clean: true });
+    IN_CHROME.set(path[i]!, answer);
+  }
+  return answer;
 }
 
-/** Characters of text under `node` (whitespace runs counted once), without building it. */
-function textLength(node: AnyNode): number {
-  let length = 0;
-  const stack: AnyNode[] = [node];
+/**
+ * Characters of text under each of `elements` (whitespace runs counted once), in one walk of
+ * the document: nested candidates (an <article> in an <article>) share their text's count.
+ */
+function textLengths(elements: Element[]): Map<Element, number> {
+  const wanted = new Set<AnyNode>(elements);
+  const sizes = new Map<Element, number>();
+  let root: AnyNode = elements[0]!;
+  while (root.parent) root = root.parent;
+  // Post-order: a node's length is its own text plus its children's, settled first.
+  const lengths = new Map<AnyNode, number>();
+  const stack: [AnyNode, boolean][] = [[root, false]];
   while (stack.length) {
-    const current = stack.pop()!;
-    if (current.type === "text") length += collapse((current as Text).data).length + 1;
-    else if ("children" in current) {
-      if (isTag(current) && (current.name === "script" || current.name === "style")) continue;
-      for (const child of current.children) stack.push(child);
+    const [node, childrenDone] = stack.pop()!;
+    spend();
+    if (node.type === "text") {
+      lengths.set(node, collapse((node as Text).data).length + 1);
+      continue;
     }
+    if (!("children" in node)) continue;
+    if (isTag(node) && (node.name === "script" || node.name === "style")) continue;
+    if (!childrenDone) {
+      stack.push([node, true]);
+      for (const child of node.children) stack.push([child, false]);
+      continue;
+    }
+    let length = 0;
+    for (const child of node.children) length += lengths.get(child) ?? 0;
+    for (const child of node.children) lengths.delete(child);
+    lengths.set(node, length);
+    if (wanted.has(node)) sizes.set(node as Element, length);
   }
-  return length;
+  return sizes;
 }
 
 function parentElement(el: Element): Element | null {
@@ -105,6 +144,7 @@ function parentElement(el: Element): Element | null {
 function bestByParagraphs(body: AnyNode): Element | null {
   const scores = new Map<Element, number>();
   walkElements(body, (el) => {
+    spend();
     if (el.name !== "p" && el.name !== "pre") return true;
     if (inChrome(el)) return false;
     const text = textOf(el);

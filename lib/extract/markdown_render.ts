@@ -3,7 +3,8 @@
  * joined by blank lines; inline content is escaped, then its whitespace collapsed.
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
-import { absoluteUrl, attr, BLOCK_TAGS, collapse, rawText, walkElements } from "./dom.ts";
+import { absoluteUrl, attr, BLOCK_TAGS, collapse, rawText } from "./dom.ts";
+import { spend } from "./budget.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -21,7 +22,10 @@ interface Ctx {
 
 /** Deeper than this (unclosed tags on broken pages) the rest is read as plain text. */
 const MAX_DEPTH = 400;
+/** A <br> inside inline text until tidy() makes it a hard break; text never holds one. */
 const BR = "\u0000";
+/** Past this many cells (columns x rows, padded) a table is read as plain blocks. */
+const MAX_TABLE_CELLS = 100_000;
 
 const ALWAYS_DROP = new Set([
   "script",
@@ -60,6 +64,7 @@ const DROP_ROLES = new Set([
 ]);
 const NOISE =
   /(?:^|[\s_-])(?:comments?|share|sharing|social|related|sidebar|advert\w*|ads?|promo\w*|newsletter|subscribe|cookies?|consent|breadcrumbs?|popup|modal|sr-only|visually-hidden|screen-reader-text|skip-link)(?:$|[\s_-])/i;
+const ALIGN = new Map([["left", ":---"], ["center", ":---:"], ["right", "---:"]]);
 const MAYBE_CONTENT = /article|body|content|main|post|entry|story/i;
 
 /** Renders `node`'s content; returns the Markdown and whether it held an h1. */
@@ -82,19 +87,53 @@ export function skip(el: Element, ctx: { clean: boolean }): boolean {
   if (!ctx.clean) return false;
   if (CLEAN_DROP.has(el.name)) return true;
   if (a.role && DROP_ROLES.has(a.role.toLowerCase())) return true;
-  if (el.name === "header" && !hasHeading(el)) return true;
+  if (el.name === "header" && !HAS_HEADING.has(el)) return true;
   const names = `${a.class ?? ""} ${a.id ?? ""}`;
   return NOISE.test(names) && !MAYBE_CONTENT.test(names) && el.name !== "body";
 }
 
-function hasHeading(el: Element): boolean {
-  let found = false;
-  walkElements(el, (child) => {
-    found ||= /^h[1-3]$/.test(child.name);
-    return !found;
-  });
-  return found;
+/**
+ * "Some element below `el` passes `test`", remembered per element: asked of every nested
+ * <span> or <header>, an unremembered walk of each subtree would make nesting quadratic.
+ */
+class SubtreeHas {
+  readonly #known = new WeakMap<Element, boolean>();
+  constructor(
+    readonly test: (el: Element) => boolean,
+    /** Elements neither counted nor looked into. */
+    readonly ignore: (el: Element) => boolean = () => false,
+  ) {}
+
+  has(root: Element): boolean {
+    const known = this.#known.get(root);
+    if (known !== undefined) return known;
+    // Post-order with an explicit stack: children are settled before their parent.
+    const stack: [Element, boolean][] = [[root, false]];
+    while (stack.length) {
+      const [el, childrenDone] = stack.pop()!;
+      if (this.#known.has(el)) continue;
+      spend();
+      if (!childrenDone) {
+        stack.push([el, true]);
+        for (const child of el.children) {
+          if (isTag(child) && !this.ignore(child)) stack.push([child, false]);
+        }
+        continue;
+      }
+      this.#known.set(
+        el,
+        el.children.some((c) =>
+          isTag(c) && !this.ignore(c) && (this.test(c) || this.#known.get(c) === true)
+        ),
+      );
+    }
+    return this.#known.get(root)!;
+  }
 }
+
+const HAS_HEADING = new SubtreeHas((el) => /^h[1-3]$/.test(el.name));
+/** An inline element wrapping blocks (a <span> or custom element around paragraphs). */
+const HAS_BLOCK = new SubtreeHas((el) => BLOCK_TAGS.has(el.name), (el) => ALWAYS_DROP.has(el.name));
 
 function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
   const out: string[] = [];
@@ -105,6 +144,7 @@ function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
     inline = [];
   };
   for (const node of nodes) {
+    spend();
     if (isText(node)) {
       inline.push(escapeText(node.data));
       continue;
@@ -165,19 +205,8 @@ function block(el: Element, ctx: Ctx): string[] | null {
     case "table":
       return table(el, ctx);
   }
-  if (BLOCK_TAGS.has(tag) || hasBlockChild(el)) return children(el, ctx);
+  if (BLOCK_TAGS.has(tag) || HAS_BLOCK.has(el)) return children(el, ctx);
   return null;
-}
-
-/** An inline element wrapping blocks (a <span> or custom element around paragraphs). */
-function hasBlockChild(el: Element): boolean {
-  let found = false;
-  walkElements(el, (child) => {
-    if (found || ALWAYS_DROP.has(child.name)) return false;
-    found = BLOCK_TAGS.has(child.name);
-    return !found;
-  });
-  return found;
 }
 
 function list(el: Element, ctx: Ctx): string {
@@ -186,6 +215,7 @@ function list(el: Element, ctx: Ctx): string {
   if (!Number.isFinite(n)) n = 1;
   const items: string[] = [];
   for (const child of el.children) {
+    spend();
     if (!isTag(child) || skip(child, ctx)) continue;
     if (child.name === "ul" || child.name === "ol") {
       // A list directly inside a list (invalid, common): it belongs to the previous item.
@@ -224,8 +254,7 @@ function fence(pre: Element): string {
   const classes = `${attr(pre, "class") ?? ""} ${codeEl ? attr(codeEl, "class") ?? "" : ""}`;
   const lang = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(classes)?.[1] ??
     attr(pre, "data-lang") ?? "";
-  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
-  const marks = "`".repeat(longest + 1);
+  const marks = "`".repeat(Math.max(2, longestRun(code, "`")) + 1);
   return `${marks}${lang}\n${code}\n${marks}`;
 }
 
@@ -242,7 +271,7 @@ function table(el: Element, ctx: Ctx): string[] {
     tr.children.filter((c): c is Element => isTag(c) && (c.name === "td" || c.name === "th"))
   );
   // Layout tables (blocks or tables inside cells) are read as plain containers.
-  if (cells.some((row) => row.some((cell) => hasBlockChild(cell)))) return children(el, ctx);
+  if (cells.some((row) => row.some((cell) => HAS_BLOCK.has(cell)))) return children(el, ctx);
   const grid = cells.map((row) =>
     row.flatMap((cell) => {
       const text = inline(cell, ctx).replace(/\\\n/g, " ").replace(/\|/g, "\\|");
@@ -251,7 +280,9 @@ function table(el: Element, ctx: Ctx): string[] {
     })
   ).filter((row) => row.length);
   if (!grid.length) return [];
-  const width = Math.max(...grid.map((row) => row.length));
+  const width = grid.reduce((widest, row) => Math.max(widest, row.length), 0);
+  // Every row is padded to the widest: one wide row over many rows is not a table to draw.
+  if (width * grid.length > MAX_TABLE_CELLS) return children(el, ctx);
   const line = (row: string[]) =>
     `| ${[...row, ...Array<string>(width - row.length).fill("")].join(" | ")} |`;
   const head = cells[0] ?? [];
@@ -259,7 +290,7 @@ function table(el: Element, ctx: Ctx): string[] {
     const cell = head[i];
     const value = (cell && (attr(cell, "align") ??
       /text-align\s*:\s*(\w+)/i.exec(attr(cell, "style") ?? "")?.[1])) ?? "";
-    return { left: ":---", center: ":---:", right: "---:" }[value.toLowerCase()] ?? "---";
+    return ALIGN.get(value.toLowerCase()) ?? "---";
   });
   const caption = el.children.find((c): c is Element => isTag(c) && c.name === "caption");
   const out = [line(grid[0]!), `| ${align.join(" | ")} |`, ...grid.slice(1).map(line)];
@@ -274,7 +305,10 @@ function inlineChildren(el: Element, ctx: Ctx): string {
   if (ctx.depth > MAX_DEPTH) return escapeText(rawText(el));
   ctx.depth++;
   try {
-    return el.children.map((c) => inlineNode(c, ctx)).join("");
+    return el.children.map((c) => {
+      spend();
+      return inlineNode(c, ctx);
+    }).join("");
   } finally {
     ctx.depth--;
   }
@@ -317,17 +351,38 @@ function inlineNode(node: AnyNode, ctx: Ctx): string {
 
 /** Emphasis markers must touch the text: spaces move outside them. */
 function wrap(content: string, marker: string): string {
-  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
-  const inner = match[2]!;
+  // Indexes, not /^(\s*)([\s\S]*?)(\s*)$/: that regex backtracks quadratically on long spaces.
+  let start = 0;
+  let end = content.length;
+  while (start < end && isSpace(content.charCodeAt(start))) start++;
+  while (end > start && isSpace(content.charCodeAt(end - 1))) end--;
+  const inner = content.slice(start, end);
   if (!inner || inner === BR) return content;
-  return `${match[1]}${marker}${inner}${marker}${match[3]}`;
+  return `${content.slice(0, start)}${marker}${inner}${marker}${content.slice(end)}`;
+}
+
+/** What /\s/ matches, for the characters markup text holds. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0xfeff ||
+    code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
+    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
+}
+
+/** The longest run of `char` in `text` (a loop: spreading every run into Math.max overflows). */
+function longestRun(text: string, char: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text[i] === char ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }
 
 function codeSpan(raw: string): string {
   const code = raw.replace(/\s+/g, " ");
   if (!code.trim()) return code;
-  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
-  const marks = "`".repeat(longest + 1);
+  const marks = "`".repeat(longestRun(code, "`") + 1);
   const pad = code.startsWith("`") || code.endsWith("`") ? " " : "";
   return `${marks}${pad}${code}${pad}${marks}`;
 }
@@ -360,6 +415,7 @@ function destination(url: string): string {
 /** Escapes what CommonMark would read as markup; `_` only where it could open emphasis. */
 function escapeText(text: string): string {
   return text
+    .replaceAll(BR, "\uFFFD") // NUL is BR's marker (decoding strips it from pages already)
     .replace(/[\\`*[\]]/g, "\\$&")
     .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
     .replace(/~~/g, "\\~\\~")
@@ -368,10 +424,14 @@ function escapeText(text: string): string {
 
 /** Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks. */
 function tidy(text: string): string {
-  const lines = text.replace(/\s+/g, " ").split(BR).map((l) => l.trim());
-  while (lines.length && !lines[0]) lines.shift();
-  while (lines.length && !lines[lines.length - 1]) lines.pop();
-  return lines.filter((l) => l).map(escapeLineStart).join("\\\n");
+  // Empty lines (leading, trailing, or <br><br>) are dropped by the filter: linear, no shifting.
+  const lines = text.replace(/\s+/g, " ").split(BR);
+  const kept: string[] = [];
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (trimmed) kept.push(escapeLineStart(trimmed));
+  }
+  return kept.join("\\\n");
 }
 
 function escapeLineStart(line: string): string {

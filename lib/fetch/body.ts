@@ -13,6 +13,11 @@ export interface BodyResult {
 }
 
 const KNOWN = new Set(["gzip", "x-gzip", "deflate", "br"]);
+/**
+ * Longest chain of codings undone. Each is a decoder with its own window (brotli's up to 16 MB),
+ * and a target names as many as its headers hold: a longer chain is returned as sent.
+ */
+const MAX_CODINGS = 3;
 
 /** A zlib-wrapped deflate stream starts with a CMF/FLG pair whose 16-bit value is 0 mod 31. */
 function isZlibHeader(first: Uint8Array): boolean {
@@ -69,8 +74,8 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of them) and reads at
- * most maxBytes. Unknown codings are returned as they are. The caller destroys the
+ * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of up to three) and reads
+ * at most maxBytes. Unknown codings and longer chains are returned as they are. The caller destroys the
  * connection afterwards when the result is truncated.
  */
 export async function readBody(
@@ -80,7 +85,9 @@ export async function readBody(
   const codings = (options.contentEncoding ?? "").toLowerCase().split(",")
     .map((s) => s.trim()).filter((s) => s && s !== "identity");
   const chunks: Uint8Array[] = [];
-  if (codings.length === 0 || codings.some((c) => !KNOWN.has(c))) {
+  if (
+    codings.length === 0 || codings.length > MAX_CODINGS || codings.some((c) => !KNOWN.has(c))
+  ) {
     const truncated = await collect(raw, options.maxBytes, chunks);
     return { body: concat(chunks), truncated, decoded: false };
   }

@@ -78,7 +78,28 @@ function hasUtf8Sequences(body: Uint8Array): boolean {
   return body.some((byte) => byte >= 0x80) && isUtf8(body);
 }
 
+/** C0 controls other than tab, line feed and carriage return. */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x0c\x0e-\x1f]/;
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\x00-\x08\x0b\x0e-\x1f]+/g;
+
+/**
+ * Page text without C0 control characters (tab, line feed and carriage return stay; a form feed,
+ * which HTML reads as a space, becomes one). They are never content, and a page of NULs must
+ * not reach the steps after decoding as millions of characters (markdown used NUL as a marker).
+ */
+export function stripControls(text: string): string {
+  if (!CONTROL.test(text)) return text;
+  return text.replaceAll("\f", " ").replace(CONTROLS, "");
+}
+
+/** A page's bytes as text in the charset the page is in, control characters removed. */
 export function decodeHtml(body: Uint8Array, contentType: string | null): string {
+  return stripControls(decodeBody(body, contentType));
+}
+
+function decodeBody(body: Uint8Array, contentType: string | null): string {
   const bom = bomEncoding(body);
   if (bom) return decoderFor(bom.label)!.decode(body.subarray(bom.skip));
   const fromHeader = decoderFor(charsetFromContentType(contentType) ?? "");

@@ -14,7 +14,14 @@ const RESERVED = new Set([
   "expect",
 ]);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const BAD_VALUE = /[\r\n\0]/;
+
+/**
+ * A value HTTP carries as it is: visible ASCII, space, tab and printable Latin-1 (RFC 9110's
+ * obs-text without the C1 controls). Control characters and code points above U+00FF are not.
+ */
+export function isHeaderValue(value: string): boolean {
+  return !/[^\t\x20-\x7e\xa0-\xff]/.test(value);
+}
 
 export const DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 export const ACCEPT_ENCODING = "gzip, deflate, br";
@@ -22,7 +29,7 @@ export const ACCEPT_ENCODING = "gzip, deflate, br";
 function merge(into: Record<string, string>, extra: Record<string, string> | undefined): void {
   for (const [name, value] of Object.entries(extra ?? {})) {
     const key = name.toLowerCase();
-    if (!TOKEN.test(name) || BAD_VALUE.test(String(value))) {
+    if (!TOKEN.test(name) || !isHeaderValue(String(value))) {
       throw new ApiError("EINVALQUERY", `The header \`${name}\` has an invalid name or value.`);
     }
     if (RESERVED.has(key) || key.startsWith("proxy-")) continue;

@@ -46,7 +46,8 @@ function flatHeaders(message: http.IncomingMessage): Record<string, string> {
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     const value = raw[i + 1]!;
-    out[name] = name in out ? `${out[name]}, ${value}` : value;
+    // Own keys only: a target may name a header `constructor`.
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${value}` : value;
   }
   return out;
 }

@@ -78,20 +78,29 @@ function decodeIcoBmp(bytes: Uint8Array): Pixels | null {
   return { width, height, data };
 }
 
-/** The largest ICO entry that is an embedded PNG or a 32-bit BMP. */
+/**
+ * The largest ICO entry that is an embedded PNG or a 32-bit BMP. Entries are compared by the
+ * sizes their own headers give, and only the chosen one is decoded: 65,535 entries may all
+ * point at one large PNG.
+ */
 function decodeIco(bytes: Uint8Array): Pixels | null {
   const count = u16le(bytes, 4) ?? 0;
-  let best: Pixels | null = null;
+  let best: { image: Uint8Array; png: boolean; width: number } | null = null;
   for (let i = 0; i < count; i++) {
     const entry = 6 + i * 16;
     const length = u32le(bytes, entry + 8);
     const offset = u32le(bytes, entry + 12);
     if (length === null || offset === null || offset + length > bytes.length) continue;
     const image = bytes.subarray(offset, offset + length);
-    const pixels = u8(image, 0) === 0x89 ? decodePng(image) : decodeIcoBmp(image);
-    if (pixels && (!best || pixels.width > best.width)) best = pixels;
+    const png = u8(image, 0) === 0x89;
+    const dims = png
+      ? imageSize(image, "png")
+      : { width: u32le(image, 4) ?? 0, height: (u32le(image, 8) ?? 0) / 2 };
+    if (!dims || dims.width * dims.height > MAX_PIXELS) continue;
+    if (!best || dims.width > best.width) best = { image, png, width: dims.width };
   }
-  return best;
+  if (!best) return null;
+  return best.png ? decodePng(best.image) : decodeIcoBmp(best.image);
 }
 
 function decode(bytes: Uint8Array): Pixels | null {

@@ -128,7 +128,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 export function kindOfType(type: string | null): MediaKind {
-  return (type && KINDS[type]) || "other";
+  return (type && Object.hasOwn(KINDS, type) && KINDS[type]) || "other";
 }
 
 /** The bare MIME type, lower-cased, without parameters; null when absent. */
@@ -139,7 +139,7 @@ export function mimeOf(contentType: string | null | undefined): string | null {
 
 export function typeFromContentType(contentType: string | null | undefined): string | null {
   const mime = mimeOf(contentType);
-  return mime ? CONTENT_TYPES[mime] ?? null : null;
+  return mime && Object.hasOwn(CONTENT_TYPES, mime) ? CONTENT_TYPES[mime]! : null;
 }
 
 /** The type the URL's path extension names, if it names a known media type. */
@@ -153,8 +153,8 @@ export function typeFromUrl(url: string): string | null {
   const match = /\.([a-z0-9]{1,5})$/i.exec(path);
   if (!match) return null;
   const ext = match[1]!.toLowerCase();
-  const type = EXTENSIONS[ext] ?? ext;
-  return type in KINDS ? type : null;
+  const type = Object.hasOwn(EXTENSIONS, ext) ? EXTENSIONS[ext]! : ext;
+  return Object.hasOwn(KINDS, type) ? type : null;
 }
 
 /** ISO-BMFF (MP4, MOV, M4A, AVIF, HEIC ...) by its major brand. */

@@ -6,7 +6,7 @@
  * attributes; any other embed (a blockquote and a widget script, say) runs in a sandboxed
  * srcdoc frame, an opaque origin that cannot reach the consumer's page.
  */
-import { Parser } from "htmlparser2";
+import { LinearParser } from "../extract/html_parser.ts";
 import { type Box, escape, fit, httpUrl, pixels } from "./_markup.ts";
 
 export interface Limits {
@@ -58,7 +58,7 @@ function frameBox(width: number | null, height: number | null, limits: Limits): 
 /** The first <iframe> with an http(s) src, its attributes as the parser decoded them. */
 function firstFrame(html: string, base: string): Record<string, string> | null {
   let found: Record<string, string> | null = null;
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag(name, attribs) {
       if (name === "iframe" && !found && httpUrl(attribs.src, base)) {
         found = { ...attribs, src: httpUrl(attribs.src, base)! };

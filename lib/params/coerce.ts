@@ -1,4 +1,5 @@
 import { ApiError } from "../errors.ts";
+import { isHeaderValue } from "../fetch/headers.ts";
 import { parseDuration } from "./duration.ts";
 import type { ParamDef, Schema } from "./schema.ts";
 import { canonicalKids, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
@@ -51,7 +52,10 @@ function coerceHeaders(node: QueryNode, path: string): Record<string, string> {
       throw invalid(where, "names a header that cannot be set.");
     }
     if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw invalid(where, "is not a header name.");
-    if (/[\r\n\0]/.test(value)) throw invalid(where, "must not contain line breaks.");
+    if (/[\r\n]/.test(value)) throw invalid(where, "must not contain line breaks.");
+    if (!isHeaderValue(value)) {
+      throw invalid(where, "must hold printable Latin-1 characters only (no control characters).");
+    }
     out[name] = value;
   }
   return out;

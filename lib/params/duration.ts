@@ -36,6 +36,6 @@ const UNITS: Record<string, number> = {
 export function parseDuration(text: string): number | null {
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/.exec(text.trim().toLowerCase());
   if (!match) return null;
-  const unit = match[2] === "" ? 1 : UNITS[match[2]!];
+  const unit = match[2] === "" ? 1 : Object.hasOwn(UNITS, match[2]!) ? UNITS[match[2]!] : undefined;
   return unit === undefined ? null : Math.round(Number(match[1]) * unit);
 }

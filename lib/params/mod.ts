@@ -8,14 +8,7 @@ import { parseProxy, type ProxySpec } from "../fetch/proxy.ts";
 import type { LighthouseOptions } from "../insights/lighthouse_types.ts";
 import { sanitizeFilename } from "./filename.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
-import {
-  buildTree,
-  canonicalKids,
-  findKid,
-  type QueryNode,
-  toCamel,
-  toHeaderName,
-} from "./tree.ts";
+import { buildTree, canonicalKids, findKid, type QueryNode, toCamel } from "./tree.ts";
 
 /** The parsed shapes are the browser's own option types (lib/browser/types.ts). */
 export type ScreenshotParams = ScreenshotOptions;
@@ -80,11 +73,13 @@ export interface Params {
   canonical: [string, string][];
 }
 
-const API_KEY_HEADERS = new Set(["api-key", "x-api-key"]);
-
-/** `headers.apiKey` in any spelling: the pro API key, read by lib/api/plan.ts, never forwarded. */
+/**
+ * `headers.apiKey` in any spelling (`apikey`, `APIKey`, `api_key`, `X-API-KEY`, `xApiKey` ...):
+ * the pro API key, read by lib/api/plan.ts, never forwarded. Case and `-`/`_` do not count.
+ */
 export function isApiKeyHeader(name: string): boolean {
-  return API_KEY_HEADERS.has(toHeaderName(name));
+  const bare = name.replace(/[-_]/g, "").toLowerCase();
+  return bare === "apikey" || bare === "xapikey";
 }
 
 type Values = Record<string, unknown>;

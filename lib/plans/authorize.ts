@@ -97,7 +97,9 @@ async function count(
   options: { key: string; limit: number; now: number },
 ): Promise<Record<string, string>> {
   const window = dailyWindow(options.now);
-  const used = await store.increment(`${options.key}:${window.day}`, window.resetAt);
+  const used = await store.increment(`${options.key}:${window.day}`, window.resetAt, {
+    limit: options.limit,
+  });
   const headers = rateLimitHeaders({ limit: options.limit, used, window, now: options.now });
   if (used > options.limit) {
     throw new ApiError(

@@ -10,6 +10,7 @@ import { Counters } from "./_counters.ts";
 import {
   checkId,
   type KeyRecord,
+  maxUnsaved,
   type Store,
   type StoredAsset,
   type StoreHealth,
@@ -50,8 +51,8 @@ export class EmbeddedStore implements Store {
     return this.#blobs.totalBytes;
   }
 
-  increment(key: string, expiresAt: number): Promise<number> {
-    return this.#counters.increment(key, expiresAt);
+  increment(key: string, expiresAt: number, options: { limit?: number } = {}): Promise<number> {
+    return this.#counters.increment(key, expiresAt, maxUnsaved(options.limit));
   }
 
   async getCache(key: string): Promise<Uint8Array | null> {

@@ -107,6 +107,7 @@ export class RedisStore implements Store {
     }
   }
 
+  /** Counted by Redis itself, at once: nothing is held back, whatever the limit. */
   async increment(key: string, expiresAt: number): Promise<number> {
     return Number(await this.#call((r) => r.eval(INCR_LUA, 1, `${P}count:${key}`, expiresAt)));
   }

@@ -37,8 +37,12 @@ export interface StoreHealth {
 
 export interface Store {
   readonly kind: "embedded" | "redis";
-  /** Adds one to `key` and returns the new value; the counter disappears at `expiresAt` (epoch ms). */
-  increment(key: string, expiresAt: number): Promise<number>;
+  /**
+   * Adds one to `key` and returns the new value; the counter disappears at `expiresAt` (epoch
+   * ms). `limit` is the limit the count is checked against: a store that writes counts late
+   * (embedded) keeps fewer than LOST_SHARE of it unwritten, so a crash loses at most that.
+   */
+  increment(key: string, expiresAt: number, options?: { limit?: number }): Promise<number>;
   /** Response cache: opaque bytes, null when absent or expired. */
   getCache(key: string): Promise<Uint8Array | null>;
   setCache(key: string, entry: { value: Uint8Array; ttlMs: number }): Promise<void>;
@@ -57,6 +61,14 @@ export interface Store {
   serverSecret(): Promise<Uint8Array>;
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
+}
+
+/** The share of a counter's limit a crash may lose in the embedded store (see _counters.ts). */
+export const LOST_SHARE = 1 / 20;
+
+/** Counts of a counter with `limit` that may be unwritten at any time: a twentieth, at least 1. */
+export function maxUnsaved(limit: number | undefined): number {
+  return limit === undefined ? Infinity : Math.max(1, Math.floor(limit * LOST_SHARE));
 }
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;

@@ -93,3 +93,14 @@ Deno.test("decodeHtml() sniffs UTF-8, else windows-1252", async (t) => {
     assert.equal(decodeHtml(new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80]), null), "café €");
   });
 });
+
+Deno.test("decodeHtml() removes C0 control characters but tab, line feed and carriage return", () => {
+  const bytes = new TextEncoder().encode(
+    "<p>a\u0000b\u0001c\u001fd\te\nf\rg\u000bh\u000ci\u0007</p>" + "\u0000".repeat(100_000),
+  );
+  for (const type of ["text/html; charset=utf-8", "text/html; charset=windows-1252", null]) {
+    assert.equal(decodeHtml(bytes, type), "<p>abcd\te\nf\rgh i</p>", String(type));
+  }
+  const utf16 = new Uint8Array([0xff, 0xfe, 0x3c, 0, 0, 0, 0x3e, 0]);
+  assert.equal(decodeHtml(utf16, null), "<>");
+});

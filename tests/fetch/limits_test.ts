@@ -106,6 +106,23 @@ Deno.test("fetch() decodes gzip, deflate, raw deflate and br", async (t) => {
     const result = await fetcher.fetch(`${site.origin}/zstd`);
     assert.deepEqual([...result.body], [1, 2, 3]);
   });
+  await t.step("a chain of more than three codings is returned as sent", async () => {
+    // Each coding named is a decoder with its own window: a target names thousands.
+    let bytes: Uint8Array = plain;
+    for (let i = 0; i < 100; i++) bytes = zlib.gzipSync(bytes);
+    bodies.set("chain", {
+      coding: Array(100).fill("gzip").join(", "),
+      bytes: new Uint8Array(bytes),
+    });
+    const result = await fetcher.fetch(`${site.origin}/chain`);
+    assert.deepEqual(result.body, new Uint8Array(bytes));
+    bodies.set("three", {
+      coding: "gzip, gzip, gzip",
+      bytes: zlib.gzipSync(zlib.gzipSync(zlib.gzipSync(plain))),
+    });
+    const three = await fetcher.fetch(`${site.origin}/three`);
+    assert.equal(new TextDecoder().decode(three.body), text);
+  });
   await t.step("corrupt gzip is EFETCH", async () => {
     bodies.set("bad", { coding: "gzip", bytes: new Uint8Array([0x1f, 0x8b, 9, 9, 9, 9]) });
     await assert.rejects(

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { contrast, imagePalette } from "../../lib/media/palette.ts";
-import { imagePaletteAsync } from "../../lib/media/palette_async.ts";
+import {
+  imagePaletteAsync,
+  paletteDecodes,
+  palettesSettled,
+} from "../../lib/media/palette_async.ts";
 import * as fx from "./_fixtures.ts";
 
 const RED: fx.Rgb = [200, 30, 30];
@@ -88,4 +92,40 @@ Deno.test("imagePaletteAsync() decodes in a worker and honours its signal", asyn
     assert.equal(await pending, null);
     assert.ok(performance.now() - started < 100);
   });
+});
+
+Deno.test("imagePaletteAsync() decodes two images at once at most, each until it is done", async () => {
+  const bytes = fx.png(120, 60, (x) => x < 90 ? BLUE : WHITE);
+  await palettesSettled();
+  const early = new AbortController();
+  const abandoned = imagePaletteAsync(bytes, { signal: early.signal });
+  early.abort();
+  assert.equal(await abandoned, null);
+  assert.equal(paletteDecodes(), 1, "an abandoned decode keeps its place until it ends");
+  const second = imagePaletteAsync(bytes);
+  const third = imagePaletteAsync(bytes);
+  assert.equal(paletteDecodes(), 2, "the third image waits for a place");
+  assert.deepEqual(await second, imagePalette(bytes));
+  assert.deepEqual(await third, imagePalette(bytes));
+  const fourth = imagePaletteAsync(bytes, { timeoutMs: 1 });
+  const fifth = imagePaletteAsync(bytes, { timeoutMs: 1 });
+  const sixth = imagePaletteAsync(bytes, { timeoutMs: 1 });
+  assert.equal(await sixth, null, "a caller whose deadline passes while waiting gets none");
+  await Promise.all([fourth, fifth]);
+  await palettesSettled();
+  assert.equal(paletteDecodes(), 0);
+});
+
+Deno.test("imagePalette() decodes one entry of an ICO, however many point at a large PNG", async () => {
+  const image = fx.png(300, 300, (x) => x < 200 ? RED : WHITE);
+  const count = 20_000;
+  const offset = 6 + count * 16;
+  const entry = [0, 0, 0, 0, ...fx.le(1, 2), ...fx.le(32, 2), ...fx.le(image.length, 4)];
+  const ico = fx.concat(
+    [0, 0, 1, 0, ...fx.le(count, 2)],
+    ...Array.from({ length: count }, () => [...entry, ...fx.le(offset, 4)]),
+    image,
+  );
+  // 20,000 decodes of the same 300x300 PNG took 23 s, past any probe's deadline; one is enough.
+  assert.deepEqual(await imagePaletteAsync(ico, { timeoutMs: 5000 }), imagePalette(image));
 });

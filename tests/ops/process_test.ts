@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { html, serveRoutes } from "../_server.ts";
 import { startMain } from "./_main_process.ts";
+import { descendants } from "../_processes.ts";
 
 const SECRETS = {
   cookie: "cookie-secret-4f1c",
@@ -60,32 +61,6 @@ Deno.test("main.ts logs one JSON line per API request with its id and no secrets
     assert.ok(!everything.includes(secret), `the ${name} appears in the log`);
   }
 });
-
-/** PIDs of every process below `pid`, read from /proc. */
-async function descendants(pid: number): Promise<number[]> {
-  const parents = new Map<number, number>();
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(Number(entry.name), ppid);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (parent: number) => {
-    for (const [child, ppid] of parents) {
-      if (ppid === parent) {
-        out.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(pid);
-  return out;
-}
 
 async function alive(pid: number): Promise<boolean> {
   try {

@@ -4,7 +4,7 @@
  * release date, preview clip and cover come from the embed page (open.spotify.com/embed/...),
  * whose state is JSON in script#__NEXT_DATA__, fetched as the platform's endpoint.
  */
-import { Parser } from "htmlparser2";
+import { LinearParser } from "../html_parser.ts";
 import { meta, type Rule } from "../rules.ts";
 import { always, fromEndpoint, hostIs } from "./helpers.ts";
 import type { Platform, PlatformData } from "./types.ts";
@@ -42,7 +42,7 @@ function findEntity(root: unknown): Json | null {
 function scriptText(html: string, id: string): string | null {
   let text: string | null = null;
   let inside = false;
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag(tag, a) {
       inside = tag === "script" && a.id === id;
       if (inside) text = "";

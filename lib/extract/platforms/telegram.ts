@@ -3,7 +3,7 @@
  * shows its picture (og:image, the logo); the post's date and image are only in the embed
  * widget (t.me/<channel>/<post>?embed=1), fetched as the platform's endpoint.
  */
-import { Parser } from "htmlparser2";
+import { LinearParser } from "../html_parser.ts";
 import { meta } from "../rules.ts";
 import { always, fromEndpoint, hostIs } from "./helpers.ts";
 import type { Platform, PlatformData } from "./types.ts";
@@ -27,7 +27,7 @@ function readWidget(html: string): PlatformData | null {
   let image: string | undefined;
   let inDate = 0;
   let depth = 0;
-  const parser = new Parser({
+  const parser = new LinearParser({
     onopentag(tag, a) {
       depth++;
       const classes = (a.class ?? "").split(/\s+/);

@@ -1,0 +1,142 @@
+/**
+ * Hostile pages never stall the event loop: while each is processed, /health answers and a
+ * timer fires on time. Each page stalled it for seconds before (a quadratic step on the main
+ * thread). The bound is 100 ms over twice the noise this machine shows just before each page
+ * (other test suites share its two cores), measured with a worker as busy as the page's, and
+ * never over 500 ms: room for a loaded machine, none for such a step.
+ */
+import assert from "node:assert/strict";
+import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { type DomWorkers, EXTRACT_THRESHOLD } from "../../lib/extract/dom_workers.ts";
+
+const BOUND_MS = 100;
+/** What the machine's own noise may add to the bound, at most. */
+const NOISE_CAP_MS = 400;
+
+/** JSON-LD where 4,000 references lead to one node holding 4,000 names. */
+function jsonLdFanOut(n: number): string {
+  const names = Array.from({ length: n }, (_, i) => `Name ${i}`);
+  const refs = Array.from({ length: n }, () => ({ "@id": "#p" }));
+  const graph = {
+    "@graph": [
+      { "@id": "#p", "@type": "Person", name: names },
+      { "@type": "Article", headline: "t", author: refs, publisher: refs, image: refs },
+    ],
+  };
+  return `<script type="application/ld+json">${JSON.stringify(graph)}</script>`;
+}
+
+const HOSTILE: Record<string, { body: string; query: string }> = {
+  // NUL was markdown's line marker and tidy() quadratic: 3.8 s on the main thread.
+  "/nul": { body: "\u0000".repeat(250_000), query: "&markdown=true" },
+  // htmlparser2's stack moved on every open tag: seconds for the default fields.
+  "/deep": { body: "<i>".repeat(330_000), query: "&markdown=true" },
+  // The largest page whose default fields are still read on the main thread.
+  "/deep-inline": { body: "<i>".repeat(EXTRACT_THRESHOLD / 3), query: "" },
+  "/jsonld": { body: jsonLdFanOut(4000), query: "" },
+  // A backtracking trim of emphasis and a table padded to its widest row: minutes, or a crash.
+  "/em-spaces": {
+    body: `<p><em>a${" ".repeat(1_000_000)}b</em></p>`,
+    query: "&markdown=true&timeout=10s",
+  },
+  "/wide-table": {
+    body: `<table><tr>${'<td colspan="50">x</td>'.repeat(5000)}</tr>` +
+      "<tr><td>y</td></tr>".repeat(5000) + "</table>",
+    query: "&markdown=true&timeout=10s",
+  },
+  // Quadratic by what it asks (each of 20,000 nested elements' text): ends at its deadline.
+  "/rule": {
+    body: "<b>".repeat(20_000) + "x",
+    query: "&data.t.selectorAll=b&data.t.attr=text&timeout=2s",
+  },
+};
+
+/** The longest gap between ticks of a 5 ms timer beyond its period, and the longest /health. */
+function probe(origin: string) {
+  let lag = 0;
+  let health = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    lag = Math.max(lag, now - last - 5);
+    last = now;
+  }, 5);
+  let running = true;
+  const asking = (async () => {
+    while (running) {
+      const started = performance.now();
+      const response = await fetch(`${origin}/health`);
+      await response.body?.cancel();
+      assert.equal(response.status, 200);
+      health = Math.max(health, performance.now() - started);
+    }
+  })();
+  return async () => {
+    running = false;
+    clearInterval(timer);
+    await asking;
+    return { lag: Math.round(lag), health: Math.round(health) };
+  };
+}
+
+/** The probe's readings over 1 s of a worker thread spinning on a job that is then cancelled. */
+async function busyNoise(pool: DomWorkers, origin: string) {
+  const stop = probe(origin);
+  const spin = new AbortController();
+  const job = pool.run(
+    { html: "<b>".repeat(20_000) + "x", url: "http://a.invalid/", rules: SPIN, markdown: false },
+    { signal: spin.signal },
+  ).catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  spin.abort();
+  await job;
+  return await stop();
+}
+
+const SPIN = { t: [{ selectorAll: ["b"], attr: ["text"] }] };
+
+Deno.test("the event loop answers /health within 100 ms while hostile pages are processed", async (t) => {
+  const routes = Object.fromEntries(
+    Object.entries(HOSTILE).map(([path, page]) => [path, () => html(page.body)]),
+  );
+  routes["/warm"] = () => html("<p>warm</p>".repeat(EXTRACT_THRESHOLD / 10));
+  await using site = serveRoutes(routes);
+  await using app = await testApp(testConfig({ trustPorts: [site.port] }));
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    (request) => app.handler(request, { remoteAddr: "127.0.0.1" }),
+  );
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  // A worker thread's start costs the main thread ~40 ms, once (the pool keeps it): not per page.
+  const warm = await app.json(q(`${site.origin}/warm`, "&ping=false&markdown=true"));
+  assert.equal(warm.body.status, "success");
+  for (const [path, page] of Object.entries(HOSTILE)) {
+    await t.step(path, async () => {
+      const measured = await busyNoise(app.handler.services.dom, origin);
+      const noise = {
+        lag: Math.min(2 * measured.lag, NOISE_CAP_MS),
+        health: Math.min(2 * measured.health, NOISE_CAP_MS),
+      };
+      const stop = probe(origin);
+      const response = await fetch(
+        `${origin}/${q(`${site.origin}${path}`, `&ping=false${page.query}`)}`,
+      );
+      const body = await response.json();
+      const { lag, health } = await stop();
+      if (path === "/rule") assert.equal(body.code, "ETIMEOUT");
+      else assert.equal(body.status, "success", JSON.stringify(body).slice(0, 300));
+      assert.ok(
+        lag < BOUND_MS + noise.lag,
+        `a timer fired ${lag} ms late (noise ${noise.lag})`,
+      );
+      assert.ok(
+        health < BOUND_MS + noise.health,
+        `/health took ${health} ms (noise ${noise.health})`,
+      );
+    });
+  }
+  await t.step("the rule's worker stopped itself at the deadline", async () => {
+    await app.handler.services.dom.settled();
+    assert.equal(app.handler.services.dom.stats().replaced, 0);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The page-work pool: bounded (EBUSY past its queue), each worker stops itself at its deadline
+ * or when its caller gives up, and a worker's heap is capped without taking the process down.
+ */
+import assert from "node:assert/strict";
+import { ApiError } from "../../lib/errors.ts";
+import { setQuiet } from "../../lib/log.ts";
+import { DomWorkers } from "../../lib/extract/dom_workers.ts";
+import { WORKER_THRESHOLD } from "../../lib/extract/dom_work.ts";
+import { MAX_DOM_NODES, parseDocument } from "../../lib/extract/html_parser.ts";
+
+setQuiet(true);
+
+const URL_ = "http://page.invalid/";
+/**
+ * A page and a rule whose work grows with the square of the page: the text of each of 20,000
+ * nested elements is read from its whole subtree. It runs for minutes unless stopped.
+ */
+const ENDLESS = {
+  html: "<b>".repeat(20_000) + "x",
+  url: URL_,
+  rules: { t: [{ selectorAll: ["b"], attr: ["text"] }] },
+  markdown: false,
+};
+
+/** CPU seconds this process used (user + system), from /proc. */
+function cpuSeconds(): number {
+  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const rejectsWith = (code: string) => (error: unknown) =>
+  error instanceof ApiError && error.code === code;
+
+Deno.test("DomWorkers answers EBUSY past its queue and frees slots of cancelled jobs", async () => {
+  await using pool = new DomWorkers({ maxWorkers: 1, maxQueue: 1, jobTimeoutMs: 120_000 });
+  const first = new AbortController();
+  const second = new AbortController();
+  const running = pool.run(ENDLESS, { signal: first.signal });
+  const waiting = pool.run(ENDLESS, { signal: second.signal });
+  running.catch(() => {});
+  waiting.catch(() => {});
+  assert.deepEqual({ ...pool.stats(), workers: 1 }, {
+    busy: 1,
+    queued: 1,
+    workers: 1,
+    replaced: 0,
+  });
+  await assert.rejects(pool.run(ENDLESS), (error: unknown) => {
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.code, "EBUSY");
+    assert.equal(error.status, 503);
+    assert.deepEqual(error.headers, { "retry-after": "2" });
+    assert.match(error.message, /page-processing workers are saturated/);
+    return true;
+  });
+  second.abort(new ApiError("ETIMEOUT", "second gave up"));
+  await assert.rejects(waiting, rejectsWith("ETIMEOUT"));
+  assert.equal(pool.stats().queued, 0, "a caller that gives up leaves the queue");
+  first.abort(new ApiError("ETIMEOUT", "first gave up"));
+  await assert.rejects(running, rejectsWith("ETIMEOUT"));
+  // The worker reads the cancel flag inside its loops: it stops by itself, is not replaced.
+  await pool.settled();
+  assert.deepEqual(pool.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  const small = await pool.run({ ...ENDLESS, html: "<b>ok</b>".repeat(WORKER_THRESHOLD / 4) });
+  assert.equal((small.custom.t as string[]).length, WORKER_THRESHOLD / 4);
+});
+
+Deno.test("a DOM worker stops itself at its deadline and burns no CPU after it", async () => {
+  await using pool = new DomWorkers({ maxWorkers: 1, jobTimeoutMs: 1000 });
+  await assert.rejects(pool.run(ENDLESS), (error: unknown) => {
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.code, "ETIMEOUT");
+    assert.match(error.message, /DOM took longer than 1000 ms/);
+    return true;
+  });
+  await pool.settled();
+  assert.equal(pool.stats().replaced, 0, "it stopped by itself, before the watchdog");
+  // A worker still spinning would use about a CPU second per second here.
+  const before = cpuSeconds();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const used = cpuSeconds() - before;
+  assert.ok(used < 0.5, `${used} CPU seconds in one idle second`);
+});
+
+Deno.test("a worker's heap is capped: a page too big for it fails alone, the next job runs", async () => {
+  await using pool = new DomWorkers({ maxWorkers: 1, heapMb: 16, jobTimeoutMs: 3000 });
+  const huge = {
+    html: '<p class="c">text</p>'.repeat(250_000),
+    url: URL_,
+    rules: null,
+    markdown: true,
+  };
+  const failed = await pool.run(huge).then(() => null, (error: unknown) => error);
+  assert.ok(failed instanceof ApiError, String(failed));
+  assert.ok(["ETIMEOUT", "EFATAL"].includes(failed.code), failed.code);
+  await pool.settled();
+  const fine = await pool.run({
+    html: "<h1>Fine</h1>" + "<p>ok</p>".repeat(5000),
+    url: URL_,
+    rules: null,
+    markdown: true,
+  });
+  assert.match(fine.markdown!, /^# Fine/);
+});
+
+Deno.test("parseDocument() keeps at most MAX_DOM_NODES nodes of a page", () => {
+  const doc = parseDocument("<i>a</i>".repeat(MAX_DOM_NODES), {});
+  let nodes = 0;
+  const stack = [...doc.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    nodes++;
+    if ("children" in node) stack.push(...node.children);
+  }
+  assert.ok(nodes <= MAX_DOM_NODES && nodes >= MAX_DOM_NODES - 1, String(nodes));
+});

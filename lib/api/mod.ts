@@ -121,7 +121,7 @@ async function answer(
   }
   // Counting runs while the cache is looked up (one round trip on Redis, not two); its verdict
   // still comes first: a refused request gets the plan's error, even with a bad query.
-  const admitted = admit(services, {
+  const admitted = meta.timings.time("admit", () => admit(services, {
     plan: meta.plan,
     // A checked query has its headers.apiKey read already; a bad one is read here.
     apiKey: apiKeyOf(
@@ -131,7 +131,7 @@ async function answer(
     url,
     remoteAddr: api.remoteAddr,
     forwardedFor: request.headers.get("x-forwarded-for"),
-  }).then((headers) => {
+  })).then((headers) => {
     meta.extra = headers;
   });
   admitted.catch(() => {});
@@ -147,18 +147,18 @@ async function answer(
   meta.targetHost = target.host;
   meta.private = credentialed;
 
+  const { timings } = meta;
   const limit = new Deadline(params.timeoutMs ?? config.requestTimeoutMs, meta.startedAt);
   try {
     const compute = async () => {
       const { signal, expired } = limit.arm();
       const result = await Promise.race([
-        buildPayload({ params, target, services, signal, credentialed, rules }),
+        buildPayload({ params, target, services, signal, credentialed, rules, timings }),
         expired,
       ]);
-      meta.fetchMode = result.fetchMode;
-      meta.fetchTimeMs = result.fetchTimeMs;
-      if (!endpoint.complete) return result.payload;
-      return await Promise.race([endpoint.complete(result.payload, signal), expired]);
+      if (!endpoint.complete) return result;
+      const payload = await Promise.race([endpoint.complete(result.payload, signal), expired]);
+      return { ...result, payload };
     };
     const { payload, json } = await cachedPayload(services, {
       params,
@@ -168,6 +168,7 @@ async function answer(
       gate: admitted,
       scope: endpoint.cacheScope,
     });
+    meta.respondFrom = performance.now();
     const deadline = () => limit.arm();
     const checked = { request, params, target, meta, json, payload, deadline };
     return await endpoint.render(checked, services);

@@ -82,8 +82,7 @@ async function run(): Promise<void> {
   const handler = await createHandler(config);
   const app = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (request, info) =>
-      handler(request, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }),
+    (request, info) => handler(request, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }),
   );
   const api = `http://127.0.0.1:${app.addr.port}/`;
   let serial = 0;
@@ -137,12 +136,14 @@ async function run(): Promise<void> {
   write(`bench:cold: ${pages.length} corpus pages on loopback, ${ROUNDS} rounds each, one at a`);
   write("time; times are p50 ms per page (client side: request sent to body read)");
   write("the machine is shared with other work: numbers are noisy\n");
-  write(`${"page".padEnd(36)} ${"KB".padStart(6)} ${"floor".padStart(7)} ${"linkpeek".padStart(9)}`);
+  write(
+    `${"page".padEnd(36)} ${"KB".padStart(6)} ${"floor".padStart(7)} ${"linkpeek".padStart(9)}`,
+  );
   for (const row of rows) {
     write(
-      `${row.name.padEnd(36)} ${row.kb.toFixed(0).padStart(6)} ${row.floor.toFixed(2).padStart(7)} ${
-        row.linkpeek.toFixed(2).padStart(9)
-      }  ${(row.linkpeek / row.floor).toFixed(2)}x`,
+      `${row.name.padEnd(36)} ${row.kb.toFixed(0).padStart(6)} ${
+        row.floor.toFixed(2).padStart(7)
+      } ${row.linkpeek.toFixed(2).padStart(9)}  ${(row.linkpeek / row.floor).toFixed(2)}x`,
     );
   }
   const sum = (key: "floor" | "linkpeek") => rows.reduce((s, r) => s + r[key], 0);

@@ -121,19 +121,20 @@ async function answer(
   }
   // Counting runs while the cache is looked up (one round trip on Redis, not two); its verdict
   // still comes first: a refused request gets the plan's error, even with a bad query.
-  const admitted = meta.timings.time("admit", () => admit(services, {
-    plan: meta.plan,
-    // A checked query has its headers.apiKey read already; a bad one is read here.
-    apiKey: apiKeyOf(
-      request,
-      prepared ? prepared.apiKey : queryApiKey(url.searchParams),
-    ),
-    url,
-    remoteAddr: api.remoteAddr,
-    forwardedFor: request.headers.get("x-forwarded-for"),
-  })).then((headers) => {
-    meta.extra = headers;
-  });
+  const admitted = meta.timings.time("admit", () =>
+    admit(services, {
+      plan: meta.plan,
+      // A checked query has its headers.apiKey read already; a bad one is read here.
+      apiKey: apiKeyOf(
+        request,
+        prepared ? prepared.apiKey : queryApiKey(url.searchParams),
+      ),
+      url,
+      remoteAddr: api.remoteAddr,
+      forwardedFor: request.headers.get("x-forwarded-for"),
+    })).then((headers) => {
+      meta.extra = headers;
+    });
   admitted.catch(() => {});
   if (!prepared) {
     await admitted;

@@ -53,6 +53,8 @@ export async function insightsOf(
 ): Promise<unknown> {
   const { params, services, signal } = context;
   const timeoutMs = params.timeoutMs ?? services.config.requestTimeoutMs;
-  return await context.timings.time("extract", () =>
-    collectInsights(params.insights!, { services, ...page, signal, timeoutMs }));
+  return await context.timings.time(
+    "extract",
+    () => collectInsights(params.insights!, { services, ...page, signal, timeoutMs }),
+  );
 }

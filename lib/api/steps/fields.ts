@@ -13,7 +13,9 @@ import { type StepContext, targetHeaders } from "./context.ts";
 /** A platform's endpoint (lib/extract/platforms/) starts beside the page fetch; it is cached. */
 export function startPlatformData(context: StepContext): void {
   const { params, services, signal, target } = context;
-  if (params.meta !== false) void fetchPlatformData(target.href, { fetcher: services.fetcher, signal });
+  if (params.meta !== false) {
+    void fetchPlatformData(target.href, { fetcher: services.fetcher, signal });
+  }
 }
 
 /** The page read once: the default fields, its media candidates, its oEmbed discovery link. */

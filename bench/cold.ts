@@ -7,6 +7,9 @@
  *
  *   deno task bench:cold [--rounds=9]
  *
+ * `prerender=false` too: a page that prerender=auto sends to Chromium costs a browser visit,
+ * which bench:screenshot measures; here the floor is a fetch and a parse.
+ *
  * Requests run one at a time, the floor and linkpeek interleaved per page, after one unmeasured
  * pass. State is embedded in a temp DATA_DIR; request log lines are off (as in bench:load).
  * Nothing listens or connects beyond 127.0.0.1.
@@ -97,7 +100,7 @@ async function run(): Promise<void> {
   const linkpeek = async (path: string): Promise<{ ms: number; phases: Map<string, number> }> => {
     const target = `${origin}${path}?v=${serial++}`;
     const started = performance.now();
-    const response = await fetch(`${api}?url=${encodeURIComponent(target)}&ping=false`);
+    const response = await fetch(`${api}?url=${encodeURIComponent(target)}&ping=false&prerender=false`);
     await response.arrayBuffer();
     const ms = performance.now() - started;
     if (response.status !== 200 || response.headers.get("x-cache-status") !== "MISS") {

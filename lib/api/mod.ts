@@ -115,7 +115,7 @@ async function answer(
   let prepared: Prepared | null = null;
   let invalid: unknown = null;
   try {
-    prepared = prepare(endpoint.query ? endpoint.query() : url, config);
+    prepared = prepare(endpoint.query ? endpoint.query() : url, services);
   } catch (error) {
     invalid = error;
   }
@@ -192,7 +192,7 @@ export async function handleApi(
   endpoint: Endpoint = { render: renderApi },
 ): Promise<Response> {
   const { exchange } = api;
-  const plan = selectPlan(exchange.request, services.config, api.arrivedOnProPort);
+  const plan = selectPlan(exchange.request, services, api.arrivedOnProPort);
   const meta = exchange.api = newMeta(exchange.requestId, plan, exchange.startedAt);
   return await answer(services, api, meta, endpoint);
 }

@@ -5,6 +5,7 @@
  * the per-request headers are cloned from a template built once (a clone copies the checked
  * header list), and only those few are set on the copy. gzip is done once per template too.
  */
+import { BoundedMap } from "../bounded_map.ts";
 import { type HeaderMap, jsonTextResponse } from "./respond.ts";
 
 /** Headers whose values change from one request to the next; the rest make the template. */
@@ -31,17 +32,11 @@ interface Template {
 }
 
 /** body -> header signature -> template; bodies least recently used first. */
-const templates = new Map<string, Map<string, Template>>();
+const templates = new BoundedMap<string, BoundedMap<string, Template>>(MAX_BODIES);
 
-function variantsOf(json: string): Map<string, Template> {
+function variantsOf(json: string): BoundedMap<string, Template> {
   let variants = templates.get(json);
-  if (variants) {
-    templates.delete(json);
-  } else {
-    variants = new Map();
-    if (templates.size >= MAX_BODIES) templates.delete(templates.keys().next().value!);
-  }
-  templates.set(json, variants);
+  if (!variants) templates.set(json, variants = new BoundedMap(MAX_VARIANTS));
   return variants;
 }
 
@@ -67,7 +62,6 @@ export function templatedJsonResponse(
       response: jsonTextResponse(json, status, headers, options),
       values: { ...headers },
     };
-    if (variants.size >= MAX_VARIANTS) variants.clear();
     variants.set(signature, template);
   }
   const response = template.response.clone();

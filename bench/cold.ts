@@ -18,6 +18,7 @@ import { loadConfig } from "../lib/config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
 import { extract } from "../lib/extract/mod.ts";
+import { PHASES } from "../lib/timings.ts";
 import { type CaseSet, loadCorpus } from "../tests/extract/_corpus.ts";
 
 setQuiet(true);
@@ -26,17 +27,6 @@ const write = (s = "") => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n
 const roundsArg = Deno.args.find((a) => a.startsWith("--rounds="));
 const ROUNDS = roundsArg ? Number(roundsArg.slice(9)) : 9;
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error("--rounds must be a positive integer");
-const PHASES = [
-  "admit",
-  "cache",
-  "fetch",
-  "decode",
-  "extract",
-  "probe",
-  "browser",
-  "store",
-  "respond",
-];
 
 function median(values: number[]): number {
   if (values.length === 0) return NaN;
@@ -100,7 +90,9 @@ async function run(): Promise<void> {
   const linkpeek = async (path: string): Promise<{ ms: number; phases: Map<string, number> }> => {
     const target = `${origin}${path}?v=${serial++}`;
     const started = performance.now();
-    const response = await fetch(`${api}?url=${encodeURIComponent(target)}&ping=false&prerender=false`);
+    const response = await fetch(
+      `${api}?url=${encodeURIComponent(target)}&ping=false&prerender=false`,
+    );
     await response.arrayBuffer();
     const ms = performance.now() - started;
     if (response.status !== 200 || response.headers.get("x-cache-status") !== "MISS") {
@@ -159,7 +151,8 @@ async function run(): Promise<void> {
       `[target <= 1.25x: ${ratio <= 1.25 ? "PASS" : "FAIL"}]`,
   );
   write("\nserver-timing p50 over all requests (ms):");
-  const named = [...PHASES, ...[...phases.keys()].filter((n) => !PHASES.includes(n))];
+  const known: readonly string[] = PHASES;
+  const named = [...PHASES, ...[...phases.keys()].filter((n) => !known.includes(n))];
   const heavy = new Set(["fetch", "extract", "probe", "browser", "total"]);
   const over: string[] = [];
   for (const name of named) {

@@ -11,14 +11,16 @@
  * Custom rules are applied last: they may redefine any field, the default ones included (as
  * Microlink's do). Each step adds its wall time to the request's Timings (server-timing).
  */
-import type { CustomRules } from "../extract/custom.ts";
 import { viaProxy } from "../fetch/proxy.ts";
-import type { Params } from "../params/mod.ts";
-import type { Services } from "../services.ts";
 import { Timings } from "../timings.ts";
 import { type FetchMode, MEDIA_FIELDS, type Redirect } from "../types.ts";
 import { type Capture, hostCapture } from "./steps/capture.ts";
-import { startVisit, type StepContext, wantsBrowser } from "./steps/context.ts";
+import {
+  type PayloadContext,
+  startVisit,
+  type StepContext,
+  wantsBrowser,
+} from "./steps/context.ts";
 import { domParts, iframeOf, insightsOf } from "./steps/extras.ts";
 import { defaultFields, extractPage, mediaFields, startPlatformData } from "./steps/fields.ts";
 import { loadPage } from "./steps/page.ts";
@@ -37,18 +39,7 @@ export interface PayloadResult {
   fetchTimeMs: number;
 }
 
-export interface PayloadContext {
-  params: Params;
-  target: URL;
-  services: Services;
-  signal: AbortSignal;
-  /** The request carried credentials: assets get private, unguessable ids. */
-  credentialed: boolean;
-  /** The `data` custom rules, already checked (lib/api/prepare.ts). */
-  rules: CustomRules | null;
-  /** Where the time goes (server-timing); a fresh one when the caller does not keep it. */
-  timings?: Timings;
-}
+export type { PayloadContext } from "./steps/context.ts";
 
 /** Runs everything the parameters ask for against one target and builds `data`. */
 export async function buildPayload(request: PayloadContext): Promise<PayloadResult> {

@@ -7,16 +7,22 @@ import type { Timings } from "../../timings.ts";
 import type { VisitResult } from "../../browser/types.ts";
 import { pageCode, visitOptions, withUserinfo } from "../visit_options.ts";
 
-export interface StepContext {
+/** What buildPayload is given. */
+export interface PayloadContext {
   params: Params;
   target: URL;
-  /** With `proxy=`, a fetcher through it: every fetch of the request (page, probes, oEmbed). */
   services: Services;
   signal: AbortSignal;
   /** The request carried credentials: assets get private, unguessable ids. */
   credentialed: boolean;
   /** The `data` custom rules, already checked (lib/api/prepare.ts). */
   rules: CustomRules | null;
+  /** Where the time goes (server-timing); a fresh one when the caller does not keep it. */
+  timings?: Timings;
+}
+
+/** What each step reads; with `proxy=`, `services.fetcher` goes through that proxy. */
+export interface StepContext extends PayloadContext {
   timings: Timings;
   /** When buildPayload started (performance.now()): page code gets the time left. */
   startedAt: number;

@@ -12,6 +12,7 @@ import { createTechnologyDetector, type TechnologyDetector } from "./insights/te
 import { BoundedMap } from "./bounded_map.ts";
 import type { Plan } from "./api/respond.ts";
 import type { Prepared } from "./api/prepare.ts";
+import { Templates } from "./api/templates.ts";
 
 /** What the process remembers between requests, each table bounded (client-chosen keys). */
 export interface Memo {
@@ -19,10 +20,12 @@ export interface Memo {
   plans: BoundedMap<string, Plan>;
   /** Checked queries by their query string (lib/api/prepare.ts). */
   prepared: BoundedMap<string, Prepared>;
+  /** Answers cloned from templates (lib/api/templates.ts). */
+  templates: Templates;
 }
 
 export function createMemo(): Memo {
-  return { plans: new BoundedMap(256), prepared: new BoundedMap(1000) };
+  return { plans: new BoundedMap(256), prepared: new BoundedMap(1000), templates: new Templates() };
 }
 
 /** The long-lived parts one process shares between requests. */

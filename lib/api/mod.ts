@@ -98,7 +98,10 @@ async function renderApi(checked: Checked, services: Services): Promise<Response
     ]);
   }
   if (!params.filter) {
-    return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(request) });
+    return templatedJsonResponse(json, 200, headers, {
+      gzip: acceptsGzip(request),
+      templates: services.memo.templates,
+    });
   }
   const { data, ...rest } = payload();
   return jsonResponse({ ...rest, data: filterData(data, params.filter) }, 200, headers);

@@ -31,13 +31,15 @@ interface Template {
   values: HeaderMap;
 }
 
-/** body -> header signature -> template; bodies least recently used first. */
-const templates = new BoundedMap<string, BoundedMap<string, Template>>(MAX_BODIES);
+/** body -> header signature -> template; bodies least recently used first (services.memo). */
+export class Templates {
+  readonly #bodies = new BoundedMap<string, BoundedMap<string, Template>>(MAX_BODIES);
 
-function variantsOf(json: string): BoundedMap<string, Template> {
-  let variants = templates.get(json);
-  if (!variants) templates.set(json, variants = new BoundedMap(MAX_VARIANTS));
-  return variants;
+  variantsOf(json: string): BoundedMap<string, Template> {
+    let variants = this.#bodies.get(json);
+    if (!variants) this.#bodies.set(json, variants = new BoundedMap(MAX_VARIANTS));
+    return variants;
+  }
 }
 
 /**
@@ -48,14 +50,14 @@ export function templatedJsonResponse(
   json: string,
   status: number,
   headers: HeaderMap,
-  options: { gzip: boolean },
+  options: { gzip: boolean; templates: Templates },
 ): Response {
   if (json.length > MAX_BODY_CHARS) return jsonTextResponse(json, status, headers, options);
   let signature = `${status}${options.gzip ? " gzip" : ""}\n`;
   for (const name in headers) {
     signature += PER_REQUEST.has(name) ? `${name}\n` : `${name}:${headers[name]}\n`;
   }
-  const variants = variantsOf(json);
+  const variants = options.templates.variantsOf(json);
   let template = variants.get(signature);
   if (!template) {
     template = {

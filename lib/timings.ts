@@ -3,12 +3,15 @@
  * side by side (the browser beside extraction and probing) each count their own wall time.
  */
 export const PHASES = [
+  /**
+   * The target page (or file) over the network. First, as the header began before it named
+   * every phase: clients show it as it is (the Microlink CLI prints `timing fetch;dur=...`).
+   */
+  "fetch",
   /** The plan, the key and the daily count. */
   "admit",
   /** The response cache lookup. */
   "cache",
-  /** The target page (or file) over the network. */
-  "fetch",
   /** Bytes to text, file-target sniffing, the prerender=auto verdict. */
   "decode",
   /** Fields, custom rules, markdown, insights. */

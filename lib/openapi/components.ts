@@ -171,7 +171,7 @@ const HEADER_DESCRIPTIONS: Record<string, [string, JsonObject]> = {
   "x-fetch-mode": ["How the target was read.", { enum: ["fetch", "prerender", "skipped"] }],
   "x-fetch-time": ["Time spent reading the target.", { type: "string" }],
   "server-timing": [
-    "Milliseconds per phase, every one named (admit, cache, fetch, decode, extract, probe, " +
+    "Milliseconds per phase, every one named (fetch, admit, cache, decode, extract, probe, " +
     "browser, store, respond; 0 when it did not run), then total.",
     { type: "string" },
   ],

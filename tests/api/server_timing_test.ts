@@ -22,9 +22,9 @@ Deno.test("server-timing names every phase, then the total", async () => {
   assert.equal(miss.headers.get("x-cache-status"), "MISS");
   const phases = phasesOf(miss.headers.get("server-timing"));
   assert.deepEqual(phases.map(([name]) => name), [
+    "fetch",
     "admit",
     "cache",
-    "fetch",
     "decode",
     "extract",
     "probe",

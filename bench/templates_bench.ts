@@ -4,7 +4,7 @@
  * templated clone is what a cache hit pays instead.
  */
 import { apiHeaders, jsonTextResponse, newMeta } from "../lib/api/respond.ts";
-import { templatedJsonResponse } from "../lib/api/templates.ts";
+import { templatedJsonResponse, Templates } from "../lib/api/templates.ts";
 
 const json = JSON.stringify({
   status: "success",
@@ -27,6 +27,7 @@ meta.extra = {
 };
 const headers = apiHeaders(meta);
 const count = Object.keys(headers).length;
+const templates = new Templates();
 
 Deno.bench(
   `new Response, no headers`,
@@ -48,5 +49,6 @@ Deno.bench(`templatedJsonResponse (cache hit)`, { group: "answer" }, () => {
     "x-request-id": crypto.randomUUID(),
   }, {
     gzip: false,
+    templates,
   });
 });

@@ -7,7 +7,10 @@ import { parseProxy, type ProxySpec } from "./fetch/proxy.ts";
 export const VERSION: string = denoJson.version;
 export const REPO_URL = "https://github.com/linkpeek/linkpeek";
 
-/** Every setting resolved once at start-up; nothing downstream reads the environment. */
+/**
+ * Every setting, resolved once at start-up: nothing downstream reads the environment (log.ts
+ * reads LOG_LEVEL at import only so that CLIs honour it; loadConfig() sets it again).
+ */
 export interface Config {
   port: number;
   listenHost: string;

@@ -1,3 +1,10 @@
+/**
+ * The HTTP surface, first in every request's path: main.ts's Deno.serve hands each request to
+ * the handler made here, which gives it an id (for its log lines), tries a short route table
+ * (the API at `/`, /oembed, /health, /ready, /metrics, /openapi.json, /assets/, the playground),
+ * compresses the answer, turns any throw into the contract's error answer (lib/boundary.ts) and
+ * writes the request's one log line.
+ */
 import type { Config } from "./config.ts";
 import { ApiError } from "./errors.ts";
 import { errorAnswer, type Exchange } from "./boundary.ts";

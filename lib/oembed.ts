@@ -1,8 +1,9 @@
 /**
- * The `iframe` feature: oEmbed discovery (`<link type="application/json+oembed">`), else the
- * listed provider for the page's URL (lib/oembed_registry.ts), and the provider fetch, through
- * the guarded fetcher like every other follow-up request. Any failure (forbidden address, bad
- * JSON, wrong type) yields null, never an error for the request.
+ * The `iframe` feature: the page's own oEmbed link (`<link type="application/json+oembed">`,
+ * found by extract() as `oembed`), else the listed provider for the page's URL
+ * (lib/oembed_registry.ts), and the provider fetch, through the guarded fetcher like every other
+ * follow-up request. Any failure (forbidden address, bad JSON, wrong type) yields null, never an
+ * error for the request.
  */
 import { LinearParser } from "./extract/html_parser.ts";
 import type { Fetcher } from "./fetch/types.ts";
@@ -26,34 +27,6 @@ export interface IframeOptions {
 
 /** oEmbed answers are small; anything bigger is not one. */
 export const MAX_OEMBED_BYTES = 256 * 1024;
-
-/**
- * The page's JSON oEmbed endpoint, from the first `<link type="application/json+oembed">`
- * (in the head by the spec; some pages put it in the body), resolved against <base href> and
- * the page URL; null when there is none.
- */
-export function findOembedUrl(html: string, url: string): string | null {
-  // Most pages have none: a plain search is far cheaper than tokenizing 2 MB.
-  if (!/json\+oembed/i.test(html)) return null;
-  let base = url;
-  let found: string | null = null;
-  const parser = new LinearParser({
-    onopentag(name, attribs) {
-      if (name === "base" && attribs.href && base === url) {
-        base = absoluteUrl(attribs.href, url) ?? url;
-      } else if (
-        name === "link" && !found && attribs.href &&
-        attribs.type?.trim().toLowerCase() === "application/json+oembed"
-      ) {
-        found = attribs.href;
-        parser.pause(); // Found: the rest of the page need not be tokenized.
-      }
-    },
-  }, { lowerCaseAttributeNames: true });
-  parser.write(html);
-  parser.end();
-  return found === null ? null : absoluteUrl(found, base);
-}
 
 /** Adds maxwidth/maxheight to the provider URL (the oEmbed spec's names). */
 export function withSize(oembedUrl: string, size: { maxWidth?: number; maxHeight?: number }) {

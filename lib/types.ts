@@ -30,25 +30,9 @@ export const TEXT_FIELDS = [
   "date",
   "url",
 ] as const;
-export type TextField = typeof TEXT_FIELDS[number];
 
 /** Every default field of `data`, in the contract's order. */
 export const DEFAULT_FIELDS = [...TEXT_FIELDS, ...MEDIA_FIELDS] as const;
-
-/** The default fields of `data`, in the order the contract shows them. */
-export interface DefaultData {
-  title: string | null;
-  description: string | null;
-  lang: string | null;
-  author: string | null;
-  publisher: string | null;
-  date: string | null;
-  url: string | null;
-  image: MediaObject | null;
-  logo: MediaObject | null;
-  audio: MediaObject | null;
-  video: MediaObject | null;
-}
 
 export interface Redirect {
   statusCode: number;

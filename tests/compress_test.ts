@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { gunzipSync } from "node:zlib";
-import { testApp, testConfig } from "./_server.ts";
+import { testApp, testConfig } from "./_fixtures.ts";
 
 Deno.test("text answers are gzipped when the client accepts it, small ones are not", async (t) => {
   await using app = await testApp(testConfig());

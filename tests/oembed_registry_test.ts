@@ -9,7 +9,7 @@ import { fetchIframe, oembedEndpoint } from "../lib/oembed.ts";
 import { registeredOembedUrl } from "../lib/oembed_registry.ts";
 import { withProviderEmbed } from "../lib/oembed_provider/provider.ts";
 import { certsFor } from "./extract/_certs.ts";
-import { loopbackConnector, PUBLIC_IP, tableResolver, testConfig } from "./fetch/_helpers.ts";
+import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "./_fixtures.ts";
 
 const endpoint = (base: string, page: string) =>
   `${base}?url=${encodeURIComponent(page)}&format=json`;
@@ -40,8 +40,7 @@ Deno.test("the listed provider answers iframe when the page names none; its own 
   const hosts = ["www.youtube.com", "publish.twitter.com"];
   const { ca, cert, key } = await certsFor(hosts);
   const seen: string[] = [];
-  await using server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", cert, key, onListen() {} },
+  await using server = serve(
     (request) => {
       const url = new URL(request.url);
       seen.push(`${url.hostname}${url.pathname}${url.search}`);
@@ -54,12 +53,13 @@ Deno.test("the listed provider answers iframe when the page names none; its own 
         html: `<iframe src="https://www.youtube.com/embed/abc" width="480" height="270"></iframe>`,
       });
     },
+    { cert, key },
   );
   const resolver = tableResolver({
     "www.youtube.com": [PUBLIC_IP],
     "publish.twitter.com": ["10.0.0.7"],
   });
-  const connector = loopbackConnector({ [PUBLIC_IP]: server.addr.port });
+  const connector = loopbackConnector({ [PUBLIC_IP]: server.port });
   const fetcher = createFetcher({ config: testConfig({ resolver, connector }), ca: [ca] });
 
   await t.step("no discovery link: YouTube's listed endpoint, sized", async () => {

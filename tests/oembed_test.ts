@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../lib/fetch/mod.ts";
-import { parseTrustedTargets } from "../lib/guard/trusted.ts";
-import {
-  embedHtml,
-  fetchIframe,
-  findOembedUrl,
-  MAX_OEMBED_BYTES,
-  splitScripts,
-  withSize,
-} from "../lib/oembed.ts";
-import { serve, testConfig } from "./fetch/_helpers.ts";
+import { embedHtml, fetchIframe, MAX_OEMBED_BYTES, splitScripts, withSize } from "../lib/oembed.ts";
+import { extract } from "../lib/extract/mod.ts";
+import { serve, testConfig } from "./_fixtures.ts";
 
 const RICH = {
   type: "rich",
@@ -50,7 +43,7 @@ function provider() {
 
 Deno.test("fetchIframe() reads a loopback provider through the guarded fetcher", async (t) => {
   await using site = provider();
-  const config = testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${site.port}`) });
+  const config = testConfig({ trustPorts: [site.port] });
   const fetcher = createFetcher({ config });
 
   await t.step("rich: html with its <script src> split out, size passed on", async () => {
@@ -65,7 +58,7 @@ Deno.test("fetchIframe() reads a loopback provider through the guarded fetcher",
       scripts: ["http://platform.provider.test/widgets.js"],
     });
     const seen = site.last!;
-    assert.equal(seen.path, "/rich?url=https%3A%2F%2Fex.test%2Fa&maxwidth=480&maxheight=270");
+    assert.equal(seen.target, "/rich?url=https%3A%2F%2Fex.test%2Fa&maxwidth=480&maxheight=270");
     assert.equal(seen.headers["accept"], "application/json");
     assert.equal(seen.headers["user-agent"], "linkpeek-test");
   });
@@ -110,7 +103,7 @@ Deno.test("fetchIframe() drops a provider on a forbidden address and never reach
   await using trusted = provider();
   await using canary = provider();
   // Only the first server is trusted: the canary is loopback like it, and must stay silent.
-  const config = testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${trusted.port}`) });
+  const config = testConfig({ trustPorts: [trusted.port] });
   const fetcher = createFetcher({ config });
   assert.equal(await fetchIframe(`${canary.origin}/rich`, { fetcher }), null);
   assert.equal(
@@ -123,28 +116,31 @@ Deno.test("fetchIframe() drops a provider on a forbidden address and never reach
   assert.equal(trusted.hits, 1);
 });
 
-Deno.test("findOembedUrl() discovers the JSON oEmbed link", async (t) => {
+/** The oEmbed endpoint the page names, as the pipeline finds it. */
+const oembedOf = (html: string, url: string) => extract(html, url).oembed;
+
+Deno.test("extract() discovers the JSON oEmbed link", async (t) => {
   await t.step("resolves against <base href>, decodes entities", () => {
     const html = `<html><head><base href="https://cdn.ex.test/b/">
       <link rel="alternate" type="application/xml+oembed" href="/xml">
       <link rel="alternate" type="Application/JSON+oEmbed" href="/oembed?url=a&amp;format=json">
       </head><body></body></html>`;
     assert.equal(
-      findOembedUrl(html, "https://ex.test/p"),
+      oembedOf(html, "https://ex.test/p"),
       "https://cdn.ex.test/oembed?url=a&format=json",
     );
   });
   await t.step("a link in the body still counts; relative to the page", () => {
     const html = `<body><p>x</p><link type="application/json+oembed" href="o.json"></body>`;
-    assert.equal(findOembedUrl(html, "https://ex.test/a/p"), "https://ex.test/a/o.json");
+    assert.equal(oembedOf(html, "https://ex.test/a/p"), "https://ex.test/a/o.json");
   });
   await t.step("none, or a non-http href: null", () => {
     assert.equal(
-      findOembedUrl("<html><head><title>x</title></head></html>", "https://ex.test/"),
+      oembedOf("<html><head><title>x</title></head></html>", "https://ex.test/"),
       null,
     );
     const js = `<link type="application/json+oembed" href="javascript:alert(1)">`;
-    assert.equal(findOembedUrl(js, "https://ex.test/"), null);
+    assert.equal(oembedOf(js, "https://ex.test/"), null);
   });
 });
 

@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { loadConfig } from "../lib/config.ts";
+import { testConfig } from "./_fixtures.ts";
 import { ERROR_STATUS } from "../lib/errors.ts";
 import { openApiDocument } from "../lib/openapi.ts";
 import { type ParamDef, PARAMS } from "../lib/params/schema.ts";
 
 type Json = Record<string, unknown>;
 
-const config = loadConfig({ PORT: "3000", PRO_PORT: "3001", PUBLIC_URL: "http://127.0.0.1:3000" });
+const config = testConfig({
+  env: { PORT: "3000", PRO_PORT: "3001", PUBLIC_URL: "http://127.0.0.1:3000" },
+});
 
 function apiOperation(doc: Json): Json {
   const paths = doc.paths as Record<string, Record<string, Json>>;
@@ -113,14 +115,16 @@ Deno.test("openApiDocument() names the free and pro servers from the configurati
   const doc = openApiDocument(config);
   const urls = (doc.servers as Json[]).map((s) => s.url);
   assert.deepEqual(urls, ["http://127.0.0.1:3000", "http://127.0.0.1:3001"]);
-  const named = loadConfig({ PUBLIC_URL: "http://linkpeek.test:8080" });
+  const named = testConfig({ env: { PUBLIC_URL: "http://linkpeek.test:8080" } });
   assert.deepEqual((openApiDocument(named).servers as Json[]).map((s) => s.url), [
     "http://linkpeek.test:8080",
     "http://pro.linkpeek.test:8080",
   ]);
-  const hosts = loadConfig({
-    PRO_HOSTS: "api.example.com",
-    PUBLIC_URL: "https://linkpeek.example",
+  const hosts = testConfig({
+    env: {
+      PRO_HOSTS: "api.example.com",
+      PUBLIC_URL: "https://linkpeek.example",
+    },
   });
   assert.deepEqual((openApiDocument(hosts).servers as Json[]).map((s) => s.url), [
     "https://linkpeek.example",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { RULE_TYPES } from "../lib/extract/custom_types.ts";
 import { playgroundAsset, wantsPlayground } from "../lib/playground/mod.ts";
-import { html, type Routes, serveRoutes, testConfig } from "./_server.ts";
+import { html, type Routes, serve, testConfig } from "./_fixtures.ts";
 import { serveLinkpeek } from "./ops/_listen.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -63,7 +63,7 @@ async function launch(): Promise<{ browser: Browser } & AsyncDisposable> {
 
 /** A loopback site, linkpeek trusting it, and a Chromium page watched for violations. */
 async function playgroundSession(routes: Routes) {
-  const site = serveRoutes(routes);
+  const site = serve(routes);
   const app = await serveLinkpeek(
     testConfig({ trustPorts: [site.port], env: { CHROMIUM_PATH: CHROMIUM } }),
   );

@@ -1,3 +1,10 @@
+/**
+ * The API route, second in a request's path (after lib/handler.ts): picks the plan, checks the
+ * query (prepare.ts) while the daily count runs (admit.ts), arms the request's deadline only
+ * when work starts, gets the payload from the response cache or buildPayload() (cache_step.ts,
+ * payload.ts) and renders the envelope, a `filter`ed envelope or one `embed`ded field. /oembed
+ * answers on the same pipeline through an `Endpoint`. Errors are thrown to the handler.
+ */
 import { ApiError, isApiError } from "../errors.ts";
 import type { Exchange } from "../boundary.ts";
 import type { Services } from "../services.ts";

@@ -73,10 +73,6 @@ export function prerenderReason(html: string, statusCode: number): PrerenderReas
   return null;
 }
 
-export function needsPrerender(html: string, statusCode: number): boolean {
-  return prerenderReason(html, statusCode) !== null;
-}
-
 /**
  * A shell whose tags already give title, description and image was made to be previewed:
  * rendering it would add nothing to the default fields.

@@ -1,12 +1,9 @@
-/** The response cache: keys, ttl parsing, and the cached() wrapper with single-flight. */
-export {
-  CACHEABLE_ERRORS,
-  cached,
-  type CachedOptions,
-  type CachedResult,
-  type CacheStatus,
-  ERROR_TTL_MS,
-} from "./cached.ts";
+/**
+ * The response cache as the API uses it: cacheKey() names an answer and cached() serves it
+ * (HIT, MISS, BYPASS, STALE; one computation per key at a time in this process; target-side
+ * errors remembered for a minute). ttl.ts holds the ttl bounds; lib/params reads the values.
+ */
+export { cached, type CachedOptions, type CachedResult, type CacheStatus } from "./cached.ts";
 export type { Entry } from "./entry.ts";
-export { type CacheKey, cacheKey, isCredentialHeader } from "./key.ts";
-export { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS } from "./ttl.ts";
+export { cacheKey, isCredentialHeader } from "./key.ts";
+export { DEFAULT_TTL_MS } from "./ttl.ts";

@@ -1,6 +1,7 @@
 /**
  * One streaming pass over the HTML (htmlparser2's tokenizer, no DOM) that keeps only what the
- * field rules read. Pages reach megabytes; building a tree for them costs ten times more.
+ * field rules read. Pages reach megabytes; a tree of one takes ~3 times as long to build and
+ * holds ~11 bytes of heap a character (bench/extract_bench.ts; a 2 MB page: 23 MB).
  */
 import { LinearParser } from "./html_parser.ts";
 import type { ElementProbe, ItemProp, PageRecord, Probe } from "./record.ts";

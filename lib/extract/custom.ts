@@ -11,7 +11,6 @@ import {
   type Document,
   innerHtml,
   outerHtml,
-  parseHtml,
   rawText,
   select,
   selectAll,
@@ -37,23 +36,7 @@ interface Run {
   evaluated: unknown[];
 }
 
-/** Runs validated rules over `html` fetched from `url`; one key per rule name. */
-export function runRules(
-  html: string,
-  url: string,
-  rules: CustomRules,
-  evaluated: unknown[] = [],
-): Record<string, unknown> {
-  let doc: Document;
-  try {
-    doc = parseHtml(html);
-  } catch {
-    return Object.fromEntries(Object.keys(rules).map((name) => [name, null]));
-  }
-  return runRulesOnDocument(doc, { url, rules, evaluated });
-}
-
-/** The same over an already parsed document (when markdown or oEmbed parsed it already). */
+/** Runs validated rules over the parsed page fetched from `url`; one key per rule name. */
 export function runRulesOnDocument(
   doc: Document,
   options: { url: string; rules: CustomRules; evaluated?: unknown[] },

@@ -9,7 +9,6 @@ import {
   baseUrl,
   collapse,
   type Document,
-  parseHtml,
   select,
   selectAll,
   textOf,
@@ -18,12 +17,7 @@ import {
 import { renderMarkdown, skip } from "./markdown_render.ts";
 import { spend } from "./budget.ts";
 
-/** Main content of `html` (fetched from `url`) as Markdown, with a `# title` line if needed. */
-export function toMarkdown(html: string, url: string): string {
-  return documentToMarkdown(parseHtml(html), url);
-}
-
-/** The same over an already parsed document. */
+/** Main content of the page fetched from `url` as Markdown, with a `# title` line if needed. */
 export function documentToMarkdown(doc: Document, url: string): string {
   const base = baseUrl(doc, url);
   const { markdown, hasH1 } = renderMarkdown(mainContent(doc), { baseUrl: base, clean: true });

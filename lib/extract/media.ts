@@ -7,9 +7,6 @@ export const VIDEO_EXT = new Set(
 export const AUDIO_EXT = new Set(
   ("aac aif aiff flac m4a mp3 mpa mpga oga ogg opus wav weba wma").split(" "),
 );
-export const IMAGE_EXT = new Set(
-  ("apng avif bmp gif ico jpeg jpg png svg tif tiff webp").split(" "),
-);
 
 export const isVideoUrl = (url: string) => VIDEO_EXT.has(extensionOf(url));
 export const isAudioUrl = (url: string) => AUDIO_EXT.has(extensionOf(url));

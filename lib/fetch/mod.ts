@@ -79,7 +79,6 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   }
 
   async function fetchUrl(input: string, opts: FetchOptions = {}): Promise<FetchResult> {
-    const started = performance.now();
     const timeoutMs = opts.timeoutMs ?? config.fetchTimeoutMs;
     const maxBytes = opts.maxBytes ?? config.maxBodyBytes;
     const maxRedirects = opts.maxRedirects ?? 10;
@@ -147,7 +146,6 @@ export function createFetcher(options: FetcherOptions): Fetcher {
             redirects,
             body,
             truncated,
-            timeMs: Math.round(performance.now() - started),
           };
         } finally {
           limit.signal.removeEventListener("abort", stop);

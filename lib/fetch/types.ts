@@ -42,8 +42,6 @@ export interface FetchResult {
   body: Uint8Array;
   /** True when the body was cut at maxBytes. */
   truncated: boolean;
-  /** Milliseconds from start to last byte read. */
-  timeMs: number;
 }
 
 /**

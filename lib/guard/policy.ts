@@ -110,15 +110,6 @@ export function addressRefusal(address: string): Refusal | null {
   return classifyIp(ip);
 }
 
-/** The reason alone: why an address is not public, or null when it is. */
-export function classifyAddress(address: string): string | null {
-  return addressRefusal(address)?.reason ?? null;
-}
-
-export function isForbiddenAddress(address: string): boolean {
-  return addressRefusal(address) !== null;
-}
-
 /**
  * Why a host name (as WHATWG URL.hostname gives it) is refused before any DNS, or null.
  * `localhost` and `*.localhost` always mean this machine (RFC 6761), whatever DNS says.
@@ -129,8 +120,4 @@ export function hostnameRefusal(hostname: string): Refusal | null {
     return { kind: "localhost_name", reason: "a localhost name" };
   }
   return null;
-}
-
-export function classifyHostname(hostname: string): string | null {
-  return hostnameRefusal(hostname)?.reason ?? null;
 }

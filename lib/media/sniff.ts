@@ -231,10 +231,3 @@ export function sniffMedia(
     (input.url ? typeFromUrl(input.url) : null);
   return { type, kind: kindOfType(type) };
 }
-
-/** The kind alone (image, audio, video, pdf, other), same precedence as sniffMedia. */
-export function kindOf(
-  input: { bytes?: Uint8Array; contentType?: string | null; url?: string },
-): MediaKind {
-  return sniffMedia(input).kind;
-}

@@ -4,7 +4,7 @@
  * sandboxing CSP. Field lookups read own data fields only.
  */
 import assert from "node:assert/strict";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { hostAsset, serveAsset } from "../../lib/api/assets.ts";
 import { createServices } from "../../lib/services.ts";
 
@@ -36,7 +36,7 @@ Deno.test("embed takes an answer's type from the sniffed bytes, never from the t
       new Response(bytesOf(body), { headers: type ? { "content-type": type } : {} });
     routes[`${path}/page`] = () => pageWithImage(path);
   }
-  await using site = serveRoutes(routes);
+  await using site = serve(routes);
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));
   for (const [path, declared, body, inline] of cases) {
     await t.step(`${path} (declared "${declared}")`, async () => {
@@ -60,7 +60,7 @@ Deno.test("embed takes an answer's type from the sniffed bytes, never from the t
 });
 
 Deno.test("embed of a text field is text under the sandbox CSP, never markup", async () => {
-  await using site = serveRoutes({
+  await using site = serve({
     "/": () => html(`<title>${SCRIPT.replace(/</g, "&lt;")}</title>`),
   });
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));
@@ -96,7 +96,7 @@ Deno.test("a hosted asset is served by what its bytes are, not by the type it wa
 });
 
 Deno.test("embed and filter read own data fields only, never inherited ones", async (t) => {
-  await using site = serveRoutes({
+  await using site = serve({
     "/": () =>
       html(`<title>Own</title><script id="j" type="application/json">
         {"__proto__": {"polluted": "yes"}, "constructor": {"name": "own"}}</script>`),

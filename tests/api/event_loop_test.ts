@@ -6,7 +6,7 @@
  * never over 500 ms: room for a loaded machine, none for such a step.
  */
 import assert from "node:assert/strict";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { type DomWorkers, EXTRACT_THRESHOLD } from "../../lib/extract/dom_workers.ts";
 
 const BOUND_MS = 100;
@@ -100,13 +100,10 @@ Deno.test("the event loop answers /health within 100 ms while hostile pages are 
     Object.entries(HOSTILE).map(([path, page]) => [path, () => html(page.body)]),
   );
   routes["/warm"] = () => html("<p>warm</p>".repeat(EXTRACT_THRESHOLD / 10));
-  await using site = serveRoutes(routes);
+  await using site = serve(routes);
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));
-  await using server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (request) => app.handler(request, { remoteAddr: "127.0.0.1" }),
-  );
-  const origin = `http://127.0.0.1:${server.addr.port}`;
+  await using server = serve((request) => app.handler(request, { remoteAddr: "127.0.0.1" }));
+  const { origin } = server;
   // A worker thread's start costs the main thread ~40 ms, once (the pool keeps it): not per page.
   const warm = await app.json(q(`${site.origin}/warm`, "&ping=false&markdown=true"));
   assert.equal(warm.body.status, "success");

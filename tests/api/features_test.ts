@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { PNG as PngEncoder } from "pngjs";
 import { WORKER_THRESHOLD } from "../../lib/extract/dom_work.ts";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 function redPng(): Uint8Array<ArrayBuffer> {
   const png = new PngEncoder({ width: 8, height: 8 });
@@ -18,7 +18,7 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>Guide</title>
 
 function site() {
   const png = redPng();
-  return serveRoutes({
+  return serve({
     "/": () => html(ARTICLE),
     "/red.png": () => new Response(png, { headers: { "content-type": "image/png" } }),
     "/oembed": (request) => {
@@ -40,14 +40,14 @@ Deno.test("custom data rules add fields; a bad rule is EINVALQUERY before any fe
   );
   assert.equal(ok.body.data.price, 1299.5);
   assert.equal(ok.body.data.title, "Guide");
-  const hits = target.hits.length;
+  const hits = target.hits;
   const bad = await app.json(
     q(`${target.origin}/`, "&data.price.selector=.p&data.price.type=money"),
   );
   assert.equal(bad.status, 400);
   assert.equal(bad.body.code, "EINVALQUERY");
   assert.match(bad.body.message, /data\.price\.type/);
-  assert.equal(target.hits.length, hits, "nothing fetched for a bad rule");
+  assert.equal(target.hits, hits, "nothing fetched for a bad rule");
 });
 
 Deno.test("meta and filter refuse values they cannot use", async () => {
@@ -97,8 +97,8 @@ Deno.test("palette=true adds the image's dominant colours", async () => {
 });
 
 Deno.test("follow-up URLs on forbidden addresses are dropped and never fetched", async () => {
-  await using canary = serveRoutes({});
-  await using target = serveRoutes({
+  await using canary = serve({});
+  await using target = serve({
     "/": () =>
       html(
         `<title>t</title><meta property="og:image" content="http://127.0.0.1:${canary.port}/x.png">
@@ -112,12 +112,12 @@ Deno.test("follow-up URLs on forbidden addresses are dropped and never fetched",
   assert.equal(body.data.image, null);
   assert.equal(body.data.logo, null);
   assert.equal(body.data.iframe, null);
-  assert.equal(canary.hits.length, 0);
+  assert.equal(canary.hits, 0);
 });
 
 Deno.test("staleTtl answers from the cache at once and refreshes in the background", async () => {
   let version = 1;
-  await using target = serveRoutes({ "/": () => html(`<title>v${version++}</title>`) });
+  await using target = serve({ "/": () => html(`<title>v${version++}</title>`) });
   await using app = await testApp(testConfig({ trustPorts: [target.port] }));
   const query = q(`${target.origin}/`, "&ping=false&embed=title&staleTtl=0");
   const first = await app.get(query);
@@ -134,7 +134,7 @@ Deno.test("staleTtl answers from the cache at once and refreshes in the backgrou
 });
 
 Deno.test("EMAXREDIRECTS and EFATAL carry their envelopes", async () => {
-  await using target = serveRoutes({
+  await using target = serve({
     "/loop": () => new Response(null, { status: 302, headers: { location: "/loop" } }),
     "/": () => html("<title>t</title>"),
   });
@@ -175,7 +175,7 @@ Deno.test("markdown and custom rules of a large page run off the main thread wit
     .repeat(5000);
   const page =
     `<title>Big</title><article><h1>Big page</h1>${filler}<p class="end">The end</p></article>`;
-  await using target = serveRoutes({ "/big": () => html(page) });
+  await using target = serve({ "/big": () => html(page) });
   await using app = await testApp(testConfig({ trustPorts: [target.port] }));
   assert.ok(page.length > WORKER_THRESHOLD, "the page takes the worker path");
   const { status, body } = await app.json(

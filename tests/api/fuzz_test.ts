@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PARAMS } from "../../lib/params/schema.ts";
-import { html, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, serve, testApp, testConfig } from "../_fixtures.ts";
 
 /** A small deterministic generator, so a failure names a seed that reproduces it. */
 function random(seed: number) {
@@ -47,7 +47,7 @@ const VALUES = [
 const KEYS = ["0", "1", "x", "__proto__", "constructor", "selector", "type", "width", "top"];
 
 Deno.test("random queries never crash the service: every answer is a success or a 4xx/5xx envelope, never EFATAL", async () => {
-  await using target = serveRoutes({
+  await using target = serve({
     "/": () =>
       html(`<title>fuzz</title><p class="price">12</p><a href="/x">x</a>
 <meta property="og:image" content="/missing.png">`),

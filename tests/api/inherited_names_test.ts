@@ -3,9 +3,10 @@
  * are looked up among own keys only: a table's inherited members are never a value.
  */
 import assert from "node:assert/strict";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { toLang } from "../../lib/extract/languages.ts";
-import { toMarkdown } from "../../lib/extract/markdown.ts";
+import { documentToMarkdown } from "../../lib/extract/markdown.ts";
+import { parseHtml } from "../../lib/extract/dom.ts";
 import { typeFromContentType } from "../../lib/media/sniff.ts";
 import { parseDuration } from "../../lib/params/duration.ts";
 import { parseParams } from "../../lib/params/mod.ts";
@@ -24,9 +25,11 @@ Deno.test("table lookups of page and query words see own entries only", async (t
     for (const name of INHERITED) assert.equal(parseDuration(`1${name}`), null, name);
   });
   await t.step("markdown table alignment", () => {
-    const markdown = toMarkdown(
-      `<table><tr><th align="constructor">a</th><th style="text-align:toString">b</th></tr>` +
-        `<tr><td>1</td><td>2</td></tr></table>`,
+    const markdown = documentToMarkdown(
+      parseHtml(
+        `<table><tr><th align="constructor">a</th><th style="text-align:toString">b</th></tr>` +
+          `<tr><td>1</td><td>2</td></tr></table>`,
+      ),
       "http://example.invalid/",
     );
     assert.equal(markdown, "| a | b |\n| --- | --- |\n| 1 | 2 |");
@@ -41,7 +44,7 @@ Deno.test("table lookups of page and query words see own entries only", async (t
 });
 
 Deno.test("a page or target naming inherited members gets plain values back", async (t) => {
-  await using site = serveRoutes({
+  await using site = serve({
     "/": () =>
       html(`<html lang="constructor"><title>t</title><p id="p">text</p>`, {
         headers: { "constructor": "c", "tostring": "s", "x-same": "1" },

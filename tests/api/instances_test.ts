@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { startRedis } from "../store/_redis.ts";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 Deno.test("two instances on one Redis behave as one service", async (t) => {
   await using redis = await startRedis();
-  await using target = serveRoutes({ "/": () => html(`<title>shared</title>`) });
+  await using target = serve({ "/": () => html(`<title>shared</title>`) });
   const env = { REDIS_URL: redis.url, FREE_DAILY_LIMIT: "50" };
   await using a = await testApp(testConfig({ trustPorts: [target.port], env }));
   await using b = await testApp(testConfig({ trustPorts: [target.port], env }));

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createKey, signedQuery } from "../../lib/plans/mod.ts";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 function site() {
-  return serveRoutes({
+  return serve({
     "/": () => html(`<title>Counted ${Date.now()}</title>`),
     "/private": (request) => html(`<title>${request.headers.get("cookie") ?? "anonymous"}</title>`),
   });
@@ -64,7 +64,7 @@ Deno.test("pro needs a registered key; a key on free is EPRO", async () => {
 
   const viaQuery = await pro(q(`${target.origin}/`, `&ping=false&headers.apiKey=${key}`));
   assert.equal(viaQuery.status, 200);
-  assert.ok(!target.hits.some((h) => h.includes(key)));
+  assert.ok(!target.paths.some((h) => h.includes(key)));
 
   const onFree = await app.json(q(`${target.origin}/`), { headers: { "x-api-key": key } });
   assert.equal(onFree.status, 400);
@@ -90,14 +90,14 @@ Deno.test("responses are cached: MISS then HIT, force is BYPASS, ttl bounds x-ca
   assert.equal(second.headers.get("x-timestamp"), first.headers.get("x-timestamp"));
   assert.ok(Number(second.headers.get("x-cache-ttl")) <= 3_600_000);
   assert.ok(Number(second.headers.get("x-cache-ttl")) > 3_500_000);
-  assert.equal(target.hits.length, 1);
+  assert.equal(target.hits, 1);
   const forced = await app.json(`${query}&force=true`);
   assert.equal(forced.headers.get("x-cache-status"), "BYPASS");
-  assert.equal(target.hits.length, 2);
+  assert.equal(target.hits, 2);
 });
 
 Deno.test("identical concurrent requests fetch the target once", async () => {
-  await using target = serveRoutes({
+  await using target = serve({
     "/slow": () =>
       new Promise((resolve) => setTimeout(() => resolve(html("<title>once</title>")), 300)),
   });
@@ -106,7 +106,7 @@ Deno.test("identical concurrent requests fetch the target once", async () => {
     Array.from({ length: 5 }, () => app.json(q(`${target.origin}/slow`, "&ping=false"))),
   );
   assert.ok(answers.every((a) => a.body.data.title === "once"));
-  assert.equal(target.hits.length, 1);
+  assert.equal(target.hits, 1);
 });
 
 Deno.test("credentialed answers are private and never served to another caller", async () => {

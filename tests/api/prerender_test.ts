@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { prerenderReason, visibleTextLength } from "../../lib/api/prerender.ts";
-import { html, q, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import {
   CHALLENGES,
   type Imitation,
@@ -43,10 +43,8 @@ function scriptPaths(page: Imitation): string[] {
 function site() {
   const mountPaths = new Set(SHELLS.flatMap(scriptPaths));
   const pages = new Map([...CHALLENGES, ...SHELLS, ...ORDINARY].map((p) => [`/${p.name}`, p]));
-  const hits: string[] = [];
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
+  return serve((request) => {
     const path = decodeURIComponent(new URL(request.url).pathname);
-    hits.push(path);
     if (mountPaths.has(path)) {
       return new Response(MOUNT_SCRIPT, { headers: { "content-type": "text/javascript" } });
     }
@@ -56,12 +54,6 @@ function site() {
     if (/\bsolved=1\b/.test(request.headers.get("cookie") ?? "")) return html(REAL_PAGE);
     return html(page.html, { status: page.status });
   });
-  return {
-    origin: `http://127.0.0.1:${server.addr.port}`,
-    port: server.addr.port,
-    hits,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
 }
 
 /** No name resolves: the imitations' third-party scripts fail without leaving the machine. */
@@ -86,12 +78,12 @@ Deno.test("prerender=auto renders every challenge and shell, never an ordinary p
   }
   for (const page of ORDINARY) {
     await t.step(`${page.name} is answered from the fetch alone`, async () => {
-      const before = target.hits.length;
+      const before = target.hits;
       const { headers, body } = await app.json(q(url(page.name), "&ping=false"));
       assert.equal(headers.get("x-fetch-mode"), "fetch");
       assert.equal(body.statusCode, page.status);
       // One request: the fetcher's. A browser visit would have asked again.
-      assert.deepEqual(target.hits.slice(before), [`/${page.name}`]);
+      assert.deepEqual(target.paths.slice(before).map(decodeURIComponent), [`/${page.name}`]);
     });
   }
 });

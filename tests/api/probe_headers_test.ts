@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as fx from "../media/_fixtures.ts";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const TOKEN = "token-6a1f";
 const AGENT = "ProbeTester/1.0";
@@ -14,13 +14,13 @@ Deno.test("probes of the target's origin carry headers.*; other origins never do
       ? answer()
       : new Response("login first", { status: 403 });
   const seenElsewhere: Headers[] = [];
-  await using other = serveRoutes({
+  await using other = serve({
     "/cover.png": (request) => {
       seenElsewhere.push(request.headers);
       return image();
     },
   });
-  await using site = serveRoutes({
+  await using site = serve({
     "/page": gated(() =>
       html(`<html><head><title>Private</title>
         <meta property="og:image" content="${other.origin}/cover.png">
@@ -31,7 +31,7 @@ Deno.test("probes of the target's origin carry headers.*; other origins never do
     ),
     "/icon-192.png": gated(image),
   });
-  await using bare = serveRoutes({
+  await using bare = serve({
     "/page": gated(() => html("<title>No icons</title>")),
     "/favicon.ico": gated(image),
   });

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { createKey } from "../../lib/plans/mod.ts";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { startSquid, startTinyproxy } from "../fetch/_proxies.ts";
 
 Deno.test("proxy=: pro only, through the proxy, private, EPROXY without secrets", async (t) => {
   let failures = 1;
-  await using target = serveRoutes({
+  await using target = serve({
     "/": () => html("<title>Proxied</title>"),
     "/flaky": () =>
       failures-- > 0 ? new Response("busy", { status: 503 }) : html("<title>Second try</title>"),
@@ -28,13 +28,13 @@ Deno.test("proxy=: pro only, through the proxy, private, EPROXY without secrets"
   const page = `${target.origin}/`;
 
   await t.step("on the free endpoint: EPRO, and the target is never asked", async () => {
-    const before = target.hits.length;
+    const before = target.hits;
     const { status, body } = await app.json(
       q(page, `&proxy=${encodeURIComponent(squid.url)}&ping=false`),
     );
     assert.equal(status, 400);
     assert.equal(body.code, "EPRO");
-    assert.equal(target.hits.length, before);
+    assert.equal(target.hits, before);
   });
 
   await t.step("on pro: fetched through the proxy, answered privately", async () => {

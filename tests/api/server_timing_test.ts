@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PHASES } from "../../lib/timings.ts";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 /** `name;dur=1.2, ...` as [name, ms] pairs, in order. */
 function phasesOf(header: string | null): [string, number][] {
@@ -13,7 +13,7 @@ function phasesOf(header: string | null): [string, number][] {
 }
 
 Deno.test("server-timing names every phase, then the total", async () => {
-  await using site = serveRoutes({
+  await using site = serve({
     "/": () => html("<title>Timed</title><meta name=description content=phases>"),
   });
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { gunzipSync } from "node:zlib";
 import { jsonTextResponse } from "../../lib/api/respond.ts";
 import { templatedJsonResponse, Templates } from "../../lib/api/templates.ts";
-import { html, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const templates = new Templates();
 
@@ -86,7 +86,7 @@ Deno.test("a per-request header missing from one answer is not carried over from
 
 Deno.test("cache hits through the API: fresh per-request headers, gzip when taken, same document", async () => {
   const paragraph = "<p>Words for a description long enough to pass one kilobyte.</p>";
-  await using target = serveRoutes({
+  await using target = serve({
     "/long": () =>
       html(
         `<title>Long</title><meta name="description" content="${"long ".repeat(300)}">${paragraph}`,

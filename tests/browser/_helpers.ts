@@ -1,17 +1,15 @@
 /**
- * Real parts for browser tests: loopback fixture servers, a loopback canary that counts every
- * TCP connection, and a pool over the real guarded fetcher. Nothing listens beyond 127.0.0.1.
+ * Real parts for browser tests: Chromium, a loopback canary that counts every TCP connection, a
+ * pool over the real guarded fetcher and a decoder for captures. Servers and configs come from
+ * tests/_fixtures.ts. Nothing listens beyond 127.0.0.1.
  */
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
-import { type Config, loadConfig } from "../../lib/config.ts";
+import type { Config } from "../../lib/config.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import type { BrowserPool } from "../../lib/browser/types.ts";
-import { setQuiet } from "../../lib/log.ts";
-
-setQuiet(true);
 
 /** Where the tests expect Chromium: CHROMIUM_PATH, else the binary Debian's package installs. */
 export const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/lib/chromium/chromium";
@@ -24,49 +22,6 @@ export function requireChromium(): void {
     throw new Error(`Chromium is required for browser tests and was not found at ${CHROMIUM}`);
   }
 }
-
-export interface Seen {
-  path: string;
-  headers: Record<string, string>;
-}
-
-export interface Fixture extends AsyncDisposable {
-  port: number;
-  origin: string;
-  seen: Seen[];
-}
-
-export type Route = (request: Request, fixture: Fixture) => Response | Promise<Response>;
-
-/** An HTTP server on 127.0.0.1; unknown paths answer 404. */
-export function serveFixture(routes: Record<string, Route>): Fixture {
-  const seen: Seen[] = [];
-  const holder: { fixture?: Fixture } = {};
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    async (request) => {
-      const url = new URL(request.url);
-      seen.push({ path: url.pathname, headers: Object.fromEntries(request.headers) });
-      const route = routes[url.pathname];
-      return route
-        ? await route(request, holder.fixture!)
-        : new Response("not found", { status: 404 });
-    },
-  );
-  const port = server.addr.port;
-  holder.fixture = {
-    port,
-    origin: `http://127.0.0.1:${port}`,
-    seen,
-    async [Symbol.asyncDispose]() {
-      await server.shutdown();
-    },
-  };
-  return holder.fixture;
-}
-
-export const html = (body: string, headers: Record<string, string> = {}) =>
-  new Response(body, { headers: { "content-type": "text/html; charset=utf-8", ...headers } });
 
 export interface Canary extends AsyncDisposable {
   port: number;
@@ -95,16 +50,6 @@ export function startCanary(): Canary {
     await loop.catch(() => {});
   };
   return canary;
-}
-
-/** A config trusting exactly the given loopback ports. */
-export function configFor(ports: number[], env: Record<string, string> = {}): Config {
-  return loadConfig({
-    TRUSTED_TARGETS: ports.map((port) => `127.0.0.1:${port}`).join(","),
-    // Unset: the pool's own auto-detection is what runs.
-    ...(Deno.env.get("CHROMIUM_PATH") ? { CHROMIUM_PATH: CHROMIUM } : {}),
-    ...env,
-  });
 }
 
 /** A pool over the real guarded fetcher; dispose it with `await using`. */

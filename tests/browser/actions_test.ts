@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../../lib/errors.ts";
-import { configFor, decode, html, poolFor, serveFixture } from "./_helpers.ts";
+import { decode, poolFor } from "./_helpers.ts";
+import { html, serve, testConfig } from "../_fixtures.ts";
 
 const PAGE = `<!doctype html><html><head><style>
   body { margin: 0; }
@@ -25,14 +26,14 @@ const isCode = (code: string, mention: string) => (error: unknown) =>
   error instanceof ApiError && error.code === code && error.message.includes(mention);
 
 Deno.test("visit() applies the page options before capturing", async (t) => {
-  await using site = serveFixture({
+  await using site = serve({
     "/": () => html(PAGE),
     "/extra.css": () =>
       new Response("#swatch { outline: 7px solid #000; }", {
         headers: { "content-type": "text/css" },
       }),
   });
-  await using pool = poolFor(configFor([site.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   const url = `${site.origin}/`;
   const swatch = async (options: Parameters<typeof pool.visit>[1]) => {
     const result = await pool.visit(url, { ...options, screenshot: true });

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import type { VisitOptions } from "../../lib/browser/types.ts";
-import { configFor, decode, html, requireChromium, serveFixture } from "./_helpers.ts";
+import { decode, requireChromium } from "./_helpers.ts";
+import { html, serve, testConfig } from "../_fixtures.ts";
 
 const AD_HOSTS = [
   "securepubads.g.doubleclick.net",
@@ -63,7 +64,7 @@ Deno.test("adblock rejects the consent dialog, blocks ad requests and hides ad s
   requireChromium();
   const consent: string[] = [];
   const ad = () => new Response("/* ad */", { headers: { "content-type": "text/javascript" } });
-  await using fixture = serveFixture({
+  await using fixture = serve({
     "/": (_request, self) => html(page(self.port)),
     "/consent": (request) => {
       consent.push(new URL(request.url).searchParams.get("choice") ?? "");
@@ -75,7 +76,7 @@ Deno.test("adblock rejects the consent dialog, blocks ad requests and hides ad s
     fixture.seen.filter((seen) => AD_PATHS.includes(seen.path)).map((seen) =>
       `${seen.headers.host?.split(":")[0]}${seen.path}`
     );
-  const config = configFor([fixture.port]);
+  const config = testConfig({ trustPorts: [fixture.port] });
   const names = new Set([PAGE_HOST, ...AD_HOSTS]);
   config.resolver = (host) =>
     names.has(host) ? Promise.resolve(["127.0.0.1"]) : Promise.reject(new Error("no such name"));
@@ -116,8 +117,8 @@ Deno.test("adblock: the page cannot reach autoconsent's channel; pages without a
       .filter((name) => name in window);
     document.title = seen.length ? "visible: " + seen.join(",") : "hidden";
   </script><div style="width:100px;height:100px;background:#0f0"></div></body></html>`;
-  await using fixture = serveFixture({ "/": () => html(probe) });
-  const config = configFor([fixture.port]);
+  await using fixture = serve({ "/": () => html(probe) });
+  const config = testConfig({ trustPorts: [fixture.port] });
   config.resolver = () => Promise.resolve(["127.0.0.1"]);
   await using pool = createBrowser({ config, fetcher: createFetcher({ config }) });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;

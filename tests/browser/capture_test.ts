@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { PNG } from "pngjs";
-import { configFor, decode, html, poolFor, serveFixture, startCanary } from "./_helpers.ts";
+import { decode, poolFor, startCanary } from "./_helpers.ts";
+import { html, serve, testConfig } from "../_fixtures.ts";
 import { OVERLAY_BAR, OVERLAY_PADDING } from "../../lib/browser/overlay.ts";
 
 const PAGE = `<!doctype html><html><head><style>
@@ -23,11 +24,11 @@ function solidPng(rgb: [number, number, number]): Uint8Array<ArrayBuffer> {
 Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF", async (t) => {
   const blue = solidPng([0, 0, 255]);
   await using canary = startCanary();
-  await using site = serveFixture({
+  await using site = serve({
     "/": () => html(PAGE),
     "/bg.png": () => new Response(blue, { headers: { "content-type": "image/png" } }),
   });
-  await using pool = poolFor(configFor([site.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   const url = `${site.origin}/`;
 
   await t.step("png at the viewport size, dimensions read from the bytes", async () => {

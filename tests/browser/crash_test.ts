@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { ApiError } from "../../lib/errors.ts";
-import { configFor, html, poolFor, serveFixture } from "./_helpers.ts";
-import { q, testApp, testConfig } from "../_server.ts";
+import { poolFor } from "./_helpers.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { descendants } from "../_processes.ts";
 
 const OK_PAGE = "<!doctype html><title>ok</title><p>ok</p>";
@@ -29,7 +29,7 @@ function heldSite() {
   const seen = new Promise<void>((resolve) => requested = resolve);
   let release!: () => void;
   const released = new Promise<void>((resolve) => release = resolve);
-  const fixture = serveFixture({
+  const fixture = serve({
     "/held": async () => {
       requested();
       await released;
@@ -58,7 +58,7 @@ const isBrowserError = (error: unknown) => {
 Deno.test("Chromium killed mid-screenshot is EBROWSER, and the next screenshot relaunches it", async () => {
   const { site, seen, release } = heldSite();
   await using _site = site;
-  await using pool = poolFor(configFor([site.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   assert.equal(await pool.ready(), true);
   const visit = pool.visit(`${site.origin}/held`, { screenshot: true, timeoutMs: 20_000 });
   await seen;
@@ -73,7 +73,7 @@ Deno.test("Chromium killed mid-screenshot is EBROWSER, and the next screenshot r
 Deno.test("every renderer killed mid-visit: EBROWSER for that visit, and the next one works", async (t) => {
   const { site, seen, release } = heldSite();
   await using _site = site;
-  await using pool = poolFor(configFor([site.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   // A first visit leaves a spare context (and its renderer) ready for the next one.
   await pool.visit(`${site.origin}/`, { screenshot: true });
   await pool.settled();

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { ApiError } from "../../lib/errors.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { configFor, html, poolFor, serveFixture } from "./_helpers.ts";
+import { poolFor } from "./_helpers.ts";
+import { html, serve, testConfig } from "../_fixtures.ts";
 
 const OK_PAGE = "<!doctype html><title>ok</title><p>ok</p>";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,14 +36,14 @@ function alive(pid: number): boolean {
 }
 
 Deno.test("visit() answers EBUSY beyond the queue and serves the queued visit", async () => {
-  await using site = serveFixture({
+  await using site = serve({
     "/slow": async () => {
       await sleep(1500);
       return html(OK_PAGE);
     },
     "/": () => html(OK_PAGE),
   });
-  await using pool = poolFor(configFor([site.port]), { maxPages: 1, maxQueue: 1 });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }), { maxPages: 1, maxQueue: 1 });
   assert.equal(await pool.ready(), true);
   const first = pool.visit(`${site.origin}/slow`, { html: true });
   await sleep(100);
@@ -68,7 +69,7 @@ Deno.test("visit() answers EBUSY beyond the queue and serves the queued visit", 
 });
 
 Deno.test("visit() fails only the hostile page's request and the pool keeps serving", async (t) => {
-  await using site = serveFixture({
+  await using site = serve({
     "/": () => html(OK_PAGE),
     "/spin": () => html("<p>x</p><script>while (true) {}</script>"),
     "/spin-later": () => html("<p>x</p><script>setTimeout(() => { while (true) {} }, 0)</script>"),
@@ -81,7 +82,7 @@ Deno.test("visit() fails only the hostile page's request and the pool keeps serv
       html(`<script>const keep = [];
         while (true) keep.push(new Array(4e6).fill(Math.random()));</script>`),
   });
-  await using pool = poolFor(configFor([site.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   const normal = async () => {
     const result = await pool.visit(`${site.origin}/`, { screenshot: true });
     assert.equal(result.screenshot!.width, 1280);
@@ -123,8 +124,8 @@ Deno.test("visit() fails only the hostile page's request and the pool keeps serv
 });
 
 Deno.test("visit() relaunches Chromium after it is killed, leaving no zombie", async () => {
-  await using site = serveFixture({ "/": () => html(OK_PAGE) });
-  await using pool = poolFor(configFor([site.port]));
+  await using site = serve({ "/": () => html(OK_PAGE) });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   await pool.visit(`${site.origin}/`, { screenshot: true });
   const first = pool.stats().pid!;
   assert.ok(alive(first));
@@ -143,7 +144,7 @@ Deno.test("visit() relaunches Chromium after it is killed, leaving no zombie", a
 });
 
 Deno.test("visit() without a Chromium binary is EBROWSER at request time", async () => {
-  const config = configFor([], { CHROMIUM_PATH: "/nonexistent/chromium" });
+  const config = testConfig({ trustPorts: [], env: { CHROMIUM_PATH: "/nonexistent/chromium" } });
   // Creating the pool must not fail: only a request finds out.
   await using pool = createBrowser({ config, fetcher: createFetcher({ config }) });
   assert.equal(await pool.ready(), false);
@@ -157,13 +158,13 @@ Deno.test("visit() without a Chromium binary is EBROWSER at request time", async
 });
 
 Deno.test("visit() rejects non-http(s) URLs and honours the caller's signal", async () => {
-  await using site = serveFixture({
+  await using site = serve({
     "/slow": async () => {
       await sleep(3000);
       return html(OK_PAGE);
     },
   });
-  await using pool = poolFor(configFor([site.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   await assert.rejects(pool.visit("file:///etc/passwd"), code("EINVALURL"));
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 500);

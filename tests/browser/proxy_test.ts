@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { DENIED_HEADER, startProxy } from "../../lib/browser/proxy.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { configFor, html, requireChromium, serveFixture, startCanary } from "./_helpers.ts";
+import { requireChromium, startCanary } from "./_helpers.ts";
+import { html, serve, testConfig } from "../_fixtures.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -27,8 +28,8 @@ async function readAll(conn: Deno.Conn, until?: string): Promise<string> {
 
 Deno.test("startProxy() forwards allowed targets and refuses the rest with 403", async (t) => {
   await using canary = startCanary();
-  await using site = serveFixture({ "/hello": () => html("<p>hello</p>") });
-  const config = configFor([site.port]);
+  await using site = serve({ "/hello": () => html("<p>hello</p>") });
+  const config = testConfig({ trustPorts: [site.port] });
   await using proxy = await startProxy({ fetcher: createFetcher({ config }) });
 
   await t.step("absolute-form GET reaches the target and is told to close", async () => {
@@ -91,9 +92,9 @@ Deno.test("startProxy() forwards allowed targets and refuses the rest with 403",
 });
 
 Deno.test("createBrowser() registers its proxy port so even trusted loopback cannot reach it", async () => {
-  await using site = serveFixture({ "/": () => html("<p>ok</p>") });
+  await using site = serve({ "/": () => html("<p>ok</p>") });
   // Every loopback port trusted: only the own-port rule stands between a page and the proxy.
-  const config = configFor([site.port]);
+  const config = testConfig({ trustPorts: [site.port] });
   config.trustedTargets = [{ network: "127.0.0.0", prefix: 8, port: null }];
   const before = [...config.ownPorts];
   requireChromium();

@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import type { ApiError } from "../../lib/errors.ts";
-import {
-  configFor,
-  decode,
-  type Fixture,
-  html,
-  poolFor,
-  serveFixture,
-  startCanary,
-} from "./_helpers.ts";
+import { decode, poolFor, startCanary } from "./_helpers.ts";
+import { type Fixture, html, serve, testConfig } from "../_fixtures.ts";
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,13 +70,13 @@ function redirect(request: Request): Response {
 
 Deno.test("visit() lets nothing on a page reach a loopback canary outside TRUSTED_TARGETS", async (t) => {
   await using canary = startCanary();
-  await using site: Fixture = serveFixture({
+  await using site: Fixture = serve({
     "/": (_, self) => html(ssrfPage(canary.origin, self.origin)),
     "/worker.js": () =>
       new Response(WORKER(canary.origin), { headers: { "content-type": "text/javascript" } }),
     "/redirect": redirect,
   });
-  await using pool = poolFor(configFor([site.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
 
   await t.step("the capture of the SSRF page succeeds while every attempt is refused", async () => {
     const result = await pool.visit(`${site.origin}/`, {
@@ -130,12 +123,12 @@ Deno.test("visit() lets nothing on a page reach a loopback canary outside TRUSTE
 });
 
 Deno.test("visit() sends the caller's headers only to the target's origin", async () => {
-  await using other = serveFixture({
+  await using other = serve({
     "/pixel.png": () => new Response("x", { headers: { "content-type": "image/png" } }),
     "/frame": () => html("<p>other</p>"),
     "/api": () => new Response("{}", { headers: { "access-control-allow-origin": "*" } }),
   });
-  await using target = serveFixture({
+  await using target = serve({
     "/": () =>
       html(`<!doctype html><img src="/same.png"><img src="${other.origin}/pixel.png">
         <iframe src="${other.origin}/frame"></iframe>
@@ -145,7 +138,7 @@ Deno.test("visit() sends the caller's headers only to the target's origin", asyn
     "/api": () => new Response("{}"),
     "/redirect": redirect,
   });
-  await using pool = poolFor(configFor([target.port, other.port]));
+  await using pool = poolFor(testConfig({ trustPorts: [target.port, other.port] }));
   await pool.visit(`${target.origin}/`, {
     headers: { "X-Secret": "s3cret", Authorization: "Bearer t0ken", "User-Agent": "peek-test/1" },
     waitUntil: "networkidle0",

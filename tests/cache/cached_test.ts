@@ -22,6 +22,22 @@ function counter(delayMs = 20) {
   return { state, compute };
 }
 
+/**
+ * `promise`, or a failure if it has not settled in 10 s: turns "waited for a refresh that never
+ * ends" into a failed test instead of a hung run (the answer itself takes milliseconds).
+ */
+async function unlessHung<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("waited for the blocked refresh")), 10_000);
+  });
+  try {
+    return await Promise.race([promise, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function opts(store: Store, overrides: Partial<CachedOptions>): CachedOptions {
   return { store, key: "a".repeat(64), ttlMs: 60_000, compute: counter().compute, ...overrides };
 }
@@ -83,20 +99,27 @@ Deno.test("cached() treats entries older than this request's ttl as a MISS", asy
 
 Deno.test("cached() with staleTtl serves the copy and refreshes it in the background", async () => {
   await using store = await tempStore();
-  const { state, compute } = counter(200);
+  const { state, compute } = counter(0);
   await cached(opts(store, { compute }));
   await new Promise((r) => setTimeout(r, 20));
   const young = await cached(opts(store, { compute, staleTtlMs: 10_000 }));
   assert.equal(young.status, "HIT");
   assert.equal(young.refresh, null);
 
-  const started = performance.now();
-  const stale = await cached(opts(store, { compute, staleTtlMs: 0 }));
-  assert.ok(performance.now() - started < 150, "a stale answer must not wait for the refresh");
+  // The refresh cannot finish before release(): an answer that arrives first did not wait for it.
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const blocked = async () => {
+    await gate;
+    return await compute();
+  };
+  const stale = await unlessHung(cached(opts(store, { compute: blocked, staleTtlMs: 0 })));
   assert.equal(stale.status, "STALE");
   assert.equal(stale.entry.payload, '{"run":1}');
-  const again = await cached(opts(store, { compute, staleTtlMs: 0 }));
+  const again = await unlessHung(cached(opts(store, { compute: blocked, staleTtlMs: 0 })));
   assert.equal(again.status, "STALE");
+  assert.equal(state.runs, 1, "both answered while their refresh was still blocked");
+  release();
   await Promise.all([stale.refresh, again.refresh]);
   assert.equal(state.runs, 2, "concurrent refreshes are single-flight too");
   const after = await cached(opts(store, { compute }));

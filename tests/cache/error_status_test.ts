@@ -4,7 +4,7 @@ import { cached } from "../../lib/cache/cached.ts";
 import { ApiError, isApiError } from "../../lib/errors.ts";
 import { setQuiet } from "../../lib/log.ts";
 import { freePort } from "../ops/_main_process.ts";
-import { q, testApp, testConfig } from "../_server.ts";
+import { q, testApp, testConfig } from "../_fixtures.ts";
 import { tempStore } from "../store/_temp_store.ts";
 
 setQuiet(true);

@@ -3,7 +3,7 @@
  * codeScheme), reached as `parity.test` through an injected resolver, a canary outside
  * TRUSTED_TARGETS that must never be contacted, and linkpeek serving on loopback.
  */
-import { html, serveRoutes, testConfig, type TestServer } from "../_server.ts";
+import { type Fixture, html, serve, testConfig } from "../_fixtures.ts";
 import { type Canary, startCanary } from "../browser/_helpers.ts";
 import { type Linkpeek, serveLinkpeek } from "../ops/_listen.ts";
 
@@ -39,7 +39,7 @@ const PNG = Uint8Array.from(
 );
 
 export interface ParityTarget extends AsyncDisposable {
-  site: TestServer;
+  site: Fixture;
   canary: Canary;
   app: Linkpeek;
   endpoint: string;
@@ -49,7 +49,7 @@ export interface ParityTarget extends AsyncDisposable {
 
 export async function startParity(env: Record<string, string> = {}): Promise<ParityTarget> {
   const canary = startCanary();
-  const site = serveRoutes({
+  const site = serve({
     // A page that asks the browser for the canary: the egress guard must refuse it.
     "/canary-image": () =>
       html(`<!doctype html><html lang="en"><head><title>${TITLE}</title></head><body>

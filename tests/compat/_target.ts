@@ -4,7 +4,7 @@
  * and no real DNS is asked), plus a linkpeek on loopback with free and pro ports.
  */
 import { createKey } from "../../lib/plans/keys.ts";
-import { html, serveRoutes, testConfig, type TestServer } from "../_server.ts";
+import { type Fixture, html, serve, testConfig } from "../_fixtures.ts";
 import { type Linkpeek, serveLinkpeek } from "../ops/_listen.ts";
 
 export const TITLE = "Compat target page";
@@ -26,7 +26,7 @@ const PAGE = `<!doctype html><html lang="en"><head>
 </head><body style="background:#fff"><h1>Compat</h1><p class="price">42.50</p></body></html>`;
 
 export interface Compat extends AsyncDisposable {
-  site: TestServer;
+  site: Fixture;
   app: Linkpeek;
   /** The page's URL as clients send it. */
   pageUrl: string;
@@ -35,7 +35,7 @@ export interface Compat extends AsyncDisposable {
 }
 
 export async function startCompat(): Promise<Compat> {
-  const site = serveRoutes({
+  const site = serve({
     "/page": () => html(PAGE),
     "/cover.png": () => new Response(PNG, { headers: { "content-type": "image/png" } }),
   });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type CustomRules, runRules, validateRules } from "../../lib/extract/custom.ts";
+import { type CustomRules, runRulesOnDocument, validateRules } from "../../lib/extract/custom.ts";
+import { parseHtml } from "../../lib/extract/dom.ts";
 import { applyType, toNumber } from "../../lib/extract/custom_types.ts";
 import { extract } from "../../lib/extract/mod.ts";
 import type { ApiError } from "../../lib/errors.ts";
@@ -41,6 +42,11 @@ const PAGE = `<!doctype html>
   <span class="ip">192.0.2.7</span><span class="tagged">pt_BR</span>
 </body>
 </html>`;
+
+/** Rules over a page parsed as the DOM step parses it (lib/extract/dom_work.ts). */
+function runRules(html: string, url: string, rules: CustomRules): Record<string, unknown> {
+  return runRulesOnDocument(parseHtml(html), { url, rules });
+}
 
 function run(rules: unknown): Record<string, unknown> {
   return runRules(PAGE, URL, validateRules(rules));
@@ -152,7 +158,7 @@ Deno.test("validateRules() rejects bad rules naming the parameter", async (t) =>
   });
 });
 
-Deno.test("runRules() reads values with selector, attr and type", async (t) => {
+Deno.test("runRulesOnDocument() reads values with selector, attr and type", async (t) => {
   await t.step("text by default, whitespace normalised", () => {
     assert.deepEqual(run({ tagline: { selector: ".tagline" } }), {
       tagline: "Light for late nights",
@@ -245,7 +251,7 @@ Deno.test("runRules() reads values with selector, attr and type", async (t) => {
   });
 });
 
-Deno.test("runRules() selectorAll, fallbacks, nesting and whole-page rules", async (t) => {
+Deno.test("runRulesOnDocument() selectorAll, fallbacks, nesting and whole-page rules", async (t) => {
   await t.step("selectorAll: every value, nulls removed, hrefs absolute", () => {
     assert.deepEqual(run({ links: { selectorAll: ".links a", attr: "href" } }), {
       links: ["https://cdn.example/a", "https://cdn.example/assets/b.html", "javascript:void(0)"],
@@ -297,7 +303,7 @@ Deno.test("runRules() selectorAll, fallbacks, nesting and whole-page rules", asy
   });
 });
 
-Deno.test("runRules() never throws at run time", () => {
+Deno.test("runRulesOnDocument() never throws at run time", () => {
   // Rules that skipped validation, on markup that is not HTML at all.
   const rules = {
     bad: [{ selector: ["a["] }],

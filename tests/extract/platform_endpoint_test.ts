@@ -13,8 +13,7 @@ import { endpointFor, fetchPlatformData } from "../../lib/extract/platforms/endp
 import { spotify } from "../../lib/extract/platforms/spotify.ts";
 import { telegram } from "../../lib/extract/platforms/telegram.ts";
 import { syndicationToken, x } from "../../lib/extract/platforms/x.ts";
-import { testConfig as apiConfig } from "../_server.ts";
-import { loopbackConnector, PUBLIC_IP, tableResolver, testConfig } from "../fetch/_helpers.ts";
+import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 import { certsFor } from "./_certs.ts";
 
 const fixture = (name: string) =>
@@ -117,8 +116,7 @@ async function platformServer() {
   let arrive = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", cert, key, onListen() {} },
+  const server = serve(
     async (req) => {
       const url = new URL(req.url);
       seen.push({
@@ -151,9 +149,10 @@ async function platformServer() {
       }
       return new Response("gone", { status: 404 });
     },
+    { cert, key },
   );
   const resolver = tableResolver(Object.fromEntries(HOSTS.map((h) => [h, [PUBLIC_IP]])));
-  const connector = loopbackConnector({ [PUBLIC_IP]: server.addr.port });
+  const connector = loopbackConnector({ [PUBLIC_IP]: server.port });
   return {
     ca,
     seen,
@@ -163,7 +162,7 @@ async function platformServer() {
     arrived,
     async [Symbol.asyncDispose]() {
       release();
-      await server.shutdown();
+      await server[Symbol.asyncDispose]();
     },
   };
 }
@@ -232,7 +231,7 @@ Deno.test("fetchPlatformData() never reaches a platform host that resolves to a 
 
 Deno.test("buildPayload() asks the platform endpoint, unless meta=false", async (t) => {
   await using site = await platformServer();
-  const config = apiConfig();
+  const config = testConfig();
   config.resolver = site.resolver;
   config.connector = site.connector;
   const services = await createServices(config);

@@ -1,15 +1,10 @@
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import type { ApiError } from "../../lib/errors.ts";
-import { serve, testConfig } from "./_helpers.ts";
+import { serve, testConfig } from "../_fixtures.ts";
 
 const MB = 1024 * 1024;
-
-function trustedConfig(port: number, extra: Parameters<typeof testConfig>[0] = {}) {
-  return testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${port}`), ...extra });
-}
 
 /** A body stream that produces `total` bytes of `chunk` on demand, counting what it gave. */
 function counted(chunk: Uint8Array, total: number, meter: { sent: number; cancelled: boolean }) {
@@ -38,7 +33,7 @@ Deno.test("fetch() reads 5 MB of a 50 MB page and closes the connection", async 
       headers: { "content-type": "application/octet-stream" },
     })
   );
-  const fetcher = createFetcher({ config: trustedConfig(site.port) });
+  const fetcher = createFetcher({ config: testConfig({ trustPorts: [site.port] }) });
   const result = await fetcher.fetch(`${site.origin}/big`);
   assert.equal(result.body.byteLength, 5 * MB);
   assert.equal(result.truncated, true);
@@ -58,7 +53,7 @@ Deno.test("fetch() stops a gzip bomb at the cap with bounded memory", async () =
       headers: { "content-type": "text/html", "content-encoding": "gzip" },
     })
   );
-  const fetcher = createFetcher({ config: trustedConfig(site.port) });
+  const fetcher = createFetcher({ config: testConfig({ trustPorts: [site.port] }) });
   const before = Deno.memoryUsage().rss;
   const result = await fetcher.fetch(`${site.origin}/bomb`, { maxBytes: 5 * MB });
   const grown = Deno.memoryUsage().rss - before;
@@ -88,7 +83,7 @@ Deno.test("fetch() decodes gzip, deflate, raw deflate and br", async (t) => {
       headers: { "content-type": "text/html", "content-encoding": v.coding },
     });
   });
-  const fetcher = createFetcher({ config: trustedConfig(site.port) });
+  const fetcher = createFetcher({ config: testConfig({ trustPorts: [site.port] }) });
   for (const [name] of variants) {
     await t.step(name, async () => {
       const result = await fetcher.fetch(`${site.origin}/${encodeURIComponent(name)}`);
@@ -157,25 +152,26 @@ Deno.test("fetch() times out against slow targets", async (t) => {
     });
     return new Response(body, { headers: { "content-type": "application/octet-stream" } });
   });
-  const fetcher = createFetcher({ config: trustedConfig(site.port, { fetchTimeoutMs: 1500 }) });
+  const fetcher = createFetcher({
+    config: testConfig({ trustPorts: [site.port], fetchTimeoutMs: 1500 }),
+  });
 
+  // The message names the deadline that fired; the clock only checks it did not fire early.
   await t.step("a dripping body is ETIMEOUT at the deadline", async () => {
     const started = Date.now();
     await assert.rejects(fetcher.fetch(`${site.origin}/drip`), (e: ApiError) => {
       assert.equal(e.code, "ETIMEOUT");
-      assert.match(e.message, /drip.*1500 ms/);
+      assert.match(e.message, /drip.*after 1500 ms/);
       return true;
     });
     const took = Date.now() - started;
-    assert.ok(took >= 1400 && took < 3000, `took ${took} ms`);
+    assert.ok(took >= 1400, `took ${took} ms`);
   });
-  await t.step("no response headers is ETIMEOUT", async () => {
-    const started = Date.now();
+  await t.step("no response headers is ETIMEOUT at the call's own deadline", async () => {
     await assert.rejects(
       fetcher.fetch(`${site.origin}/silent`, { timeoutMs: 500 }),
-      (e: ApiError) => e.code === "ETIMEOUT",
+      (e: ApiError) => e.code === "ETIMEOUT" && / after 500 ms/.test(e.message),
     );
-    assert.ok(Date.now() - started < 1500);
   });
   await t.step("the caller's signal ends the fetch", async () => {
     await assert.rejects(

@@ -7,32 +7,22 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy.ts";
-import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import { certsFor } from "../extract/_certs.ts";
-import { tableResolver, testConfig } from "./_helpers.ts";
+import { serve, tableResolver, testConfig } from "../_fixtures.ts";
 import { type RunningProxy, startSquid, startTinyproxy } from "./_proxies.ts";
 import { requireChromium } from "../browser/_helpers.ts";
 
 const SITE = "site.example.test";
 const proxyOf = (url: string): ProxySpec => parseProxy(url, (why) => new Error(why));
 
-/** A loopback target answering with the Host it was asked for. */
-function target(options: { cert?: string; key?: string } = {}) {
-  const seen: string[] = [];
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", ...options, onListen() {} },
-    (request) => {
-      seen.push(request.headers.get("host") ?? "");
-      return new Response(`<title>through</title>`, { headers: { "content-type": "text/html" } });
-    },
+/** A loopback target; the Host it was asked for is in `seen[].headers.host`. */
+function target(tls: { cert: string; key: string } | null = null) {
+  return serve(
+    () => new Response(`<title>through</title>`, { headers: { "content-type": "text/html" } }),
+    tls,
   );
-  return {
-    port: server.addr.port,
-    seen,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
 }
 
 /** Waits until the proxy's log holds `text` (squid writes a tunnel's line when it closes). */
@@ -46,10 +36,7 @@ async function logged(proxy: RunningProxy, text: string): Promise<string> {
 }
 
 function configFor(ports: number[], table: Record<string, string[]> = { [SITE]: ["127.0.0.1"] }) {
-  return testConfig({
-    resolver: tableResolver(table),
-    trustedTargets: parseTrustedTargets(ports.map((p) => `127.0.0.1:${p}`).join(",")),
-  });
+  return testConfig({ trustPorts: ports, resolver: tableResolver(table) });
 }
 
 const isCode = (code: string, pattern?: RegExp) => (error: unknown) => {
@@ -76,10 +63,10 @@ Deno.test("the fetcher tunnels to the checked address through tinyproxy and squi
         const spec = proxyOf(proxy.url);
         const http = await fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: spec });
         assert.equal(http.statusCode, 200);
-        assert.equal(plain.seen.at(-1), `${SITE}:${plain.port}`);
+        assert.equal(plain.last?.headers.host, `${SITE}:${plain.port}`);
         const https = await fetcher.fetch(`https://${SITE}:${secure.port}/`, { proxy: spec });
         assert.equal(new TextDecoder().decode(https.body), "<title>through</title>");
-        assert.equal(secure.seen.at(-1), `${SITE}:${secure.port}`);
+        assert.equal(secure.last?.headers.host, `${SITE}:${secure.port}`);
         const log = await logged(proxy, `127.0.0.1:${secure.port}`);
         assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${plain.port}`));
         assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${secure.port}`));
@@ -125,7 +112,7 @@ Deno.test("the guard holds around and behind a proxy", async (t) => {
       fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(squid.url) }),
       isCode("EFORBIDDENURL", /proxy/),
     );
-    assert.equal(plain.seen.length, 0);
+    assert.equal(plain.hits, 0);
   });
 
   await t.step("a target on a private address is refused before the proxy is asked", async () => {
@@ -150,7 +137,7 @@ Deno.test("the guard holds around and behind a proxy", async (t) => {
       }),
       isCode("EPROXY", /^The proxy "127\.0\.0\.1" refused the connection\.$/),
     );
-    assert.equal(plain.seen.length, 0);
+    assert.equal(plain.hits, 0);
   });
 });
 

@@ -4,7 +4,7 @@ import net from "node:net";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import type { ApiError } from "../../lib/errors.ts";
-import { serve, testConfig } from "./_helpers.ts";
+import { serve, testConfig } from "../_fixtures.ts";
 
 /** A TCP server on 127.0.0.1 whose connections are handed to `onSocket`. */
 async function rawServer(onSocket: (socket: net.Socket) => void) {
@@ -44,7 +44,7 @@ function replyWith(reply: (path: string) => Uint8Array | string | null) {
 
 function trusted(port: number) {
   return createFetcher({
-    config: testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${port}`) }),
+    config: testConfig({ trustPorts: [port] }),
   });
 }
 

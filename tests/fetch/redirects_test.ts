@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import type { ApiError } from "../../lib/errors.ts";
-import { serve, testConfig } from "./_helpers.ts";
+import { serve, testConfig } from "../_fixtures.ts";
 
 function redirector() {
   return serve((req) => {
@@ -28,7 +27,7 @@ function redirect(location: string, status = 302): Response {
 
 Deno.test("fetch() follows redirects up to the limit", async (t) => {
   await using site = redirector();
-  const config = testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${site.port}`) });
+  const config = testConfig({ trustPorts: [site.port] });
   const fetcher = createFetcher({ config });
 
   await t.step("10 hops pass and are listed in order", async () => {
@@ -96,7 +95,7 @@ Deno.test("fetch() drops origin headers from the first cross-origin hop on", asy
   origins.a = a.origin;
   origins.b = b.origin;
   const config = testConfig({
-    trustedTargets: parseTrustedTargets(`127.0.0.1:${a.port},127.0.0.1:${b.port}`),
+    trustPorts: [a.port, b.port],
   });
   const result = await createFetcher({ config }).fetch(
     `http://user:p%40ss@127.0.0.1:${a.port}/start`,
@@ -128,7 +127,7 @@ Deno.test("fetch() drops origin headers from the first cross-origin hop on", asy
 
 Deno.test("fetch() rejects header values that would split the request", async () => {
   await using site = serve(() => new Response("x"));
-  const config = testConfig({ trustedTargets: parseTrustedTargets(`127.0.0.1:${site.port}`) });
+  const config = testConfig({ trustPorts: [site.port] });
   await assert.rejects(
     createFetcher({ config }).fetch(`${site.origin}/`, { headers: { "x-a": "1\r\nx-b: 2" } }),
     (e: ApiError) => e.code === "EINVALQUERY" && e.message.includes("x-a"),

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
-import { serve, tableResolver, testConfig } from "./_helpers.ts";
+import { serve, tableResolver, testConfig } from "../_fixtures.ts";
 
 /** A server answering 503 to its first `failures` requests, then 200. */
 function flaky(failures: number) {
@@ -44,7 +43,7 @@ function dropping(failures: number) {
 
 const fetcherFor = (port: number, resolver = tableResolver({})) =>
   createFetcher({
-    config: testConfig({ resolver, trustedTargets: parseTrustedTargets(`127.0.0.1:${port}`) }),
+    config: testConfig({ resolver, trustPorts: [port] }),
   });
 
 Deno.test("retries: a 5xx is asked again with backoff, the last answer stands", async (t) => {

@@ -8,7 +8,7 @@ import { createFetcher } from "../../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import type { ApiError } from "../../lib/errors.ts";
 import type { Resolver } from "../../lib/guard/types.ts";
-import { PUBLIC_IP, serve, tableResolver, testConfig } from "./_helpers.ts";
+import { PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 
 function expectCode(expected: string) {
   return (e: ApiError) => {
@@ -106,7 +106,7 @@ Deno.test("fetch() refuses redirects to forbidden and non-http targets", async (
   });
   const config = testConfig({
     connector,
-    trustedTargets: parseTrustedTargets(`127.0.0.1:${site.port}`),
+    trustPorts: [site.port],
   });
   const fetcher = createFetcher({ config });
   const hop = (to: string) => `${site.origin}/r?to=${encodeURIComponent(to)}`;

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import type { ApiError } from "../../lib/errors.ts";
-import { loopbackConnector, PUBLIC_IP, tableResolver, testConfig } from "./_helpers.ts";
+import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 
 async function openssl(dir: string, args: string[]): Promise<void> {
   let output;
@@ -51,16 +51,12 @@ async function makeCerts(): Promise<{ ca: string; cert: string; key: string }> {
 
 Deno.test("fetch() verifies TLS against the URL's host name, not the dialled address", async (t) => {
   const { ca, cert, key } = await makeCerts();
-  let hits = 0;
-  await using server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", cert, key, onListen() {} },
-    (req) => {
-      hits++;
-      return new Response(`tls ok ${new URL(req.url).host}`);
-    },
+  await using server = serve(
+    (req) => new Response(`tls ok ${new URL(req.url).host}`),
+    { cert, key },
   );
   const resolver = tableResolver({ "site.test": [PUBLIC_IP], "other.test": [PUBLIC_IP] });
-  const connector = loopbackConnector({ [PUBLIC_IP]: server.addr.port });
+  const connector = loopbackConnector({ [PUBLIC_IP]: server.port });
   const config = testConfig({ resolver, connector });
 
   await t.step("the right name with the trusted CA passes", async () => {
@@ -80,5 +76,5 @@ Deno.test("fetch() verifies TLS against the URL's host name, not the dialled add
       (e: ApiError) => e.code === "EFETCH" && /TLS/.test(e.message),
     );
   });
-  assert.equal(hits, 1);
+  assert.equal(server.hits, 1);
 });

@@ -13,14 +13,17 @@ import { createKey } from "../../lib/plans/mod.ts";
 import { CARD_WIDTH, HERO_RATIO, THUMBNAIL } from "../../lib/oembed_provider/card.ts";
 import { DEFAULT_FRAME } from "../../lib/oembed_provider/embed_html.ts";
 import { DEFAULT_FIELDS } from "../../lib/types.ts";
-import { html, serveRoutes, type TestApp, testApp, testConfig } from "../_server.ts";
 import {
+  html,
   loopbackConnector,
   PUBLIC_IP,
   PUBLIC_IP_2,
   serve,
   tableResolver,
-} from "../fetch/_helpers.ts";
+  type TestApp,
+  testApp,
+  testConfig,
+} from "../_fixtures.ts";
 
 function png(width: number, height: number): Uint8Array<ArrayBuffer> {
   const image = new PNG({ width, height });
@@ -64,7 +67,7 @@ function site() {
   const photo = png(800, 600);
   const provider = (path: string) =>
     `http://providers.example/${path}?url=${encodeURIComponent(SITE)}&amp;format=json`;
-  return serveRoutes({
+  return serve({
     "/article": () => page({ title: "Calm interfaces", image: "/hero.png" }),
     "/square": () => page({ title: "Square", image: "/square.png" }),
     "/hero.png": image(hero),
@@ -290,7 +293,7 @@ Deno.test("GET /oembed passes on the target's own video provider, sized", async 
   const { status, body } = await env.oembed("/watch", "&maxwidth=320&maxheight=400");
   assert.equal(status, 200);
   // The provider was asked for the size, through the guarded fetcher.
-  assert.match(env.provider.last!.path, /^\/video\?url=.*&maxwidth=320&maxheight=400$/);
+  assert.match(env.provider.last!.target, /^\/video\?url=.*&maxwidth=320&maxheight=400$/);
   assert.equal(body.type, "video");
   assert.deepEqual([body.width, body.height], [320, 180]);
   assert.equal(

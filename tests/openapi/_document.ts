@@ -1,6 +1,6 @@
 /** The live /openapi.json of a handler with both pro servers configured, written to a folder. */
 import { createHandler } from "../../lib/handler.ts";
-import { testConfig } from "../_server.ts";
+import { testConfig } from "../_fixtures.ts";
 
 export type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { html, serveRoutes } from "../_server.ts";
+import { html, serve } from "../_fixtures.ts";
 import { startRedis } from "../store/_redis.ts";
 import { type MainProcess, startMain } from "./_main_process.ts";
 
@@ -24,8 +24,8 @@ async function call(main: MainProcess, path: string, init: RequestInit = {}) {
 }
 
 Deno.test("every answer gets one line at the level of its outcome, naming its route", async () => {
-  await using site = serveRoutes({ "/page": () => html("<title>Logged</title>") });
-  await using canary = serveRoutes();
+  await using site = serve({ "/page": () => html("<title>Logged</title>") });
+  await using canary = serve();
   await using main = await startMain({
     TRUSTED_TARGETS: `127.0.0.1:${site.port}`,
     LOG_LEVEL: "debug",
@@ -84,7 +84,7 @@ Deno.test("every answer gets one line at the level of its outcome, naming its ro
   const refused = parse(main.lines).filter((l) => l.msg === "guard refused target");
   assert.equal(refused.length, 1);
   assert.equal(refused[0]!.requestId, ids[1], "the guard's line carries its request's id");
-  assert.deepEqual(canary.hits, []);
+  assert.deepEqual(canary.paths, []);
 });
 
 Deno.test("LOG_LEVEL decides which lines are written; a bad value stops the start", async () => {

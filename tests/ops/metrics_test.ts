@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { samples } from "./_prometheus.ts";
 import type { Config } from "../../lib/config.ts";
 import { REFUSAL_KINDS, REFUSAL_STAGES } from "../../lib/guard/refusal.ts";
-import { html, q, serveRoutes, type TestApp, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, type TestApp, testApp, testConfig } from "../_fixtures.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -66,7 +66,7 @@ function everythingTo(config: Config, port: number, except: Record<string, numbe
 }
 
 Deno.test("promtool check metrics passes on a live /metrics with no warning", async () => {
-  await using site = serveRoutes({ "/page": () => html("<title>T</title>") });
+  await using site = serve({ "/page": () => html("<title>T</title>") });
   await using app = await testApp(
     testConfig({ trustPorts: [site.port], env: { CHROMIUM_PATH: CHROMIUM } }),
   );
@@ -113,8 +113,8 @@ Deno.test("promtool is not a rubber stamp: it flags a metric without HELP", asyn
 });
 
 Deno.test("a refused target counts once under its kind and stage, with no host in the labels", async (t) => {
-  await using canary = serveRoutes({ "/": () => html("<title>canary</title>") });
-  await using site = serveRoutes({
+  await using canary = serve({ "/": () => html("<title>canary</title>") });
+  await using site = serve({
     "/hop": () => new Response(null, { status: 302, headers: { location: "http://10.0.0.9/" } }),
     "/page": () => html(`<title>page</title><img src="http://127.0.0.1:${canary.port}/pixel.png">`),
   });
@@ -179,7 +179,7 @@ Deno.test("a refused target counts once under its kind and stage, with no host i
     }
     assert.doesNotMatch(text, /intranet|weird\.test|10\.1\.2\.3|169\.254/);
   });
-  assert.equal(canary.hits.length, 0, "nothing reached the canary");
+  assert.equal(canary.hits, 0, "nothing reached the canary");
 });
 
 /** Chromium's process tree from each process's task/<tid>/children, not from parent pids. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { samples } from "./_prometheus.ts";
 import { createHandler } from "../../lib/handler.ts";
-import { html, q, serveRoutes, testConfig } from "../_server.ts";
+import { html, q, serve, testConfig } from "../_fixtures.ts";
 import { startRedis } from "../store/_redis.ts";
 
 const LOOPBACK = { remoteAddr: "127.0.0.1" };
@@ -77,7 +77,7 @@ Deno.test("GET /ready reflects the browser and the store", async (t) => {
 });
 
 Deno.test("GET /metrics counts API requests by plan, status and code", async () => {
-  await using site = serveRoutes({
+  await using site = serve({
     "/page": () => html("<title>Metrics page</title><meta name=description content=d>"),
   });
   const handler = await createHandler(testConfig({ trustPorts: [site.port] }));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { html, serveRoutes } from "../_server.ts";
+import { html, serve } from "../_fixtures.ts";
 import { startMain } from "./_main_process.ts";
 import { descendants } from "../_processes.ts";
 
@@ -17,7 +17,7 @@ function requestLines(lines: string[]): Record<string, unknown>[] {
 }
 
 Deno.test("main.ts logs one JSON line per API request with its id and no secrets", async () => {
-  await using site = serveRoutes({ "/page": () => html("<title>Logged page</title>") });
+  await using site = serve({ "/page": () => html("<title>Logged page</title>") });
   await using main = await startMain({ TRUSTED_TARGETS: `127.0.0.1:${site.port}` });
   const target = `${site.origin}/page`;
   const withUserinfo = target.replace("http://", `http://user:${SECRETS.password}@`);
@@ -74,7 +74,7 @@ async function alive(pid: number): Promise<boolean> {
 Deno.test("main.ts on SIGTERM finishes the in-flight request, closes Chromium, exits 0", async () => {
   let release: () => void = () => {};
   const slowStarted = Promise.withResolvers<void>();
-  await using site = serveRoutes({
+  await using site = serve({
     "/page": () => html("<title>Quick page</title>"),
     "/slow": async () => {
       slowStarted.resolve();

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { ApiError } from "../../lib/errors.ts";
 import { parseParams } from "../../lib/params/mod.ts";
 import { queryApiKey } from "../../lib/api/plan.ts";
-import { html, q, serveRoutes, testApp, testConfig } from "../_server.ts";
+import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const parse = (query: string) => parseParams(new URLSearchParams(query), { maxTimeoutMs: 28_000 });
 
@@ -66,7 +66,7 @@ Deno.test("a header value with control or non-Latin-1 characters is EINVALQUERY 
 
 Deno.test("the target sees Latin-1 headers as sent, no key spelling, and bad values cost nothing", async () => {
   const seen: Headers[] = [];
-  await using site = serveRoutes({
+  await using site = serve({
     "/": (request) => {
       seen.push(request.headers);
       return html("<title>t</title>");

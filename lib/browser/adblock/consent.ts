@@ -78,7 +78,9 @@ function loadAssets(): Promise<Assets> {
       import("@duckduckgo/autoconsent"),
       import("@duckduckgo/autoconsent/rules/compact-rules.json", { with: { type: "json" } }),
     ]);
-    // The IIFE bundle sits beside the package's ES module but is not in its `exports`.
+    // The IIFE bundle sits beside the package's ES module but is not in its `exports`, so a
+    // static `with { type: "text" }` import is refused (ERR_PACKAGE_PATH_NOT_EXPORTED). `deno
+    // compile` embeds npm package folders whole in the binary's file system: this read works there.
     const entry = import.meta.resolve("@duckduckgo/autoconsent");
     const script = await Deno.readTextFile(new URL("./autoconsent.playwright.js", entry));
     return { script, rules, filter: module.filterCompactRules as Assets["filter"] };

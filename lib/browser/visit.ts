@@ -10,6 +10,7 @@ import { ApiError } from "../errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
 import type { Deadline } from "./deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
+import type { PhaseClock } from "./timings.ts";
 import { stripControls } from "../fetch/decode.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
@@ -37,6 +38,7 @@ export interface VisitJob {
   options: VisitOptions;
   deadline: Deadline;
   defaultUserAgent: string;
+  clock: PhaseClock;
 }
 
 export type VisitOutcome =
@@ -57,6 +59,7 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   let lease: Lease;
   try {
     lease = await deadline.run(leasing);
+    job.clock.lap("context");
   } catch (error) {
     // Past the deadline the lease may still arrive: its closing is part of this visit's, so
     // the pool holds the page slot (and settled() waits) until it is gone.
@@ -103,7 +106,7 @@ async function visitIn(
   page: Page,
   job: VisitJob,
 ): Promise<VisitResult> {
-  const { deadline, options } = job;
+  const { deadline, options, clock } = job;
   // Popups (window.open spam) are closed as they appear; their loads still meet the proxy.
   context.on("targetcreated", (target) => {
     if (target.type() === "page" && target.opener()) {
@@ -128,6 +131,7 @@ async function visitIn(
       adblock,
     }),
   );
+  clock.lap("setup");
 
   const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
   const started = Date.now();
@@ -138,6 +142,7 @@ async function visitIn(
     throw navigationError(error, { job, started });
   });
   if (documents) response = (await documents.follow(deadline)) ?? response;
+  clock.lap("navigate");
   if (options.awaiting === "text") await waitForText(page, deadline);
   state.navigated = true;
   checkDenied(response, job);
@@ -146,6 +151,7 @@ async function visitIn(
   if (adblock && (options.screenshot || options.pdf)) {
     await deadline.run(adblock.tidy(deadline.remaining(2000)));
   }
+  clock.lap("wait");
   const result: VisitResult = {
     url: page.url(),
     statusCode: response?.status() ?? 0,
@@ -168,10 +174,12 @@ async function visitIn(
     } finally {
       await code?.close().catch(noop);
     }
+    clock.lap("capture");
   }
   if (options.pdf) {
     const pdf = options.pdf === true ? {} : options.pdf;
     result.pdf = await capturePdf(page, { options: pdf, deadline });
+    clock.lap("pdf");
   }
   // Caller code runs last: a loop that never ends leaves the renderer unable to do more.
   if (options.evaluate?.length || options.function) {

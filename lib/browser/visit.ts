@@ -14,7 +14,7 @@ import type { PhaseClock } from "./timings.ts";
 import { stripControls } from "../fetch/decode.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
-import { startAdblock } from "./adblock/mod.ts";
+import { type Adblock, startAdblock } from "./adblock/mod.ts";
 import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
 import { openCodeView } from "./code_view.ts";
 import { runCallerCode } from "./evaluate.ts";
@@ -119,18 +119,22 @@ async function visitIn(
   });
   page.setDefaultTimeout(deadline.remaining());
   const state: PageState = { navigated: false };
-  const adblock = options.adblock === false
-    ? null
-    : await deadline.run(startAdblock(page, { javascript: options.javascript !== false }));
-  await deadline.run(
+  // adblock's script and binding go in beside the emulation settings: one wait, not two.
+  const blocker: { adblock: Adblock | null } = { adblock: null };
+  await deadline.run(Promise.all([
+    options.adblock === false
+      ? null
+      : startAdblock(page, { javascript: options.javascript !== false }).then((started) =>
+        blocker.adblock = started
+      ),
     setupPage(page, {
       url: job.url,
       options,
       defaultUserAgent: job.defaultUserAgent,
       state,
-      adblock,
+      adblock: () => blocker.adblock,
     }),
-  );
+  ]));
   clock.lap("setup");
 
   const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
@@ -148,6 +152,7 @@ async function visitIn(
   checkDenied(response, job);
 
   await act(page, job);
+  const { adblock } = blocker;
   if (adblock && (options.screenshot || options.pdf)) {
     await deadline.run(adblock.tidy(deadline.remaining(2000)));
   }

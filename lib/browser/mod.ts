@@ -253,6 +253,8 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     stats: () => ({
       inUse,
       queued: queue.length,
+      maxPages,
+      maxQueue,
       pid: running?.browser.process()?.pid ?? null,
       launches,
       // Every visit has its own context; the default one is never used.

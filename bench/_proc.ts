@@ -32,7 +32,9 @@ export function treeOf(pid: number): number[] {
     byParent.set(parent, [...(byParent.get(parent) ?? []), child]);
   }
   const tree = [pid];
-  for (let i = 0; i < tree.length; i++) tree.push(...(byParent.get(tree[i]!) ?? []));
+  for (let i = 0; i < tree.length; i++) {
+    tree.push(...(byParent.get(tree[i]!) ?? []));
+  }
   return tree;
 }
 
@@ -74,13 +76,18 @@ export async function treeRss(pid: number | null): Promise<number> {
 }
 
 /** Peak of `read()` sampled every `ms` until stop() (which answers the peak). */
-export function peakOf(read: () => Promise<number>, ms = 100): { stop(): number } {
+export function peakOf(
+  read: () => Promise<number>,
+  ms = 100,
+): { stop(): number } {
   let peak = 0;
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    read().then((value) => (peak = Math.max(peak, value))).finally(() => (busy = false));
+    read().then((value) => (peak = Math.max(peak, value))).finally(
+      () => (busy = false),
+    );
   }, ms);
   return {
     stop: () => {
@@ -94,7 +101,9 @@ export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  return sorted[
+    Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
+  ] ?? NaN;
 }
 
 /** Open descriptors of `pid` (its /proc/<pid>/fd entries). */
@@ -104,6 +113,7 @@ export function fdCount(pid: number): number {
 
 /** One line of the machine's load, to print beside noisy figures. */
 export function conditions(): string {
-  const load = Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  const load = Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3)
+    .join(" ");
   return `${navigator.hardwareConcurrency} cores, load average ${load} (shared machine: noisy)`;
 }

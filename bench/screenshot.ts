@@ -37,13 +37,16 @@ const CONCURRENT = 4;
 const GAP_MS = 250;
 const VIEWPORT = { width: 1280, height: 800 };
 
-const CSS = "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
+const CSS =
+  "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
   "padding:24px}main{display:grid;grid-template-columns:repeat(3,1fr);gap:16px;padding:24px}" +
   ".card{border:1px solid #ccc;border-radius:8px;padding:16px;background:#fafafa}";
 const PAGE = `<!doctype html><html><head><title>bench</title>
 <link rel="stylesheet" href="/style.css"></head><body><header><h1>Bench page</h1></header><main>${
   Array.from({ length: 30 }, (_, i) =>
-    `<div class="card"><h2>Card ${i}</h2><p>${"Lorem ipsum dolor sit amet. ".repeat(6)}</p>` +
+    `<div class="card"><h2>Card ${i}</h2><p>${
+      "Lorem ipsum dolor sit amet. ".repeat(6)
+    }</p>` +
     `<img src="/dot.svg" width="32" height="32" alt=""></div>`).join("")
 }</main></body></html>`;
 const DOT = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32">` +
@@ -121,7 +124,9 @@ let sequence = 0;
 const linkpeekAt = (base: string, query: string) => async () => {
   const target = `${base}?n=${sequence++}`;
   const response = await fetch(
-    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${query}`,
+    `http://127.0.0.1:${app.addr.port}/?url=${
+      encodeURIComponent(target)
+    }${query}`,
   );
   const body = await response.json();
   if (response.status !== 200) {
@@ -163,7 +168,10 @@ const ourPeak = peakOf(() => treeRss(linkpeekChromium()));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Warm runs; `gapMs` of idle time before each, as between a service's requests. */
-async function timeRuns(run: () => Promise<number>, gapMs: number): Promise<number[]> {
+async function timeRuns(
+  run: () => Promise<number>,
+  gapMs: number,
+): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -190,7 +198,11 @@ function broken(name: string, run: () => Promise<number>) {
     const inVisit = Object.entries(phases)
       .filter(([phase]) => phase !== "close")
       .reduce((sum, [, ms]) => sum + ms, 0);
-    (breakdowns[name] ??= []).push({ ...phases, "outside visit": total - inVisit, total });
+    (breakdowns[name] ??= []).push({
+      ...phases,
+      "outside visit": total - inVisit,
+      total,
+    });
     return bytes;
   };
 }
@@ -205,14 +217,17 @@ async function throughput(run: () => Promise<number>, cpu: () => number[]) {
     while (next++ < total) await run();
   }));
   const perSecond = total / ((performance.now() - started) / 1000);
-  return { perSecond, cpuMs: cpu().map((after, i) => (after - cpuBefore[i]!) * 1000 / total) };
+  return {
+    perSecond,
+    cpuMs: cpu().map((after, i) => (after - cpuBefore[i]!) * 1000 / total),
+  };
 }
 
 const verdict = (ok: boolean) => ok ? "PASS" : "NOT MET";
 const row = (name: string, times: number[]) =>
-  `  ${name.padEnd(20)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
-    percentile(times, 95).toFixed(1).padStart(6)
-  } ms`;
+  `  ${name.padEnd(20)} p50 ${
+    percentile(times, 50).toFixed(1).padStart(6)
+  } ms   p95 ${percentile(times, 95).toFixed(1).padStart(6)} ms`;
 
 try {
   const lines = [
@@ -244,7 +259,9 @@ try {
     lines.push(
       `  ${name.padEnd(15)} ` +
         phases.map((phase) =>
-          `${phase} ${percentile(list.map((t) => t[phase] ?? 0), 50).toFixed(1)}`
+          `${phase} ${
+            percentile(list.map((t) => t[phase] ?? 0), 50).toFixed(1)
+          }`
         ).join(" | "),
     );
   }
@@ -254,7 +271,10 @@ try {
   );
   // The asset store alone, with a capture's bytes: part of "outside visit".
   {
-    const store = await openStore({ ...config, dataDir: `${dataDir}/store-alone` });
+    const store = await openStore({
+      ...config,
+      dataDir: `${dataDir}/store-alone`,
+    });
     const bytes = new Uint8Array(
       await (async () => {
         const page = await browser.newPage();
@@ -286,15 +306,22 @@ try {
 
   // adblock on vs off on the same page: an ad script from an ad host and an AdSense slot.
   const adUrl = `http://news.example.com:${server.addr.port}/ads`;
-  const off = await timeRuns(linkpeekAt(adUrl, `${SHOT_ONLY}&adblock=false`), GAP_MS);
+  const off = await timeRuns(
+    linkpeekAt(adUrl, `${SHOT_ONLY}&adblock=false`),
+    GAP_MS,
+  );
   const on = await timeRuns(linkpeekAt(adUrl, SHOT_ONLY), GAP_MS);
   const load = engineLoad();
   lines.push(
     `adblock on the same page with an ad script and an ad slot, meta=false (${on.length} each):`,
     row("off", off),
     row("on", on),
-    `  p50 ratio on/off: ${(percentile(on, 50) / percentile(off, 50)).toFixed(2)}x`,
-    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${mib(engineRss)} ` +
+    `  p50 ratio on/off: ${
+      (percentile(on, 50) / percentile(off, 50)).toFixed(2)
+    }x`,
+    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${
+      mib(engineRss)
+    } ` +
       `(${((load?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB serialized)`,
   );
 
@@ -319,7 +346,9 @@ try {
     }/s, default ${meta.perSecond.toFixed(2)}/s`,
     "CPU per screenshot in the throughput runs (ms): this deno process (bench client, " +
       "server and puppeteer clients together) / that screenshot's Chromium:",
-    `  raw puppeteer      deno ${rawDeno.toFixed(0)} / Chromium ${rawChromium.toFixed(0)}`,
+    `  raw puppeteer      deno ${rawDeno.toFixed(0)} / Chromium ${
+      rawChromium.toFixed(0)
+    }`,
     `  linkpeek meta=false deno ${shot.cpuMs[0]!.toFixed(0)} / Chromium ${
       shot.cpuMs[2]!.toFixed(0)
     }`,
@@ -333,7 +362,12 @@ try {
   const rawRss = rawPeak.stop();
   const ourRss = ourPeak.stop();
   const targets: [string, number, string, boolean][] = [
-    ["meta=false p50", latency["meta=false"]!, "<= 1.15x", latency["meta=false"]! <= 1.15],
+    [
+      "meta=false p50",
+      latency["meta=false"]!,
+      "<= 1.15x",
+      latency["meta=false"]! <= 1.15,
+    ],
     [
       "meta=false throughput",
       shot.perSecond / rawPerSecond,
@@ -355,10 +389,14 @@ try {
     ["Chromium peak RSS", ourRss / rawRss, "<= 1.2x", ourRss / rawRss <= 1.2],
   ];
   lines.push(
-    `Chromium peak RSS (summed over each tree): raw ${mib(rawRss)}, linkpeek ${mib(ourRss)}`,
+    `Chromium peak RSS (summed over each tree): raw ${mib(rawRss)}, linkpeek ${
+      mib(ourRss)
+    }`,
     "targets (linkpeek / raw, same run):",
     ...targets.map(([name, ratio, target, ok]) =>
-      `  ${name.padEnd(22)} ${ratio.toFixed(2)}x (target ${target}) ${verdict(ok)}`
+      `  ${name.padEnd(22)} ${ratio.toFixed(2)}x (target ${target}) ${
+        verdict(ok)
+      }`
     ),
   );
   // deno-lint-ignore no-console

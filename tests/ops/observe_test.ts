@@ -199,6 +199,7 @@ Deno.test("/metrics shows the browser pool's capacity as BROWSER_PAGES and BROWS
     const values = samples(await response.text());
     assert.equal(values.get("linkpeek_browser_pages_capacity"), 2);
     assert.equal(values.get("linkpeek_browser_queue_capacity"), 5);
+    assert.equal(values.get("linkpeek_browser_contexts"), 0);
   } finally {
     await handler.close();
   }

@@ -14,7 +14,7 @@ import type { PhaseClock } from "./timings.ts";
 import { stripControls } from "../fetch/decode.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
-import { type Adblock, startAdblock } from "./adblock/mod.ts";
+import { type Adblock, startAdblock, withoutConsent } from "./adblock/mod.ts";
 import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
 import { openCodeView } from "./code_view.ts";
 import { runCallerCode } from "./evaluate.ts";
@@ -71,7 +71,7 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   let crashed = false;
   lease.page.once("error", () => crashed = true);
   try {
-    result = await visitIn(lease.context, lease.page, job);
+    result = await visitIn(lease, job);
   } catch (error) {
     // Whatever a step made of it, a failure while the browser or the tab died is the
     // browser's: never the target's (EFETCH, cached) nor the caller's (EINVALQUERY).
@@ -101,11 +101,8 @@ function closeContext(context: BrowserContext): Promise<boolean> {
   ]).finally(() => clearTimeout(timer));
 }
 
-async function visitIn(
-  context: BrowserContext,
-  page: Page,
-  job: VisitJob,
-): Promise<VisitResult> {
+async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
+  const { context, page } = lease;
   const { deadline, options, clock } = job;
   // Popups (window.open spam) are closed as they appear; their loads still meet the proxy.
   context.on("targetcreated", (target) => {
@@ -123,10 +120,9 @@ async function visitIn(
   const blocker: { adblock: Adblock | null } = { adblock: null };
   await deadline.run(Promise.all([
     options.adblock === false
-      ? null
-      : startAdblock(page, { javascript: options.javascript !== false }).then((started) =>
-        blocker.adblock = started
-      ),
+      ? withoutConsent(page, lease.consent)
+      : startAdblock(page, { javascript: options.javascript !== false, consent: lease.consent })
+        .then((started) => blocker.adblock = started),
     setupPage(page, {
       url: job.url,
       options,

@@ -227,10 +227,19 @@ async function run(total: number): Promise<void> {
   }));
 }
 
+/**
+ * Waits (at most 15 s) until nothing moves: contexts closed and the same counts twice, 500 ms
+ * apart (the pool closes contexts after answering and opens its spare meanwhile; /metrics and
+ * /proc read the moment).
+ */
 const settle = async () => {
-  // The pool closes contexts after answering; /metrics reads the moment, so let them finish.
-  for (let i = 0; i < 50 && (await counts()).contexts > 0; i++) {
-    await new Promise((r) => setTimeout(r, 100));
+  let last = "";
+  for (let i = 0; i < 30; i++) {
+    const now = await counts();
+    const text = JSON.stringify(now);
+    if (now.contexts === 0 && text === last) return;
+    last = text;
+    await new Promise((r) => setTimeout(r, 500));
   }
 };
 

@@ -67,11 +67,9 @@ function list(env: Env, name: string): string[] {
 /** Redis is never a target, even when TRUSTED_TARGETS covers its address. */
 function redisPort(redisUrl: string | undefined): number[] {
   if (!redisUrl) return [];
-  try {
-    return [Number(new URL(redisUrl).port || 6379)];
-  } catch {
-    throw new Error(`REDIS_URL must be a URL like redis://127.0.0.1:6379, got "${redisUrl}"`);
-  }
+  const url = URL.parse(redisUrl);
+  if (url) return [Number(url.port || 6379)];
+  throw new Error(`REDIS_URL must be a URL like redis://127.0.0.1:6379, got "${redisUrl}"`);
 }
 
 /** Reads the contract's environment variables; throws a readable Error on a bad value. */

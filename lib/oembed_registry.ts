@@ -63,12 +63,8 @@ function loadIndex(): Promise<Map<string, Scheme[]>> {
  */
 export async function registeredOembedUrl(pageUrl: string): Promise<string | null> {
   if (pageUrl.length > MAX_URL) return null;
-  let url: URL;
-  try {
-    url = new URL(pageUrl);
-  } catch {
-    return null;
-  }
+  const url = URL.parse(pageUrl);
+  if (!url) return null;
   const byHost = await loadIndex();
   const labels = url.hostname.toLowerCase().split(".");
   for (let i = 0; i < labels.length - 1; i++) {

@@ -9,6 +9,7 @@ import { HostLimiter, ProbeBudget } from "./media/_limit.ts";
 import { type ProbeContext, probeMedia } from "./media/probe.ts";
 import { typeFromUrl } from "./media/sniff.ts";
 import { MEDIA_FIELDS, type MediaField, type MediaObject } from "./types.ts";
+import { httpUrl } from "./url.ts";
 
 export interface PingOptions {
   fetcher: Fetcher;
@@ -53,23 +54,14 @@ function unverified(field: MediaField, url: string): MediaObject {
   return media;
 }
 
-function isHttpUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === "http:" || protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
 function favicon(pageUrl: string | null | undefined): string | null {
-  if (!pageUrl || !isHttpUrl(pageUrl)) return null;
-  return `${new URL(pageUrl).origin}/favicon.ico`;
+  const page = pageUrl ? httpUrl(pageUrl) : null;
+  return page ? `${page.origin}/favicon.ico` : null;
 }
 
 /** Distinct http(s) candidates, at most 3; a logo keeps a place for the site's favicon. */
 function candidateList(field: MediaField, urls: string[], options: PingOptions): string[] {
-  const list = [...new Set(urls.filter(isHttpUrl))];
+  const list = [...new Set(urls.filter((url) => httpUrl(url) !== null))];
   const icon = field === "logo" ? favicon(options.pageUrl) : null;
   if (!icon) return list.slice(0, MAX_CANDIDATES);
   const others = list.filter((url) => url !== icon).slice(0, MAX_CANDIDATES - 1);

@@ -1,4 +1,5 @@
 import { type Fetcher, targetHeaderOptions, type TargetHeaders } from "../fetch/types.ts";
+import { httpUrl } from "../url.ts";
 
 const MAX_MANIFEST_BYTES = 256 * 1024;
 
@@ -31,15 +32,8 @@ export async function manifestIcons(
         typeof (icon as { src?: unknown })?.src === "string"
       )
       .sort((a, b) => largestSide(b.sizes) - largestSide(a.sizes))
-      .map((icon) => {
-        try {
-          return new URL(icon.src, result.url);
-        } catch {
-          return null;
-        }
-      })
-      .filter((url): url is URL => url !== null && /^https?:$/.test(url.protocol))
-      .map((url) => url.href);
+      .map((icon) => httpUrl(icon.src, result.url)?.href)
+      .filter((href): href is string => href !== undefined);
   } catch {
     return [];
   }

@@ -12,6 +12,7 @@ import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
 import { acceptsGzip } from "../compress.ts";
+import { Deadline } from "../deadline.ts";
 
 export interface ApiRequest {
   /** The request, its parsed URL and id; its `api` is set here, for the error boundary. */
@@ -19,44 +20,6 @@ export interface ApiRequest {
   /** Socket address of the client. */
   remoteAddr: string;
   arrivedOnProPort: boolean;
-}
-
-/**
- * The whole request's deadline. The timer is armed only when work that can take time starts
- * (a cache miss or an embed fetch), for the time left: a cache hit never pays for it.
- */
-class Deadline {
-  #armed: { signal: AbortSignal; expired: Promise<never> } | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #endsAt: number;
-
-  /** `startedAt` is the request's arrival on performance.now()'s clock. */
-  constructor(readonly ms: number, startedAt: number) {
-    this.#endsAt = startedAt + ms;
-  }
-
-  arm(): { signal: AbortSignal; expired: Promise<never> } {
-    if (this.#armed) return this.#armed;
-    const controller = new AbortController();
-    const expired = new Promise<never>((_, reject) => {
-      this.#timer = setTimeout(() => {
-        const error = new ApiError("ETIMEOUT", `The request took longer than ${this.ms} ms.`);
-        controller.abort(error);
-        reject(error);
-      }, Math.max(0, this.#endsAt - performance.now()));
-    });
-    expired.catch(() => {});
-    return this.#armed = { signal: controller.signal, expired };
-  }
-
-  /** The ETIMEOUT that ended the request, if it did. */
-  get reason(): unknown {
-    return this.#armed?.signal.aborted ? this.#armed.signal.reason : null;
-  }
-
-  clear(): void {
-    clearTimeout(this.#timer);
-  }
 }
 
 /** A checked, admitted request and its (cached) payload, for an endpoint to answer. */
@@ -68,8 +31,8 @@ export interface Checked {
   /** The payload as cached (JSON text), and parsed on demand. */
   json: string;
   payload: () => Payload;
-  /** The request's deadline, armed on first use. */
-  deadline: () => { signal: AbortSignal; expired: Promise<never> };
+  /** The request's deadline, armed on first use (a cache hit never pays for its timer). */
+  deadline: Deadline;
 }
 
 /**
@@ -91,11 +54,11 @@ async function renderApi(checked: Checked, services: Services): Promise<Response
   const { request, params, json, payload } = checked;
   const headers = apiHeaders(checked.meta);
   if (params.embed) {
-    const { signal, expired } = checked.deadline();
-    return await Promise.race([
+    const { deadline } = checked;
+    const signal = deadline.signal;
+    return await deadline.run(
       embedResponse(services, { data: payload().data, path: params.embed, signal, headers }),
-      expired,
-    ]);
+    );
   }
   if (!params.filter) {
     return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(request) });
@@ -147,18 +110,24 @@ async function answer(
   meta.targetHost = target.host;
   meta.private = credentialed;
 
-  const limit = new Deadline(params.timeoutMs ?? config.requestTimeoutMs, meta.startedAt);
+  // Armed only when work that can take time starts (a cache miss or an embed fetch), for the
+  // time left since the request arrived.
+  const ms = params.timeoutMs ?? config.requestTimeoutMs;
+  using limit = new Deadline({
+    timeoutMs: ms,
+    startedAt: meta.startedAt,
+    error: () => new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`),
+  });
   try {
     const compute = async () => {
-      const { signal, expired } = limit.arm();
-      const result = await Promise.race([
+      const signal = limit.signal;
+      const result = await limit.run(
         buildPayload({ params, target, services, signal, credentialed, rules }),
-        expired,
-      ]);
+      );
       meta.fetchMode = result.fetchMode;
       meta.fetchTimeMs = result.fetchTimeMs;
       if (!endpoint.complete) return result.payload;
-      return await Promise.race([endpoint.complete(result.payload, signal), expired]);
+      return await limit.run(endpoint.complete(result.payload, signal));
     };
     const { payload, json } = await cachedPayload(services, {
       params,
@@ -168,14 +137,11 @@ async function answer(
       gate: admitted,
       scope: endpoint.cacheScope,
     });
-    const deadline = () => limit.arm();
-    const checked = { request, params, target, meta, json, payload, deadline };
+    const checked = { request, params, target, meta, json, payload, deadline: limit };
     return await endpoint.render(checked, services);
   } catch (error) {
     if (limit.reason && !isApiError(error)) throw limit.reason;
     throw error;
-  } finally {
-    limit.clear();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { VisitOptions, WaitUntil } from "../browser/types.ts";
 import type { Params } from "../params/mod.ts";
+import { basicAuth } from "../http.ts";
 import { type CustomRules, evaluateSources } from "../extract/custom.ts";
 
 /**
@@ -41,10 +42,8 @@ export function visitOptions(
 
 /** Userinfo in the target URL becomes Basic auth, as the fetcher sends it (same origin only). */
 export function withUserinfo(headers: Record<string, string>, target: URL): Record<string, string> {
-  if ((!target.username && !target.password) || headers.authorization) return headers;
-  const userinfo = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
-  const bytes = new TextEncoder().encode(userinfo);
-  return { ...headers, authorization: `Basic ${btoa(String.fromCharCode(...bytes))}` };
+  const authorization = headers.authorization ? null : basicAuth(target);
+  return authorization ? { ...headers, authorization } : headers;
 }
 
 /** Caller code the visit runs in the page: `data.*.evaluate` rules and `function`. */

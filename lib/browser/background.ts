@@ -61,18 +61,14 @@ export function parseBackground(value: string): string {
   const trimmed = value.trim();
   if (trimmed.length > 0 && trimmed.length <= 2048) {
     if (isColor(trimmed) || isGradient(trimmed)) return trimmed;
-    if (/^https?:\/\//i.test(trimmed)) {
-      try {
-        const url = new URL(trimmed);
-        // The serialiser percent-encodes quotes in most parts; encode the rest defensively.
-        const href = url.href.replace(
-          /["\\()'\s]/g,
-          (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
-        );
-        return `url("${href}") center / cover no-repeat`;
-      } catch {
-        // fall through to the error
-      }
+    const url = /^https?:\/\//i.test(trimmed) ? URL.parse(trimmed) : null;
+    if (url) {
+      // The serialiser percent-encodes quotes in most parts; encode the rest defensively.
+      const href = url.href.replace(
+        /["\\()'\s]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+      );
+      return `url("${href}") center / cover no-repeat`;
     }
   }
   throw new ApiError(

@@ -2,7 +2,7 @@
 import type { BrowserContext, Page, PaperFormat } from "puppeteer-core";
 import { ApiError } from "../errors.ts";
 import type { CapturedImage, CapturedPdf, PdfOptions, ScreenshotOptions } from "./types.ts";
-import type { Deadline } from "./deadline.ts";
+import type { Deadline } from "../deadline.ts";
 import { imageSize } from "../media/image_size.ts";
 import { typeFromBytes } from "../media/sniff.ts";
 import { overlayPage, wantsOverlay } from "./overlay.ts";

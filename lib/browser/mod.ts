@@ -6,7 +6,8 @@ import type { Browser } from "puppeteer-core";
 import { ApiError } from "../errors.ts";
 import { log, outsideRequest } from "../log.ts";
 import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
-import { Deadline } from "./deadline.ts";
+import { Deadline, settlesWithin } from "../deadline.ts";
+import { httpUrl } from "../url.ts";
 import { type EgressProxy, startProxy } from "./proxy.ts";
 import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
@@ -143,29 +144,20 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
 
   const shutdown = async (r: Running) => {
     await r.spares.close();
-    const done = await Promise.race([
-      r.browser.close().then(() => true, () => false),
-      new Promise<boolean>((res) => setTimeout(() => res(false), 5000)),
-    ]);
-    if (!done) kill(r);
+    if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
     await removeDir(r.userDataDir);
   };
 
   const visit = async (url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> => {
-    const protocol = (() => {
-      try {
-        return new URL(url).protocol;
-      } catch {
-        return null;
-      }
-    })();
-    if (protocol !== "http:" && protocol !== "https:") {
+    if (!httpUrl(url)) {
       throw new ApiError("EINVALURL", `The URL \`${url}\` is not a valid URL.`);
     }
+    const ms = visitOptions.timeoutMs ?? config.requestTimeoutMs;
     using deadline = new Deadline({
-      timeoutMs: visitOptions.timeoutMs ?? config.requestTimeoutMs,
+      timeoutMs: ms,
       signal: visitOptions.signal,
-      what: `"${url}"`,
+      error: () =>
+        new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${url}" within ${ms} ms.`),
     });
     const clock = new PhaseClock();
     await acquire(deadline);

@@ -107,11 +107,7 @@ function sameViewport(current: Viewport | null, wanted: Viewport): boolean {
 }
 
 function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
+  return URL.parse(url)?.origin ?? null;
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

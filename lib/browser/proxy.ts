@@ -9,21 +9,12 @@ import { Buffer } from "node:buffer";
 import type { Fetcher } from "../fetch/types.ts";
 import { ApiError, isApiError } from "../errors.ts";
 import { log } from "../log.ts";
+import { isHopByHop, portOf } from "../http.ts";
 
 /** Header on the proxy's own refusals, so the main frame's 403 can be told from a target's. */
 export const DENIED_HEADER = "x-linkpeek-denied";
 
 const MAX_HEAD_BYTES = 64 * 1024;
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authorization",
-  "proxy-authenticate",
-  "te",
-  "trailer",
-  "upgrade",
-]);
 
 export interface Denial {
   code: ApiError["code"];
@@ -94,15 +85,10 @@ export async function startProxy(options: ProxyOptions): Promise<EgressProxy> {
   };
 
   const onAbsolute = async (client: Socket, head: ParsedHead, rest: Buffer) => {
-    let url: URL;
-    try {
-      url = new URL(head.target);
-    } catch {
-      return badRequest(client);
-    }
-    if (url.protocol !== "http:") return badRequest(client);
+    const url = URL.parse(head.target);
+    if (url?.protocol !== "http:") return badRequest(client);
     const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-    const port = Number(url.port || 80);
+    const port = portOf(url);
     const key = `${host}:${port}`;
     let upstream: Socket;
     try {
@@ -116,7 +102,7 @@ export async function startProxy(options: ProxyOptions): Promise<EgressProxy> {
     // so a kept-alive proxy connection can never carry a second request to another host.
     const lines = [`${head.method} ${url.pathname}${url.search} HTTP/1.1`];
     for (const [name, value] of head.headers) {
-      if (!HOP_BY_HOP.has(name.toLowerCase())) lines.push(`${name}: ${value}`);
+      if (!isHopByHop(name.toLowerCase())) lines.push(`${name}: ${value}`);
     }
     lines.push("Connection: close", "", "");
     upstream.write(lines.join("\r\n"));
@@ -237,7 +223,7 @@ function rewriteResponseHead(upstream: Socket, client: Socket): void {
     upstream.off("data", onData);
     const lines = buffered.subarray(0, end).toString("latin1").split("\r\n");
     const kept = lines.filter((line, i) =>
-      i === 0 || !HOP_BY_HOP.has(line.slice(0, line.indexOf(":")).trim().toLowerCase())
+      i === 0 || !isHopByHop(line.slice(0, line.indexOf(":")).trim().toLowerCase())
     );
     kept.push("Connection: close", "Proxy-Connection: close", "", "");
     client.write(Buffer.from(kept.join("\r\n"), "latin1"));

@@ -8,10 +8,11 @@ import {
 import { type Lease, responsive } from "./spare.ts";
 import { ApiError } from "../errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
-import type { Deadline } from "./deadline.ts";
+import { type Deadline, settlesWithin } from "../deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
 import type { PhaseClock } from "./timings.ts";
 import { stripControls } from "../fetch/decode.ts";
+import { isHopByHop, portOf } from "../http.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
 import { type Adblock, startAdblock, withoutConsent } from "./adblock/mod.ts";
@@ -94,11 +95,7 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
  * did not happen within 5 s (a hung browser).
  */
 function closeContext(context: BrowserContext): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    context.close().then(() => true, () => false),
-    new Promise<boolean>((r) => timer = setTimeout(() => r(false), 5000)),
-  ]).finally(() => clearTimeout(timer));
+  return settlesWithin(context.close(), 5000);
 }
 
 async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
@@ -314,14 +311,11 @@ function injectError(parameter: string, value: string) {
 
 function responseHeaders(response: HTTPResponse | null): Record<string, string> {
   // Connection headers are the proxy's, not the target's.
-  const drop = new Set(["set-cookie", "connection", "proxy-connection", "keep-alive"]);
   return Object.fromEntries(
-    Object.entries(response?.headers() ?? {}).filter(([name]) => !drop.has(name)),
+    Object.entries(response?.headers() ?? {}).filter(([name]) =>
+      name !== "set-cookie" && !isHopByHop(name)
+    ),
   );
-}
-
-function portOf(url: URL): number {
-  return Number(url.port || (url.protocol === "https:" ? 443 : 80));
 }
 
 function list(value: string | string[] | undefined): string[] {

@@ -38,9 +38,7 @@ async function main(args: string[]): Promise<number> {
     await Deno.stderr.write(new TextEncoder().encode(`${USAGE}\n`));
     return 2;
   }
-  try {
-    new URL(values.url);
-  } catch {
+  if (!URL.canParse(values.url)) {
     await Deno.stderr.write(new TextEncoder().encode(`The URL \`${values.url}\` is not valid.\n`));
     return 2;
   }

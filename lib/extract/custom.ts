@@ -17,7 +17,8 @@ import {
   selectAll,
   textOf,
 } from "./dom.ts";
-import { applyType, type RuleType } from "./custom_types.ts";
+import { applyType, type RuleType, typeContext } from "./custom_types.ts";
+import type { Context } from "./rules.ts";
 import type { CustomRule, CustomRules } from "./custom_rules.ts";
 import { nodeToMarkdown } from "./markdown.ts";
 
@@ -29,6 +30,8 @@ const OUTPUT_BUDGET = 8 * 1024 * 1024;
 
 interface Run {
   base: string;
+  /** The page as the field normalisers see it (typed rules), built on first use. */
+  context: () => Context;
   budget: number;
   /** Values the browser computed for `evaluate` rules, by index (null where one failed). */
   evaluated: unknown[];
@@ -61,8 +64,19 @@ export function runRulesOnDocument(
   } catch {
     // Keep the page URL as the base.
   }
+  let context: Context | undefined;
+  const read = (selector: string, name: string) => {
+    const el = select(doc, selector);
+    return el ? readAttribute(el, name) : null;
+  };
   return runSet(doc, options.rules, {
     base,
+    context: () =>
+      context ??= typeContext(options.url, base, {
+        htmlLang: read("html", "lang"),
+        ogLocale: read('meta[property="og:locale"], meta[name="og:locale"]', "content"),
+        contentLanguage: read('meta[name="content-language"]', "content"),
+      }),
     budget: OUTPUT_BUDGET,
     evaluated: options.evaluated ?? [],
   });
@@ -127,8 +141,8 @@ function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
     for (const type of types) {
       // Untyped links and sources are still URLs: absolute, like every URL in `data`.
       const value = type === "auto" && URL_ATTRS.has(name) && typeof raw === "string"
-        ? absoluteUrl(raw, run.base) ?? applyType(raw, type, run.base)
-        : applyType(raw, type, run.base);
+        ? absoluteUrl(raw, run.base) ?? applyType(raw, type, run.context)
+        : applyType(raw, type, run.context);
       if (value !== null && value !== undefined) return value;
     }
   }
@@ -140,7 +154,7 @@ function typedEvaluated(raw: unknown, rule: CustomRule, run: Run): unknown {
   if (raw === null) return null;
   for (const type of rule.type ?? ["auto"]) {
     const scalar = typeof raw === "number" || typeof raw === "boolean";
-    const value = applyType(scalar && type !== "auto" ? String(raw) : raw, type, run.base);
+    const value = applyType(scalar && type !== "auto" ? String(raw) : raw, type, run.context);
     if (value !== null && value !== undefined) return value;
   }
   return null;

@@ -1,9 +1,25 @@
 /**
  * The `type` of a custom rule: validates and normalises one extracted value. A value that does
- * not fit its type is null, so that fallback rules move on to the next candidate.
+ * not fit its type is null, so that fallback rules move on to the next candidate. A type named
+ * after a field is that field's own normaliser (metascraper's `validator` map), so a custom
+ * `date` rule reads a date exactly as the `date` field does.
  */
 import { isIP } from "node:net";
-import { absoluteUrl, collapse } from "./dom.ts";
+import { emptyRecord } from "./collect.ts";
+import { JsonLd } from "./jsonld.ts";
+import {
+  normaliseAuthor,
+  normaliseDate,
+  normaliseDescription,
+  normaliseImage,
+  normaliseLang,
+  normaliseLogo,
+  normalisePublisher,
+  normaliseTitle,
+  normaliseUrl,
+} from "./mod.ts";
+import type { Context } from "./rules.ts";
+import { looksLikeSrcset } from "./srcset.ts";
 
 export const RULE_TYPES = [
   "auto",
@@ -31,66 +47,90 @@ export function isRuleType(value: string): value is RuleType {
   return (RULE_TYPES as readonly string[]).includes(value);
 }
 
-/** Applies `type` to a raw value read from the page; `base` resolves relative URLs. */
-export function applyType(raw: unknown, type: RuleType, base: string): unknown {
+/** What the page says of its language, which decides how a numeric date reads (05/06/2019). */
+export interface PageLocale {
+  htmlLang?: string | null;
+  ogLocale?: string | null;
+  contentLanguage?: string | null;
+}
+
+/** The context the field normalisers read, for a page at `url` (relative URLs from `base`). */
+export function typeContext(url: string, base = url, locale: PageLocale = {}): Context {
+  const rec = emptyRecord();
+  rec.htmlLang = locale.htmlLang ?? null;
+  if (locale.ogLocale) rec.meta.set("og:locale", [locale.ogLocale]);
+  if (locale.contentLanguage) rec.meta.set("content-language", [locale.contentLanguage]);
+  const ld = new JsonLd([]);
+  return { rec, ld, url, base, platform: null, fetched: null, memos: new Map() };
+}
+
+type FieldNormaliser = (value: unknown, ctx: Context) => string | null;
+
+/** The types that are fields: each is that field's normaliser. */
+const FIELDS: Partial<Record<RuleType, FieldNormaliser>> = {
+  title: normaliseTitle,
+  description: normaliseDescription,
+  publisher: normalisePublisher,
+  author: normaliseAuthor,
+  date: normaliseDate,
+  lang: normaliseLang,
+  url: normaliseUrl,
+};
+
+/**
+ * Media types answer `{ url }`. The rule's type declares the kind, as a declared MIME type does
+ * for the audio and video fields, so those need no media extension: any URL passes.
+ */
+const MEDIA: Partial<Record<RuleType, FieldNormaliser>> = {
+  image: normaliseImage,
+  logo: normaliseLogo,
+  audio: normaliseUrl,
+  video: normaliseUrl,
+};
+
+/**
+ * Applies `type` to a raw value read from the page; `at` gives the page's context (typeContext,
+ * built only when a field type needs it), or is the URL relative values resolve against.
+ */
+export function applyType(raw: unknown, type: RuleType, at: (() => Context) | string): unknown {
   if (typeof raw !== "string") {
     // Only `json` reads produce non-strings; they pass as they are for auto and object.
     return (type === "auto" || type === "object") && raw !== undefined ? raw : null;
+  }
+  const field = FIELDS[type];
+  const media = MEDIA[type];
+  if (field || media) {
+    const ctx = typeof at === "string" ? typeContext(at) : at();
+    // Text with inner spaces is prose, not a URL (a field reads URLs from attributes only),
+    // unless it is an image's srcset.
+    const prose = /\s/.test(raw.trim()) && !(media === normaliseImage && looksLikeSrcset(raw));
+    if ((media || type === "url") && prose) return null;
+    if (field) return field(raw, ctx);
+    const url = media!(raw, ctx);
+    return url ? { url } : null;
   }
   switch (type) {
     case "auto":
     case "string":
       return nonEmpty(raw.trim());
-    case "title":
-    case "description":
-    case "publisher":
-      return nonEmpty(collapse(raw));
-    case "author":
-      return toAuthor(raw);
     case "number":
       return toNumber(raw);
     case "boolean":
       return toBoolean(raw);
-    case "date":
-      return toDate(raw);
-    case "url":
-      return toUrl(raw, base);
-    case "image":
-    case "logo":
-    case "audio":
-    case "video": {
-      const url = toUrl(raw, base);
-      return url ? { url } : null;
-    }
     case "email":
       return toEmail(raw);
     case "ip": {
       const ip = raw.trim();
       return isIP(ip) ? ip : null;
     }
-    case "lang":
-      return toLang(raw);
     case "object":
       return toObject(raw);
   }
   return null;
 }
 
-/** Absolute http(s) URL; text with inner spaces is prose, not a URL. */
-function toUrl(raw: string, base: string): string | null {
-  const value = raw.trim();
-  return /\s/.test(value) ? null : absoluteUrl(value, base);
-}
-
 function nonEmpty(value: string): string | null {
   return value === "" ? null : value;
-}
-
-function toAuthor(raw: string): string | null {
-  const value = collapse(raw).replace(/^by\s+/i, "");
-  // A URL or a bare number is not a name.
-  if (/^(https?:)?\/\//i.test(value) || /^\d+$/.test(value)) return null;
-  return nonEmpty(value);
 }
 
 /**
@@ -136,32 +176,11 @@ function toBoolean(raw: string): boolean | null {
   return null;
 }
 
-/** ISO 8601 from a date string or a Unix timestamp (seconds or milliseconds). */
-export function toDate(raw: string): string | null {
-  const value = collapse(raw);
-  if (!value) return null;
-  let time: number;
-  if (/^\d{10}$/.test(value)) time = Number(value) * 1000;
-  else if (/^\d{13}$/.test(value)) time = Number(value);
-  else if (/^\d+$/.test(value) && value.length !== 4) return null;
-  else time = Date.parse(value);
-  if (!Number.isFinite(time)) return null;
-  const date = new Date(time);
-  const year = date.getUTCFullYear();
-  return year >= 1000 && year <= 9999 ? date.toISOString() : null;
-}
-
 function toEmail(raw: string): string | null {
   const value = raw.trim().replace(/^mailto:/i, "").split("?")[0]!;
   if (!/^[^\s@<>()[\]",;:]+@[^\s@<>()[\]",;:]+\.[a-z]{2,}$/i.test(value)) return null;
   const at = value.lastIndexOf("@");
   return value.slice(0, at) + "@" + value.slice(at + 1).toLowerCase();
-}
-
-/** ISO 639-1 from a language tag: "en-US" -> "en", "pt_BR" -> "pt". */
-function toLang(raw: string): string | null {
-  const match = /^([a-z]{2})(?:[-_][a-z0-9]{1,8})*$/i.exec(raw.trim());
-  return match ? match[1]!.toLowerCase() : null;
 }
 
 function toObject(raw: string): unknown {

@@ -224,12 +224,8 @@ export function toIsoDate(value: unknown, opts: DateOptions = {}): string | null
 
 /** A date written in a URL's path: /2017/06/29/, /2017-06-29-, /20170629/ or /2017/06/. */
 export function dateFromUrl(url: string): string | null {
-  let path: string;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return null;
-  }
+  const path = URL.parse(url)?.pathname;
+  if (path === undefined) return null;
   const m = URL_DATE_RE.exec(path);
   if (m) return build({ y: Number(m[1]), mo: Number(m[2]) - 1, d: Number(m[3] ?? 1) });
   const c = URL_COMPACT_RE.exec(path);

@@ -7,6 +7,7 @@ import { compile } from "css-select";
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
 import { getInnerHTML, getOuterHTML } from "domutils";
 import { spend } from "./budget.ts";
+import { httpUrl } from "../url.ts";
 
 export type { AnyNode, Document, Element };
 
@@ -196,10 +197,5 @@ export function baseUrl(doc: AnyNode, pageUrl: string): string {
 export function absoluteUrl(value: string, base: string): string | null {
   const trimmed = value.trim();
   if (!trimmed) return null;
-  try {
-    const url = new URL(trimmed, base);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
+  return httpUrl(trimmed, base)?.href ?? null;
 }

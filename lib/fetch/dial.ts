@@ -2,18 +2,16 @@
 import net from "node:net";
 import { ApiError } from "../errors.ts";
 import { type GuardConfig, pinHost } from "../guard/pin.ts";
-import { deadline } from "./deadline.ts";
+import { Deadline } from "../deadline.ts";
 import { toApiError } from "./failure.ts";
 import { openTunnel, type ProxySpec } from "./proxy.ts";
 
 /** WHATWG host normalisation, so `0x7f.1` or `127。0。0。1` are judged as what they mean. */
 function normaliseHost(host: string): string {
   const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  try {
-    return new URL(`http://${bracketed}/`).hostname;
-  } catch {
-    throw new ApiError("EINVALURL", `The host \`${host}\` is not a valid host.`);
-  }
+  const url = URL.parse(`http://${bracketed}/`);
+  if (url) return url.hostname;
+  throw new ApiError("EINVALURL", `The host \`${host}\` is not a valid host.`);
 }
 
 function connectOnce(
@@ -58,8 +56,9 @@ export async function dialChecked(
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65535) {
     throw new ApiError("EINVALURL", `${subject} has an invalid port.`);
   }
-  using limit = deadline(options.timeoutMs, {
-    message: `${subject} timed out after ${options.timeoutMs} ms.`,
+  using limit = new Deadline({
+    timeoutMs: options.timeoutMs,
+    error: () => new ApiError("ETIMEOUT", `${subject} timed out after ${options.timeoutMs} ms.`),
     signal: options.signal,
   });
   try {
@@ -81,12 +80,12 @@ export async function dialChecked(
       try {
         return await connectOnce(target, limit.signal);
       } catch (error) {
-        if (limit.signal.aborted) throw limit.signal.reason;
+        if (limit.reason) throw limit.reason;
         last = error;
       }
     }
     throw last;
   } catch (error) {
-    throw toApiError(limit.signal.aborted ? limit.signal.reason : error, subject);
+    throw toApiError(limit.reason ?? error, subject);
   }
 }

@@ -9,7 +9,7 @@ import type { Redirect } from "../types.ts";
 import { pinHost } from "../guard/pin.ts";
 import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
-import { deadline } from "./deadline.ts";
+import { Deadline } from "../deadline.ts";
 import { dialChecked } from "./dial.ts";
 import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
@@ -17,7 +17,9 @@ import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
 import { openTunnel, type ProxySpec } from "./proxy.ts";
 import { withRetries } from "./retry.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
-import { locationText, parseTargetUrl, redact, urlPort } from "./url.ts";
+import { locationText } from "./url.ts";
+import { parseTargetUrl, redact } from "../url.ts";
+import { portOf } from "../http.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 
@@ -42,7 +44,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     proxy: ProxySpec | null,
   ): Promise<HopResponse> {
     const subject = `The URL "${redact(url)}"`;
-    const targets = await pinHost({ host: url.hostname, port: urlPort(url) }, {
+    const targets = await pinHost({ host: url.hostname, port: portOf(url) }, {
       config,
       subject,
       signal: init.signal,
@@ -78,8 +80,10 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(5_000, timeoutMs);
     let url = parseTargetUrl(input);
     const first = url;
-    using limit = deadline(timeoutMs, {
-      message: `The URL "${redact(first)}" timed out after ${timeoutMs} ms.`,
+    using limit = new Deadline({
+      timeoutMs,
+      error: () =>
+        new ApiError("ETIMEOUT", `The URL "${redact(first)}" timed out after ${timeoutMs} ms.`),
       signal: opts.signal,
     });
     const redirects: Redirect[] = [];
@@ -145,7 +149,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         }
       }
     } catch (error) {
-      const reason = limit.signal.aborted ? limit.signal.reason : error;
+      const reason = limit.reason ?? error;
       throw toApiError(reason, `The URL "${redact(url)}"`);
     }
   }

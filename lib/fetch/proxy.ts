@@ -11,6 +11,7 @@ import net from "node:net";
 import tls from "node:tls";
 import { Buffer } from "node:buffer";
 import { ApiError, isApiError } from "../errors.ts";
+import { basicAuth, portOf } from "../http.ts";
 import { type GuardConfig, pinHost, type PinnedAddress } from "../guard/pin.ts";
 import { ipLiteral } from "../guard/resolve.ts";
 import type { Fetcher } from "./types.ts";
@@ -31,24 +32,15 @@ const MAX_HEAD = 16 * 1024;
  * it may hold a password.
  */
 export function parseProxy(text: string, invalid: (reason: string) => Error): ProxySpec {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw invalid("is not a URL");
-  }
+  const url = URL.parse(text);
+  if (!url) throw invalid("is not a URL");
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw invalid("must be an http or https URL");
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) {
     throw invalid("must name only a host and port");
   }
-  const authorization = url.username || url.password
-    ? `Basic ${
-      Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`)
-        .toString("base64")
-    }`
-    : null;
+  const authorization = basicAuth(url);
   url.username = "";
   url.password = "";
   return { url, authorization };
@@ -57,10 +49,6 @@ export function parseProxy(text: string, invalid: (reason: string) => Error): Pr
 /** The proxy's host, as errors name it. */
 export function proxyHost(proxy: ProxySpec): string {
   return proxy.url.hostname;
-}
-
-function proxyPort(proxy: ProxySpec): number {
-  return Number(proxy.url.port || (proxy.url.protocol === "https:" ? 443 : 80));
 }
 
 export function proxyError(proxy: ProxySpec, what: string, cause?: unknown): ApiError {
@@ -84,7 +72,7 @@ export async function openTunnel(
   options: TunnelOptions,
 ): Promise<net.Socket> {
   const host = proxyHost(proxy);
-  const port = proxyPort(proxy);
+  const port = portOf(proxy.url);
   const proxies = await pinHost({ host, port }, {
     config: options.config,
     subject: `The proxy "${host}"`,

@@ -113,3 +113,11 @@ export function inPrefix(ip: Ip, network: Ip, prefix: number): boolean {
 export function embeddedV4(ip: Ip, offset: number): Ip {
   return { version: 4, bytes: ip.bytes.slice(offset, offset + 4) };
 }
+
+/** An IPv4-mapped IPv6 address (::ffff:a.b.c.d, as dual-stack sockets report IPv4 peers) as IPv4. */
+export function unmapV4(ip: Ip): Ip {
+  const b = ip.bytes;
+  const mapped = ip.version === 6 && b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff &&
+    b[11] === 0xff;
+  return mapped ? embeddedV4(ip, 12) : ip;
+}

@@ -3,6 +3,7 @@
  * the address checked is the address connected to (no DNS-rebinding gap).
  */
 import type { Config } from "../config.ts";
+import { abortable } from "../deadline.ts";
 import { ApiError } from "../errors.ts";
 import { log } from "../log.ts";
 import { addressRefusal, hostnameRefusal } from "./policy.ts";
@@ -39,16 +40,6 @@ export function refusal(address: string, port: number, config: GuardConfig): Ref
     return { kind: "own_port", reason: `${found.reason}, linkpeek's own port ${port}` };
   }
   return isTrusted(address, port, config.trustedTargets) ? null : found;
-}
-
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /** Resolves `host` (a URL hostname or IP literal) and checks every address it has. */

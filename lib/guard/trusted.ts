@@ -3,7 +3,7 @@
  * intranets. linkpeek's own ports are refused elsewhere even when listed here.
  */
 import type { TrustedTarget } from "./types.ts";
-import { formatIp, inPrefix, type Ip, parseIp, parseIpv4, parseIpv6 } from "./ip.ts";
+import { formatIp, inPrefix, parseIp, parseIpv4, parseIpv6, unmapV4 } from "./ip.ts";
 
 function bad(entry: string, why: string): Error {
   return new Error(
@@ -54,22 +54,11 @@ export function parseTrustedTargets(text: string): TrustedTarget[] {
   return text.split(",").map((s) => s.trim()).filter(Boolean).map(parseEntry);
 }
 
-/** An IPv4-mapped IPv6 address (::ffff:a.b.c.d) matches IPv4 entries as its IPv4 self. */
-function unmap(ip: Ip): Ip {
-  const b = ip.bytes;
-  if (
-    ip.version === 6 && b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff
-  ) {
-    return { version: 4, bytes: b.slice(12) };
-  }
-  return ip;
-}
-
 /** True when address:port is covered by an entry of `list`. */
 export function isTrusted(address: string, port: number, list: TrustedTarget[]): boolean {
   const parsed = parseIp(address);
   if (!parsed) return false;
-  const ip = unmap(parsed);
+  const ip = unmapV4(parsed); // ::ffff:a.b.c.d matches IPv4 entries as its IPv4 self
   return list.some((t) => {
     if (t.port !== null && t.port !== port) return false;
     const network = parseIp(t.network);

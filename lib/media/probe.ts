@@ -111,12 +111,8 @@ async function fetchOnce(
   ctx: ProbeContext,
 ): Promise<FetchResult | null> {
   if (ctx.signal?.aborted || !ctx.budget.take()) return null;
-  let host: string;
-  try {
-    host = new URL(url).host;
-  } catch {
-    return null;
-  }
+  const host = URL.parse(url)?.host;
+  if (host === undefined) return null;
   try {
     return await ctx.limiter.run(host, () =>
       ctx.fetcher.fetch(url, {

@@ -144,12 +144,8 @@ export function typeFromContentType(contentType: string | null | undefined): str
 
 /** The type the URL's path extension names, if it names a known media type. */
 export function typeFromUrl(url: string): string | null {
-  let path: string;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return null;
-  }
+  const path = URL.parse(url)?.pathname;
+  if (path === undefined) return null;
   const match = /\.([a-z0-9]{1,5})$/i.exec(path);
   if (!match) return null;
   const ext = match[1]!.toLowerCase();

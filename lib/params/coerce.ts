@@ -1,5 +1,5 @@
 import { ApiError } from "../errors.ts";
-import { isHeaderValue } from "../fetch/headers.ts";
+import { isHeaderValue, isReservedHeader } from "../http.ts";
 import { parseDuration } from "./duration.ts";
 import type { ParamDef, Schema } from "./schema.ts";
 import { canonicalKids, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
@@ -30,17 +30,6 @@ function coerceNumber(
   return value;
 }
 
-const HOP_BY_HOP = new Set([
-  "host",
-  "content-length",
-  "connection",
-  "keep-alive",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
-
 function coerceHeaders(node: QueryNode, path: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [rawName, kid] of node.kids) {
@@ -48,7 +37,7 @@ function coerceHeaders(node: QueryNode, path: string): Record<string, string> {
     const value = kid.value ?? "";
     const where = `${path}.${rawName}`;
     if (kid.kids.size > 0) throw invalid(where, "must be a single header value.");
-    if (HOP_BY_HOP.has(name) || name.startsWith("proxy-")) {
+    if (isReservedHeader(name)) {
       throw invalid(where, "names a header that cannot be set.");
     }
     if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw invalid(where, "is not a header name.");

@@ -2,7 +2,7 @@
  * Who is asking: the socket address, or the X-Forwarded-For client when the socket belongs to
  * a TRUSTED_PROXIES entry; and the key the free daily limit is counted under.
  */
-import { formatIp, inPrefix, type Ip, parseIp } from "../guard/ip.ts";
+import { formatIp, inPrefix, type Ip, parseIp, unmapV4 } from "../guard/ip.ts";
 
 /** Dotted IPv4 as sockets write it: already canonical. */
 const PLAIN_IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -11,13 +11,7 @@ const PLAIN_IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d
 function parseAddress(text: string): Ip | null {
   const bare = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
   const ip = parseIp(bare);
-  if (!ip || ip.version === 4) return ip;
-  const b = ip.bytes;
-  // ::ffff:a.b.c.d is the IPv4 client a dual-stack socket reports.
-  if (b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff) {
-    return { version: 4, bytes: b.slice(12) };
-  }
-  return ip;
+  return ip && unmapV4(ip);
 }
 
 function parseProxy(entry: string): { network: Ip; prefix: number } | null {

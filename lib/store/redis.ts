@@ -9,6 +9,7 @@ import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
 import { ApiError } from "../errors.ts";
 import { log } from "../log.ts";
+import { settlesWithin } from "../deadline.ts";
 import { onceUntilSuccess } from "./_once.ts";
 import {
   checkId,
@@ -85,13 +86,8 @@ export class RedisStore implements Store {
       retryStrategy: (times: number) => Math.min(times * 200, 2000),
     });
     const store = new RedisStore(redis);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const ready = await Promise.race([
-      new Promise<boolean>((resolve) => redis.once("ready", () => resolve(true))),
-      new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), READY_WAIT_MS)),
-    ]);
-    clearTimeout(timer);
-    if (!ready) {
+    const ready = new Promise<void>((resolve) => redis.once("ready", () => resolve()));
+    if (!await settlesWithin(ready, READY_WAIT_MS)) {
       log.warn("redis not ready at start-up; requests fail with EUNAVAILABLE until it is");
     }
     return store;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type CustomRules, runRules, validateRules } from "../../lib/extract/custom.ts";
-import { applyType, toDate, toNumber } from "../../lib/extract/custom_types.ts";
+import { applyType, toNumber } from "../../lib/extract/custom_types.ts";
+import { extract } from "../../lib/extract/mod.ts";
 import type { ApiError } from "../../lib/errors.ts";
 
 const URL = "https://shop.example/products/lamp?ref=1";
@@ -333,7 +334,8 @@ Deno.test("toNumber() understands grouping and decimals", () => {
   for (const [text, expected] of cases) assert.equal(toNumber(text), expected, text);
 });
 
-Deno.test("toDate() reads strings and Unix timestamps, rejects junk", () => {
+Deno.test("a date rule reads strings and Unix timestamps, rejects junk", () => {
+  const toDate = (text: string) => applyType(text, "date", "https://ex.test/");
   assert.equal(toDate("2024-03-05"), "2024-03-05T00:00:00.000Z");
   assert.equal(toDate("1709632800"), "2024-03-05T10:00:00.000Z");
   assert.equal(toDate("1709632800000"), "2024-03-05T10:00:00.000Z");
@@ -348,8 +350,36 @@ Deno.test("applyType() keeps only values of the declared shape", () => {
   assert.deepEqual(applyType("//cdn.test/v.mp4", "video", base), { url: "https://cdn.test/v.mp4" });
   assert.equal(applyType("not an email", "email", base), null);
   assert.equal(applyType("https://ex.test/me", "author", base), null);
-  assert.equal(applyType("english", "lang", base), null);
+  // The lang field's normaliser reads language names too (`<meta name="language" content=
+  // "English">`); a custom lang rule now reads them as the field does (issue 16, item 3).
+  assert.equal(applyType("english", "lang", base), "en");
+  assert.equal(applyType("not a language", "lang", base), null);
   assert.equal(applyType("maybe", "boolean", base), null);
   assert.equal(applyType("  ", "string", base), null);
   assert.equal(applyType("[1]", "object", base)?.toString(), "1");
+});
+
+Deno.test("a typed rule is its field's normaliser: the same text gives the field's value", () => {
+  const url = "https://news.example/2017/story";
+  const page = (lang: string, stated: string, title: string) =>
+    `<html lang="${lang}"><head><title>${title}</title>
+    <meta property="article:published_time" content="${stated}"></head><body></body></html>`;
+  const rules: CustomRules = {
+    date: [{ selector: ['meta[property="article:published_time"]'], type: ["date"] }],
+    title: [{ selector: ["title"], type: ["title"] }],
+  };
+  for (
+    const [lang, stated, date] of [
+      ["en", "June 29, 2017 2:14 PM ET", "2017-06-29T19:14:00.000Z"],
+      // A British page writes the day first, as the date field reads it.
+      ["en-GB", "05/06/2019", "2019-06-05T00:00:00.000Z"],
+    ] as const
+  ) {
+    const html = page(lang, stated, `It's "the" story`);
+    const field = extract(html, url);
+    const custom = runRules(html, url, rules);
+    assert.equal(field.date, date, stated);
+    assert.equal(custom.date, field.date, stated);
+    assert.equal(custom.title, field.title);
+  }
 });

@@ -37,11 +37,6 @@ export const PLATFORMS: readonly Platform[] = [
 
 /** The platform of the page at `url`, or null. */
 export function platformFor(url: string): Platform | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  return PLATFORMS.find((p) => p.test(parsed)) ?? null;
+  const parsed = URL.parse(url);
+  return parsed && (PLATFORMS.find((p) => p.test(parsed)) ?? null);
 }

@@ -47,8 +47,7 @@ type Any = any;
 type Output = Record<string, unknown>;
 type Engine = (c: CorpusCase) => Promise<unknown> | unknown;
 
-const write = (s = "") =>
-  Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+const write = (s = "") => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
 
 function firstOfEach(e: ReturnType<typeof extract>): Output {
   return {
@@ -77,10 +76,7 @@ async function loadMetascraper(): Promise<{ run: Engine; failed: string[] }> {
   const bundles = [
     await load("metascraper-author", import("npm:metascraper-author@5.56.2")),
     await load("metascraper-date", import("npm:metascraper-date@5.55.0")),
-    await load(
-      "metascraper-description",
-      import("npm:metascraper-description@5.56.2"),
-    ),
+    await load("metascraper-description", import("npm:metascraper-description@5.56.2")),
     await load("metascraper-audio", import("npm:metascraper-audio@5.50.0"), {
       getIframe: noIframe,
     }),
@@ -90,26 +86,16 @@ async function loadMetascraper(): Promise<{ run: Engine; failed: string[] }> {
     await load("metascraper-image", import("npm:metascraper-image@5.56.2")),
     await load("metascraper-lang", import("npm:metascraper-lang@5.51.1")),
     await load("metascraper-logo", import("npm:metascraper-logo@5.56.2")),
-    await load(
-      "metascraper-logo-favicon",
-      import("npm:metascraper-logo-favicon@5.56.2"),
-      {
-        favicon: false,
-        google: false,
-        rootFavicon: false,
-        resolveFaviconUrl: (url: string) => Promise.resolve({ url }),
-      },
-    ),
-    await load(
-      "metascraper-publisher",
-      import("npm:metascraper-publisher@5.56.2"),
-    ),
+    await load("metascraper-logo-favicon", import("npm:metascraper-logo-favicon@5.56.2"), {
+      favicon: false,
+      google: false,
+      rootFavicon: false,
+      resolveFaviconUrl: (url: string) => Promise.resolve({ url }),
+    }),
+    await load("metascraper-publisher", import("npm:metascraper-publisher@5.56.2")),
     await load("metascraper-title", import("npm:metascraper-title@5.56.2")),
     await load("metascraper-url", import("npm:metascraper-url@5.56.2")),
-    await load(
-      "metascraper-readability",
-      import("npm:metascraper-readability@5.50.6"),
-    ),
+    await load("metascraper-readability", import("npm:metascraper-readability@5.50.6")),
   ].filter(Boolean);
   const core = (await import("npm:metascraper@5.58.1")).default as Any;
   const scraper = core(bundles);
@@ -128,14 +114,8 @@ const bareParse: Engine = (c) => {
 
 function stats(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
-  const at = (q: number) =>
-    s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return {
-    median: at(0.5),
-    p90: at(0.9),
-    max: s[s.length - 1]!,
-    total: s.reduce((a, b) => a + b),
-  };
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { median: at(0.5), p90: at(0.9), max: s[s.length - 1]!, total: s.reduce((a, b) => a + b) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -159,9 +139,7 @@ async function measure(
   rounds: number,
 ): Promise<Record<string, Measured>> {
   const names = Object.keys(engines);
-  const times = Object.fromEntries(
-    names.map((n) => [n, cases.map(() => [] as number[])]),
-  );
+  const times = Object.fromEntries(names.map((n) => [n, cases.map(() => [] as number[])]));
   const out: Record<string, Measured> = {};
   for (const n of names) out[n] = { ms: [], outputs: {}, peakRss: 0 };
   for (let round = 0; round <= rounds; round++) {
@@ -194,9 +172,7 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 function scoreTable(name: string, r: ScoreReport): string[] {
   const lines = [
-    `${name}: overall ${pct(r.overall.micro)}  excl ${
-      pct(r.overall.excluding_flagged.micro)
-    }`,
+    `${name}: overall ${pct(r.overall.micro)}  excl ${pct(r.overall.excluding_flagged.micro)}`,
   ];
   for (const f of FIELDS) {
     const s = r.fields[f];
@@ -215,9 +191,7 @@ function lowestField(r: ScoreReport): { field: string; acc: number } {
   let low = { field: "-", acc: 1 };
   for (const f of FIELDS) {
     const s = r.fields[f];
-    if (s && exclAccuracy(s) < low.acc) {
-      low = { field: f, acc: exclAccuracy(s) };
-    }
+    if (s && exclAccuracy(s) < low.acc) low = { field: f, acc: exclAccuracy(s) };
   }
   return low;
 }
@@ -234,35 +208,24 @@ async function main() {
   // linkpeek and the bare parse first, so that metascraper's garbage is not collected during
   // their passes.
   const rssBefore = Deno.memoryUsage().rss;
-  const fast = await measure(
-    all,
-    { linkpeek, bare: bareParse },
-    ROUNDS.linkpeek,
-  );
+  const fast = await measure(all, { linkpeek, bare: bareParse }, ROUNDS.linkpeek);
   const lp = fast.linkpeek!, bare = fast.bare!;
   // metascraper's modules load only now, so they are not in linkpeek's RSS
   const ms = await loadMetascraper();
-  const mt = (await measure(all, { metascraper: ms.run }, ROUNDS.metascraper))
-    .metascraper!;
+  const mt = (await measure(all, { metascraper: ms.run }, ROUNDS.metascraper)).metascraper!;
   const a = stats(lp.ms), p = stats(bare.ms), b = stats(mt.ms);
   const slowest = all.map((c, i) => ({ name: c.name, ms: lp.ms[i]! }))
     .sort((x, y) => y.ms - x.ms).slice(0, 3);
 
-  const source = root === SHARED
-    ? "../shared/corpus (full sets)"
-    : "tests/fixtures/corpus";
+  const source = root === SHARED ? "../shared/corpus (full sets)" : "tests/fixtures/corpus";
   const mb = (all.reduce((s, c) => s + c.bytes, 0) / 1e6).toFixed(1);
   write(
     `corpus: ${source}: cases ${sets.cases.length} + cases-platform ${
       sets["cases-platform"].length
     } pages, ${mb} MB`,
   );
-  write(
-    `runtime: Deno ${Deno.version.deno} (V8 ${Deno.version.v8}) for every engine`,
-  );
-  write(
-    `  metascraper 5.58.1 runs on Deno without its native re2 addon (JS RegExp fallback)`,
-  );
+  write(`runtime: Deno ${Deno.version.deno} (V8 ${Deno.version.v8}) for every engine`);
+  write(`  metascraper 5.58.1 runs on Deno without its native re2 addon (JS RegExp fallback)`);
   for (const n of METASCRAPER_NOTES) write(`  metascraper ${n}`);
   for (const f of ms.failed) write(`  metascraper bundle FAILED to load: ${f}`);
   write(
@@ -270,26 +233,10 @@ async function main() {
   );
   write();
   write(`ms per page (all ${all.length})   median      p90      max    total`);
-  write(
-    `linkpeek                ${fmt(a.median)} ${fmt(a.p90)} ${fmt(a.max)} ${
-      fmt(a.total)
-    }`,
-  );
-  write(
-    `htmlparser2 bare parse  ${fmt(p.median)} ${fmt(p.p90)} ${fmt(p.max)} ${
-      fmt(p.total)
-    }`,
-  );
-  write(
-    `metascraper             ${fmt(b.median)} ${fmt(b.p90)} ${fmt(b.max)} ${
-      fmt(b.total)
-    }`,
-  );
-  write(
-    `linkpeek slowest pages: ${
-      slowest.map((s) => `${s.name} ${s.ms.toFixed(1)}`).join(", ")
-    }`,
-  );
+  write(`linkpeek                ${fmt(a.median)} ${fmt(a.p90)} ${fmt(a.max)} ${fmt(a.total)}`);
+  write(`htmlparser2 bare parse  ${fmt(p.median)} ${fmt(p.p90)} ${fmt(p.max)} ${fmt(p.total)}`);
+  write(`metascraper             ${fmt(b.median)} ${fmt(b.p90)} ${fmt(b.max)} ${fmt(b.total)}`);
+  write(`linkpeek slowest pages: ${slowest.map((s) => `${s.name} ${s.ms.toFixed(1)}`).join(", ")}`);
   write(
     `linkpeek peak RSS during its pass: ${mib(lp.peakRss)} (before: ${
       mib(rssBefore)
@@ -298,10 +245,7 @@ async function main() {
   write();
 
   const reports = {
-    cases: {
-      lp: score(sets.cases, lp.outputs),
-      mt: score(sets.cases, mt.outputs),
-    },
+    cases: { lp: score(sets.cases, lp.outputs), mt: score(sets.cases, mt.outputs) },
     "cases-platform": {
       lp: score(sets["cases-platform"], lp.outputs),
       mt: score(sets["cases-platform"], mt.outputs),
@@ -310,12 +254,7 @@ async function main() {
   for (const set of ["cases", "cases-platform"] as const) {
     for (const l of scoreTable(`linkpeek on ${set}`, reports[set].lp)) write(l);
     write();
-    for (
-      const l of scoreTable(
-        `metascraper (standard bundles) on ${set}`,
-        reports[set].mt,
-      )
-    ) {
+    for (const l of scoreTable(`metascraper (standard bundles) on ${set}`, reports[set].mt)) {
       write(l);
     }
     write();
@@ -323,22 +262,15 @@ async function main() {
 
   const casesExcl = reports.cases.lp.overall.excluding_flagged.micro;
   const low = lowestField(reports.cases.lp);
-  const platformExcl =
-    reports["cases-platform"].lp.overall.excluding_flagged.micro;
+  const platformExcl = reports["cases-platform"].lp.overall.excluding_flagged.micro;
   const speedup = b.median / a.median;
   const overBare = a.median / p.median;
   const targets: [string, boolean][] = [
     [`cases excl ${pct(casesExcl)} >= 99%`, casesExcl >= 0.99],
     [`cases lowest field ${low.field} ${pct(low.acc)} >= 95%`, low.acc >= 0.95],
     [`cases-platform excl ${pct(platformExcl)} >= 95%`, platformExcl >= 0.95],
-    [
-      `median ${speedup.toFixed(1)}x faster than metascraper (>= 20x)`,
-      speedup >= 20,
-    ],
-    [
-      `median ${overBare.toFixed(2)}x a bare htmlparser2 parse (<= 2x)`,
-      overBare <= 2,
-    ],
+    [`median ${speedup.toFixed(1)}x faster than metascraper (>= 20x)`, speedup >= 20],
+    [`median ${overBare.toFixed(2)}x a bare htmlparser2 parse (<= 2x)`, overBare <= 2],
     [`slowest page ${a.max.toFixed(1)} ms (<= 50 ms)`, a.max <= 50],
   ];
   write("targets (issue #12):");

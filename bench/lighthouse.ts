@@ -89,8 +89,7 @@ async function measure(
   return { seconds, peakMb: peak / 2 ** 20 };
 }
 
-const median = (values: number[]) =>
-  values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 await measure("screenshot=true"); // the pool's Chromium is up before anything is timed
 const shots: { seconds: number; peakMb: number }[] = [];
 const audits: { seconds: number; peakMb: number }[] = [];
@@ -100,9 +99,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 const idle = await treeMemory(Deno.pid) / 2 ** 20;
 const line = (name: string, runs: { seconds: number; peakMb: number }[]) =>
-  `${name}: median ${
-    median(runs.map((r) => r.seconds)).toFixed(2)
-  } s, peak PSS ${
+  `${name}: median ${median(runs.map((r) => r.seconds)).toFixed(2)} s, peak PSS ${
     Math.max(...runs.map((r) => r.peakMb)).toFixed(0)
   } MiB (linkpeek + its Chromiums)`;
 const lines: string[] = [];
@@ -116,9 +113,7 @@ lines.push(
     (median(audits.map((r) => r.seconds)) / median(shots.map((r) => r.seconds)))
       .toFixed(1)
   }x the time, +${
-    (Math.max(...audits.map((r) => r.peakMb)) - Math.max(...shots.map((r) =>
-      r.peakMb
-    ))).toFixed(0)
+    (Math.max(...audits.map((r) => r.peakMb)) - Math.max(...shots.map((r) => r.peakMb))).toFixed(0)
   } MiB at peak`,
 );
 // deno-lint-ignore no-console

@@ -24,8 +24,7 @@ import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
 
 setQuiet(true);
-const write = (s: string) =>
-  Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+const write = (s: string) => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
 
 function option(name: string, fallback: string): string {
   const arg = Deno.args.find((a) => a.startsWith(`--${name}=`));
@@ -34,9 +33,7 @@ function option(name: string, fallback: string): string {
 
 function number(name: string, fallback: number): number {
   const value = Number(option(name, String(fallback)));
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new Error(`--${name} must be a positive number`);
-  }
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
   return value;
 }
 
@@ -48,11 +45,7 @@ const WARMUP_S = 1;
 async function hasWrk(): Promise<boolean> {
   try {
     // `wrk -v` exits non-zero after printing its version; only a missing binary throws.
-    await new Deno.Command("wrk", {
-      args: ["-v"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
+    await new Deno.Command("wrk", { args: ["-v"], stdout: "null", stderr: "null" }).output();
     return true;
   } catch {
     return false;
@@ -138,32 +131,18 @@ function wrkMs(value: string): number {
 }
 
 /** wrk in its own process; `script` (Lua) makes each request's path. */
-async function driveWrk(
-  url: string,
-  seconds: number,
-  script?: string,
-): Promise<Sample> {
+async function driveWrk(url: string, seconds: number, script?: string): Promise<Sample> {
   const args = ["-t1", `-c${CONCURRENCY}`, `-d${seconds}s`, "--latency"];
   if (script) args.push("-s", script);
-  const output = await new Deno.Command("wrk", {
-    args: [...args, url],
-    stdout: "piped",
-  }).output();
+  const output = await new Deno.Command("wrk", { args: [...args, url], stdout: "piped" }).output();
   const text = new TextDecoder().decode(output.stdout);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1]);
   const requests = Number(/(\d+) requests in/.exec(text)?.[1]);
   const p99 = wrkMs(/^\s+99%\s+(\S+)/m.exec(text)?.[1] ?? "");
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
-  const socket =
-    /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
-      text,
-    );
-  const socketErrors = socket
-    ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0)
-    : 0;
-  if (!output.success || !Number.isFinite(rps)) {
-    throw new Error(`wrk failed:\n${text}`);
-  }
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  if (!output.success || !Number.isFinite(rps)) throw new Error(`wrk failed:\n${text}`);
   return { requests, rps, p99, errors: non2xx + socketErrors };
 }
 
@@ -181,13 +160,9 @@ function median(values: number[]): number {
 
 async function run(): Promise<void> {
   const wanted = option("client", "both");
-  if (!["both", "wrk", "fetch"].includes(wanted)) {
-    throw new Error("--client is both, wrk or fetch");
-  }
+  if (!["both", "wrk", "fetch"].includes(wanted)) throw new Error("--client is both, wrk or fetch");
   const wrk = await hasWrk();
-  if (wanted === "wrk" && !wrk) {
-    throw new Error("wrk is not on PATH: apt-get install wrk");
-  }
+  if (wanted === "wrk" && !wrk) throw new Error("wrk is not on PATH: apt-get install wrk");
   const clients: ("wrk" | "fetch")[] = wanted === "both"
     ? (wrk ? ["wrk", "fetch"] : ["fetch"])
     : [wanted as "wrk" | "fetch"];
@@ -222,27 +197,20 @@ async function run(): Promise<void> {
       const response = await handler(request, {
         remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
       });
-      if (
-        response.status !== 200 ||
-        response.headers.get("x-cache-status") !== seen.expect
-      ) {
+      if (response.status !== 200 || response.headers.get("x-cache-status") !== seen.expect) {
         seen.unexpected++;
       }
       return response;
     },
   );
   const appOrigin = `http://127.0.0.1:${app.addr.port}`;
-  const cachedUrl = `${appOrigin}/?url=${
-    encodeURIComponent(`${targetOrigin}/article`)
-  }`;
+  const cachedUrl = `${appOrigin}/?url=${encodeURIComponent(`${targetOrigin}/article`)}`;
 
   // Warm the cache and capture the JSON and the headers the bare servers answer with.
   seen.expect = "MISS";
   const first = await fetch(cachedUrl);
   const json = await first.text();
-  if (first.status !== 200) {
-    throw new Error(`linkpeek answered ${first.status}: ${json}`);
-  }
+  if (first.status !== 200) throw new Error(`linkpeek answered ${first.status}: ${json}`);
   seen.expect = "HIT";
   const hit = await fetch(cachedUrl);
   await hit.arrayBuffer();
@@ -250,19 +218,11 @@ async function run(): Promise<void> {
 
   const bare = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    () =>
-      new Response(json, {
-        headers: { "content-type": "application/json; charset=utf-8" },
-      }),
+    () => new Response(json, { headers: { "content-type": "application/json; charset=utf-8" } }),
   );
   const sameHeaders = [...hit.headers].filter(([name]) => name !== "date");
   const template = new Response(json, { headers: sameHeaders });
-  const perRequest = [
-    "x-request-id",
-    "x-response-time",
-    "server-timing",
-    "x-cache-ttl",
-  ];
+  const perRequest = ["x-request-id", "x-response-time", "server-timing", "x-cache-ttl"];
   let served = 0;
   const bareWithHeaders = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
@@ -285,16 +245,13 @@ async function run(): Promise<void> {
     {
       name: "bare Deno.serve",
       warm: true,
-      run: (client, s) =>
-        client === "wrk" ? driveWrk(bareUrl, s) : driveFetch(() => bareUrl, s),
+      run: (client, s) => client === "wrk" ? driveWrk(bareUrl, s) : driveFetch(() => bareUrl, s),
     },
     {
       name: `bare + same ${sameHeaders.length} headers`,
       warm: true,
       run: (client, s) =>
-        client === "wrk"
-          ? driveWrk(headersUrl, s)
-          : driveFetch(() => headersUrl, s),
+        client === "wrk" ? driveWrk(headersUrl, s) : driveFetch(() => headersUrl, s),
     },
     {
       name: "linkpeek cached hit",
@@ -314,17 +271,13 @@ async function run(): Promise<void> {
       async run(client, s) {
         seen.expect = "MISS";
         seen.unexpected = 0;
-        const prefix = `${targetOrigin}/article?run=${
-          crypto.randomUUID().slice(0, 8)
-        }&i=`;
+        const prefix = `${targetOrigin}/article?run=${crypto.randomUUID().slice(0, 8)}&i=`;
         let sample: Sample;
         if (client === "wrk") {
           await Deno.writeTextFile(
             coldScript,
             `counter = 0\nrequest = function()\n  counter = counter + 1\n` +
-              `  return wrk.format("GET", "/?url=${
-                encodeURIComponent(prefix)
-              }" .. counter)\nend\n`,
+              `  return wrk.format("GET", "/?url=${encodeURIComponent(prefix)}" .. counter)\nend\n`,
           );
           sample = await driveWrk(`${appOrigin}/`, s, coldScript);
         } else {
@@ -345,10 +298,7 @@ async function run(): Promise<void> {
         for (const scenario of scenarios) {
           if (scenario.warm) await scenario.run(client, WARMUP_S);
           const key = `${client}\n${scenario.name}`;
-          results.set(key, [
-            ...(results.get(key) ?? []),
-            await scenario.run(client, DURATION_S),
-          ]);
+          results.set(key, [...(results.get(key) ?? []), await scenario.run(client, DURATION_S)]);
         }
       }
     }
@@ -366,14 +316,10 @@ async function run(): Promise<void> {
 
   write(
     `linkpeek load: ${CONCURRENCY} connections, ${ROUNDS} rounds of ${DURATION_S} s per ` +
-      `scenario (median shown), state ${
-        config.redisUrl ? "redis" : "embedded"
-      }, ` +
+      `scenario (median shown), state ${config.redisUrl ? "redis" : "embedded"}, ` +
       `payload ${json.length} bytes, warm request x-cache-status ${hitStatus}`,
   );
-  if (!wrk) {
-    write("wrk is not on PATH (apt-get install wrk): in-process clients only");
-  }
+  if (!wrk) write("wrk is not on PATH (apt-get install wrk): in-process clients only");
   let failed = false;
   for (const client of clients) {
     write("");
@@ -383,25 +329,18 @@ async function run(): Promise<void> {
         : "client: in-process fetch, sharing the servers' thread (one process end to end)",
     );
     write(
-      `${"scenario".padEnd(28)}${"req/s".padStart(9)}${
-        "(range)".padStart(18)
-      }` +
+      `${"scenario".padEnd(28)}${"req/s".padStart(9)}${"(range)".padStart(18)}` +
         `${"p99 ms".padStart(9)}${"errors".padStart(8)}`,
     );
-    const rps = (name: string) =>
-      median(results.get(`${client}\n${name}`)!.map((s) => s.rps));
+    const rps = (name: string) => median(results.get(`${client}\n${name}`)!.map((s) => s.rps));
     for (const scenario of scenarios) {
       const samples = results.get(`${client}\n${scenario.name}`)!;
       const values = samples.map((s) => s.rps);
       const errors = samples.reduce((sum, s) => sum + s.errors, 0);
       failed ||= errors > 0;
-      const range = `${Math.min(...values).toFixed(0)}-${
-        Math.max(...values).toFixed(0)
-      }`;
+      const range = `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
       write(
-        `${scenario.name.padEnd(28)}${
-          rps(scenario.name).toFixed(0).padStart(9)
-        }` +
+        `${scenario.name.padEnd(28)}${rps(scenario.name).toFixed(0).padStart(9)}` +
           `${`(${range})`.padStart(18)}` +
           `${median(samples.map((s) => s.p99)).toFixed(2).padStart(9)}${
             String(errors).padStart(8)
@@ -413,18 +352,12 @@ async function run(): Promise<void> {
     write(
       `cached hits / bare: ${ratio.toFixed(2)}x (target >= 0.50: ${
         ratio >= 0.5 ? "met" : "NOT met"
-      }); bare + same headers / bare: ${
-        (rps(headersName!) / rps(bareName!)).toFixed(2)
-      }x; ` +
-        `cached hits / bare + same headers: ${
-          (rps(hitName!) / rps(headersName!)).toFixed(2)
-        }x`,
+      }); bare + same headers / bare: ${(rps(headersName!) / rps(bareName!)).toFixed(2)}x; ` +
+        `cached hits / bare + same headers: ${(rps(hitName!) / rps(headersName!)).toFixed(2)}x`,
     );
   }
   if (failed) {
-    write(
-      "some requests failed or had an unexpected x-cache-status (see errors)",
-    );
+    write("some requests failed or had an unexpected x-cache-status (see errors)");
     Deno.exitCode = 1;
   }
 }

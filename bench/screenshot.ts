@@ -37,16 +37,13 @@ const CONCURRENT = 4;
 const GAP_MS = 250;
 const VIEWPORT = { width: 1280, height: 800 };
 
-const CSS =
-  "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
+const CSS = "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
   "padding:24px}main{display:grid;grid-template-columns:repeat(3,1fr);gap:16px;padding:24px}" +
   ".card{border:1px solid #ccc;border-radius:8px;padding:16px;background:#fafafa}";
 const PAGE = `<!doctype html><html><head><title>bench</title>
 <link rel="stylesheet" href="/style.css"></head><body><header><h1>Bench page</h1></header><main>${
   Array.from({ length: 30 }, (_, i) =>
-    `<div class="card"><h2>Card ${i}</h2><p>${
-      "Lorem ipsum dolor sit amet. ".repeat(6)
-    }</p>` +
+    `<div class="card"><h2>Card ${i}</h2><p>${"Lorem ipsum dolor sit amet. ".repeat(6)}</p>` +
     `<img src="/dot.svg" width="32" height="32" alt=""></div>`).join("")
 }</main></body></html>`;
 const DOT = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32">` +
@@ -124,9 +121,7 @@ let sequence = 0;
 const linkpeekAt = (base: string, query: string) => async () => {
   const target = `${base}?n=${sequence++}`;
   const response = await fetch(
-    `http://127.0.0.1:${app.addr.port}/?url=${
-      encodeURIComponent(target)
-    }${query}`,
+    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${query}`,
   );
   const body = await response.json();
   if (response.status !== 200) {
@@ -225,9 +220,9 @@ async function throughput(run: () => Promise<number>, cpu: () => number[]) {
 
 const verdict = (ok: boolean) => ok ? "PASS" : "NOT MET";
 const row = (name: string, times: number[]) =>
-  `  ${name.padEnd(20)} p50 ${
-    percentile(times, 50).toFixed(1).padStart(6)
-  } ms   p95 ${percentile(times, 95).toFixed(1).padStart(6)} ms`;
+  `  ${name.padEnd(20)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
+    percentile(times, 95).toFixed(1).padStart(6)
+  } ms`;
 
 try {
   const lines = [
@@ -259,9 +254,7 @@ try {
     lines.push(
       `  ${name.padEnd(15)} ` +
         phases.map((phase) =>
-          `${phase} ${
-            percentile(list.map((t) => t[phase] ?? 0), 50).toFixed(1)
-          }`
+          `${phase} ${percentile(list.map((t) => t[phase] ?? 0), 50).toFixed(1)}`
         ).join(" | "),
     );
   }
@@ -316,12 +309,8 @@ try {
     `adblock on the same page with an ad script and an ad slot, meta=false (${on.length} each):`,
     row("off", off),
     row("on", on),
-    `  p50 ratio on/off: ${
-      (percentile(on, 50) / percentile(off, 50)).toFixed(2)
-    }x`,
-    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${
-      mib(engineRss)
-    } ` +
+    `  p50 ratio on/off: ${(percentile(on, 50) / percentile(off, 50)).toFixed(2)}x`,
+    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${mib(engineRss)} ` +
       `(${((load?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB serialized)`,
   );
 
@@ -346,9 +335,7 @@ try {
     }/s, default ${meta.perSecond.toFixed(2)}/s`,
     "CPU per screenshot in the throughput runs (ms): this deno process (bench client, " +
       "server and puppeteer clients together) / that screenshot's Chromium:",
-    `  raw puppeteer      deno ${rawDeno.toFixed(0)} / Chromium ${
-      rawChromium.toFixed(0)
-    }`,
+    `  raw puppeteer      deno ${rawDeno.toFixed(0)} / Chromium ${rawChromium.toFixed(0)}`,
     `  linkpeek meta=false deno ${shot.cpuMs[0]!.toFixed(0)} / Chromium ${
       shot.cpuMs[2]!.toFixed(0)
     }`,
@@ -370,16 +357,12 @@ try {
     ["Chromium peak RSS", ourRss / rawRss, 1.2],
   ];
   lines.push(
-    `Chromium peak RSS (summed over each tree): raw ${mib(rawRss)}, linkpeek ${
-      mib(ourRss)
-    }`,
+    `Chromium peak RSS (summed over each tree): raw ${mib(rawRss)}, linkpeek ${mib(ourRss)}`,
     "targets (linkpeek / raw, same run):",
     ...targets.map(([name, ratio, bound]) =>
-      `  ${name.padEnd(22)} ${ratio.toFixed(2)}x (target ${
-        bound > 0 ? "<=" : ">="
-      } ${Math.abs(bound)}x) ${
-        verdict(bound > 0 ? ratio <= bound : ratio >= -bound)
-      }`
+      `  ${name.padEnd(22)} ${ratio.toFixed(2)}x (target ${bound > 0 ? "<=" : ">="} ${
+        Math.abs(bound)
+      }x) ${verdict(bound > 0 ? ratio <= bound : ratio >= -bound)}`
     ),
   );
   // deno-lint-ignore no-console

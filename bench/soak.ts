@@ -55,9 +55,7 @@ const html = (body: string, status = 200) =>
 const LARGE = Array.from(
   { length: 4000 },
   (_, i) =>
-    `<section><h2>Section ${i}</h2><p>${
-      "Lorem ipsum dolor sit amet. ".repeat(8)
-    }</p></section>`,
+    `<section><h2>Section ${i}</h2><p>${"Lorem ipsum dolor sit amet. ".repeat(8)}</p></section>`,
 ).join("");
 const PAGES: Record<string, () => Response | Promise<Response>> = {
   "/plain": () => html("<h1>plain</h1><p>a small page</p>"),
@@ -123,8 +121,7 @@ const api = async (query: string) => {
 /** The pool's figures from /metrics, plus this process's own. */
 async function counts() {
   const { body } = await api("metrics");
-  const metric = (name: string) =>
-    Number(new RegExp(`^${name} (\\S+)$`, "m").exec(body)?.[1]);
+  const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(body)?.[1]);
   const chromium = linkpeekChromium();
   return {
     contexts: metric("linkpeek_browser_contexts"),
@@ -273,12 +270,12 @@ try {
     `over ${Object.keys(PAGES).join(" ")} in ${
       ((performance.now() - started) / 1000).toFixed(0)
     } s; ${conditions()}`,
-    `RSS after the first ${first}: deno ${mib(early.deno)} + Chromium ${
-      mib(early.chromium)
-    } = ${mib(early.total)}`,
-    `RSS at the end:        deno ${mib(end.deno)} + Chromium ${
-      mib(end.chromium)
-    } = ${mib(end.total)}` +
+    `RSS after the first ${first}: deno ${mib(early.deno)} + Chromium ${mib(early.chromium)} = ${
+      mib(early.total)
+    }`,
+    `RSS at the end:        deno ${mib(end.deno)} + Chromium ${mib(end.chromium)} = ${
+      mib(end.total)
+    }` +
     ` (${(growth * 100).toFixed(1)}%; target within 10%: ${
       Math.abs(growth) <= 0.1 ? "PASS" : "NOT MET"
     })`,
@@ -290,13 +287,9 @@ try {
         value <= was ? "PASS" : "NOT MET"
       }`;
     }),
-    `deno fds by kind: idle ${JSON.stringify(idleFds)}, end ${
-      JSON.stringify(fdKinds())
-    }`,
+    `deno fds by kind: idle ${JSON.stringify(idleFds)}, end ${JSON.stringify(fdKinds())}`,
     `temp files new since idle: ${
-      filesUnder(tmpDir).filter((f) =>
-        !idleFiles.has(f) && !f.startsWith(dataDir)
-      )
+      filesUnder(tmpDir).filter((f) => !idleFiles.has(f) && !f.startsWith(dataDir))
         .map((f) => f.slice(tmpDir.length)).slice(0, 15).join(" ")
     }`,
     "outcomes (page, status, code):",

@@ -62,10 +62,11 @@ export async function setupPage(
   if (options.animations === false) {
     features.push({ name: "prefers-reduced-motion", value: "reduce" });
   }
-  // Independent settings of one page: sent at once rather than one round trip after another.
+  // Spare pages start at DEFAULT_VIEWPORT; re-applying it would cost a resize (~80 ms). Another
+  // one goes first: a mobile or touch change reloads the page, which must not meet interception.
+  if (!sameViewport(page.viewport(), viewport)) await page.setViewport(viewport);
+  // The other settings are independent: sent at once rather than one round trip after another.
   await Promise.all([
-    // Spare pages start at DEFAULT_VIEWPORT; re-applying it would cost a resize (~80 ms).
-    sameViewport(page.viewport(), viewport) ? null : page.setViewport(viewport),
     page.setUserAgent({
       userAgent: options.userAgent ?? callerAgent ?? userAgent ?? setup.defaultUserAgent,
     }),

@@ -3,13 +3,14 @@
  * Small bodies are not worth the CPU; images, PDFs and media are compressed already.
  */
 import { gzipSync } from "node:zlib";
+import { BoundedMap } from "./bounded_map.ts";
 
 const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/|image\/svg\+xml)/i;
 /** Bodies shorter than this are sent as they are. */
 export const GZIP_MIN_BYTES = 1024;
 
 /** Clients send a handful of distinct Accept-Encoding values: each is read once. */
-const accepted = new Map<string, boolean>();
+const accepted = new BoundedMap<string, boolean>(64);
 
 export function acceptsGzip(request: Request): boolean {
   const header = request.headers.get("accept-encoding") ?? "";
@@ -20,7 +21,6 @@ export function acceptsGzip(request: Request): boolean {
       const q = params.find((p) => p.trim().startsWith("q="));
       return coding?.trim().toLowerCase() === "gzip" && (!q || Number(q.trim().slice(2)) > 0);
     });
-    if (accepted.size >= 64) accepted.clear();
     accepted.set(header, verdict);
   }
   return verdict;

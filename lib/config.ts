@@ -42,8 +42,9 @@ export interface Config {
   resolver: Resolver | null;
   /** Where a checked address is really dialled; tests map onto loopback canaries. */
   connector: Connector | null;
-  /** Ports linkpeek itself listens on (API, pro, browser proxy); never exempt from the guard. */
-  ownPorts: number[];
+  /** Ports linkpeek listens on (API, pro, Redis's); never exempt from the guard. Those opened at
+   * run time (the browser's egress proxies) are the fetcher's `ownPorts`, not the config's. */
+  ownPorts: readonly number[];
   /** EGRESS_PROXY: every outbound connection through this proxy (a request's `proxy` wins). */
   egressProxy: ProxySpec | null;
 }

@@ -9,6 +9,24 @@ import { createMetrics, type Metrics } from "./metrics.ts";
 import { DomWorkers } from "./extract/dom_workers.ts";
 import { createLighthouse, type LighthouseRunner } from "./insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "./insights/technologies.ts";
+import { BoundedMap } from "./bounded_map.ts";
+import type { Plan } from "./api/respond.ts";
+import type { Prepared } from "./api/prepare.ts";
+import { Templates } from "./api/templates.ts";
+
+/** What the process remembers between requests, each table bounded (client-chosen keys). */
+export interface Memo {
+  /** Plan by Host header: a service answers under a few host names. */
+  plans: BoundedMap<string, Plan>;
+  /** Checked queries by their query string (lib/api/prepare.ts). */
+  prepared: BoundedMap<string, Prepared>;
+  /** Answers cloned from templates (lib/api/templates.ts). */
+  templates: Templates;
+}
+
+export function createMemo(): Memo {
+  return { plans: new BoundedMap(256), prepared: new BoundedMap(1000), templates: new Templates() };
+}
 
 /** The long-lived parts one process shares between requests. */
 export interface Services {
@@ -23,6 +41,7 @@ export interface Services {
   lighthouse: LighthouseRunner;
   /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
   technologies: TechnologyDetector;
+  memo: Memo;
   close(): Promise<void>;
 }
 
@@ -47,6 +66,7 @@ export async function createServices(config: Config): Promise<Services> {
     dom,
     lighthouse,
     technologies,
+    memo: createMemo(),
     async close() {
       technologies.close();
       await lighthouse.close();

@@ -54,3 +54,6 @@ export interface Redirect {
   statusCode: number;
   url: string;
 }
+
+/** How the page was read: fetched, rendered in Chromium, or not read (x-fetch-mode). */
+export type FetchMode = "fetch" | "prerender" | "skipped";

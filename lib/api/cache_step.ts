@@ -1,7 +1,7 @@
 import { cached, cacheKey, DEFAULT_TTL_MS, type Entry } from "../cache/mod.ts";
 import type { Params } from "../params/mod.ts";
 import type { Services } from "../services.ts";
-import type { Payload } from "./payload.ts";
+import type { Payload, PayloadResult } from "./payload.ts";
 import type { ResponseMeta } from "./respond.ts";
 
 /** The payload text of an entry, decoded once per entry object (hits share decoded entries). */
@@ -9,9 +9,9 @@ const texts = new WeakMap<Entry, string>();
 const decoder = new TextDecoder();
 
 function jsonOf(entry: Entry): string {
-  if (typeof entry.body === "string") return entry.body;
+  if (typeof entry.payload === "string") return entry.payload;
   let text = texts.get(entry);
-  if (text === undefined) texts.set(entry, text = decoder.decode(entry.body));
+  if (text === undefined) texts.set(entry, text = decoder.decode(entry.payload));
   return text;
 }
 
@@ -41,7 +41,8 @@ function keyFor(params: Params, target: URL, secret: Uint8Array, scope = ""): st
 
 /**
  * The response cache around buildPayload. The payload is cached before `filter` and `embed`
- * shape it, with how it was made (fetch mode and time) so that a HIT reports the same.
+ * shape it, with how it was made (fetch mode and time) so that a HIT reports the same. Its
+ * time goes to the `cache` phase (the lookup) and the `store` phase (encoding and writing).
  */
 export async function cachedPayload(
   services: Services,
@@ -49,7 +50,7 @@ export async function cachedPayload(
     params: Params;
     target: URL;
     meta: ResponseMeta;
-    compute: () => Promise<Payload>;
+    compute: () => Promise<PayloadResult>;
     /** Must succeed before anything is answered or computed (the plan check). */
     gate?: Promise<unknown>;
     /** An endpoint's own part of the cache (lib/api/mod.ts's Endpoint.cacheScope). */
@@ -57,6 +58,9 @@ export async function cachedPayload(
   },
 ): Promise<{ json: string; payload: () => Payload }> {
   const { params, target, meta } = options;
+  const { timings } = meta;
+  const started = performance.now();
+  let computed = 0;
   const key = keyFor(params, target, await services.store.serverSecret(), options.scope);
   const result = await cached({
     store: services.store,
@@ -66,21 +70,21 @@ export async function cachedPayload(
     force: params.force,
     gate: options.gate,
     compute: async () => {
-      const payload = await options.compute();
-      return {
-        status: 200,
-        headers: { "x-fetch-mode": meta.fetchMode, "x-fetch-time": String(meta.fetchTimeMs) },
-        body: JSON.stringify(payload),
-      };
+      timings.add("cache", performance.now() - started);
+      const { payload, fetchMode, fetchTimeMs } = await options.compute();
+      computed = performance.now();
+      return { payload: JSON.stringify(payload), fetchMode, fetchTimeMs };
     },
   });
+  if (computed) timings.add("store", performance.now() - computed);
+  else timings.add("cache", performance.now() - started);
   const { entry } = result;
   services.metrics.cache(result.status);
   meta.cacheStatus = result.status;
   meta.cacheTtlMs = result.ttlLeftMs;
   meta.timestamp = entry.createdAt;
-  meta.fetchMode = (entry.headers["x-fetch-mode"] as ResponseMeta["fetchMode"]) ?? meta.fetchMode;
-  meta.fetchTimeMs = Number(entry.headers["x-fetch-time"] ?? meta.fetchTimeMs);
+  meta.fetchMode = entry.fetchMode;
+  meta.fetchTimeMs = entry.fetchTimeMs;
   const json = jsonOf(entry);
   // Parsed only when filter or embed needs the object; a plain hit sends the text as stored.
   return { json, payload: () => JSON.parse(json) as Payload };

@@ -61,7 +61,10 @@ async function renderApi(checked: Checked, services: Services): Promise<Response
     );
   }
   if (!params.filter) {
-    return templatedJsonResponse(json, 200, headers, { gzip: acceptsGzip(request) });
+    return templatedJsonResponse(json, 200, headers, {
+      gzip: acceptsGzip(request),
+      templates: services.memo.templates,
+    });
   }
   const { data, ...rest } = payload();
   return jsonResponse({ ...rest, data: filterData(data, params.filter) }, 200, headers);
@@ -78,25 +81,26 @@ async function answer(
   let prepared: Prepared | null = null;
   let invalid: unknown = null;
   try {
-    prepared = prepare(endpoint.query ? endpoint.query() : url, config);
+    prepared = prepare(endpoint.query ? endpoint.query() : url, services);
   } catch (error) {
     invalid = error;
   }
   // Counting runs while the cache is looked up (one round trip on Redis, not two); its verdict
   // still comes first: a refused request gets the plan's error, even with a bad query.
-  const admitted = admit(services, {
-    plan: meta.plan,
-    // A checked query has its headers.apiKey read already; a bad one is read here.
-    apiKey: apiKeyOf(
-      request,
-      prepared ? prepared.apiKey : queryApiKey(url.searchParams),
-    ),
-    url,
-    remoteAddr: api.remoteAddr,
-    forwardedFor: request.headers.get("x-forwarded-for"),
-  }).then((headers) => {
-    meta.extra = headers;
-  });
+  const admitted = meta.timings.time("admit", () =>
+    admit(services, {
+      plan: meta.plan,
+      // A checked query has its headers.apiKey read already; a bad one is read here.
+      apiKey: apiKeyOf(
+        request,
+        prepared ? prepared.apiKey : queryApiKey(url.searchParams),
+      ),
+      url,
+      remoteAddr: api.remoteAddr,
+      forwardedFor: request.headers.get("x-forwarded-for"),
+    })).then((headers) => {
+      meta.extra = headers;
+    });
   admitted.catch(() => {});
   if (!prepared) {
     await admitted;
@@ -110,6 +114,7 @@ async function answer(
   meta.targetHost = target.host;
   meta.private = credentialed;
 
+  const { timings } = meta;
   // Armed only when work that can take time starts (a cache miss or an embed fetch), for the
   // time left since the request arrived.
   const ms = params.timeoutMs ?? config.requestTimeoutMs;
@@ -122,12 +127,11 @@ async function answer(
     const compute = async () => {
       const signal = limit.signal;
       const result = await limit.run(
-        buildPayload({ params, target, services, signal, credentialed, rules }),
+        buildPayload({ params, target, services, signal, credentialed, rules, timings }),
       );
-      meta.fetchMode = result.fetchMode;
-      meta.fetchTimeMs = result.fetchTimeMs;
-      if (!endpoint.complete) return result.payload;
-      return await limit.run(endpoint.complete(result.payload, signal));
+      if (!endpoint.complete) return result;
+      const payload = await limit.run(endpoint.complete(result.payload, signal));
+      return { ...result, payload };
     };
     const { payload, json } = await cachedPayload(services, {
       params,
@@ -137,6 +141,7 @@ async function answer(
       gate: admitted,
       scope: endpoint.cacheScope,
     });
+    meta.respondFrom = performance.now();
     const checked = { request, params, target, meta, json, payload, deadline: limit };
     return await endpoint.render(checked, services);
   } catch (error) {
@@ -156,7 +161,7 @@ export async function handleApi(
   endpoint: Endpoint = { render: renderApi },
 ): Promise<Response> {
   const { exchange } = api;
-  const plan = selectPlan(exchange.request, services.config, api.arrivedOnProPort);
+  const plan = selectPlan(exchange.request, services, api.arrivedOnProPort);
   const meta = exchange.api = newMeta(exchange.requestId, plan, exchange.startedAt);
   return await answer(services, api, meta, endpoint);
 }

@@ -1,26 +1,22 @@
 import type { Config } from "../config.ts";
+import type { Services } from "../services.ts";
 import type { Plan } from "./respond.ts";
 import { isApiKeyHeader } from "../params/mod.ts";
 import { toCamel } from "../params/tree.ts";
 
 /** Contract: pro is chosen by the Host (PRO_HOSTS, or first label `pro`) or by PRO_PORT. */
-export function selectPlan(request: Request, config: Config, arrivedOnProPort: boolean): Plan {
+export function selectPlan(
+  request: Request,
+  services: Pick<Services, "config" | "memo">,
+  arrivedOnProPort: boolean,
+): Plan {
   if (arrivedOnProPort) return "pro";
   const host = request.headers.get("host") ?? new URL(request.url).host;
-  let plans = plansByHost.get(config);
-  if (!plans) plansByHost.set(config, plans = new Map());
+  const plans = services.memo.plans;
   let plan = plans.get(host);
-  if (plan === undefined) {
-    plan = planOfHost(host, config);
-    // Bounded: Host is whatever the client sends.
-    if (plans.size >= 256) plans.clear();
-    plans.set(host, plan);
-  }
+  if (plan === undefined) plans.set(host, plan = planOfHost(host, services.config));
   return plan;
 }
-
-/** A service answers under a few host names: each is read once per configuration. */
-const plansByHost = new WeakMap<Config, Map<string, Plan>>();
 
 function planOfHost(host: string, config: Config): Plan {
   const hostname = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");

@@ -5,6 +5,7 @@ import { type CustomRules, validateRules } from "../extract/custom.ts";
 import { type Params, parseParams } from "../params/mod.ts";
 import { parseTargetUrl } from "../url.ts";
 import { queryApiKey } from "./plan.ts";
+import type { Services } from "../services.ts";
 
 /** What a query string asks for, checked: typed parameters and the target URL. */
 export interface Prepared {
@@ -17,14 +18,6 @@ export interface Prepared {
   /** An API key sent as headers.apiKey, if any (it is never forwarded). */
   apiKey: string | null;
 }
-
-/**
- * Popular queries (the same embed URL on many pages) repeat verbatim, so their checked form is
- * kept per configuration, bounded, least recently used first out. Credentialed queries are
- * never kept. Nothing downstream modifies a Prepared.
- */
-const MAX_KEPT = 1000;
-const keptByConfig = new WeakMap<Config, Map<string, Prepared>>();
 
 function check(query: URLSearchParams, config: Config): Prepared {
   const params = parseParams(query, { maxTimeoutMs: config.requestTimeoutMs });
@@ -39,20 +32,17 @@ function check(query: URLSearchParams, config: Config): Prepared {
   return { params, target, credentialed, rules, apiKey: queryApiKey(query) };
 }
 
-/** Reads and checks a query; throws EINVALQUERY / EINVALURL naming what is wrong. */
-export function prepare(url: URL, config: Config): Prepared {
-  let kept = keptByConfig.get(config);
-  if (!kept) keptByConfig.set(config, kept = new Map());
+/**
+ * Reads and checks a query; throws EINVALQUERY / EINVALURL naming what is wrong. Popular
+ * queries (the same embed URL on many pages) repeat verbatim, so their checked form is kept
+ * (`memo.prepared`, bounded). Credentialed queries are never kept. Nothing downstream modifies
+ * a Prepared.
+ */
+export function prepare(url: URL, services: Pick<Services, "config" | "memo">): Prepared {
+  const kept = services.memo.prepared;
   const known = kept.get(url.search);
-  if (known) {
-    kept.delete(url.search);
-    kept.set(url.search, known);
-    return known;
-  }
-  const prepared = check(url.searchParams, config);
-  if (!prepared.credentialed) {
-    kept.set(url.search, prepared);
-    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
-  }
+  if (known) return known;
+  const prepared = check(url.searchParams, services.config);
+  if (!prepared.credentialed) kept.set(url.search, prepared);
   return prepared;
 }

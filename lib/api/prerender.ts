@@ -42,6 +42,10 @@ const CHALLENGE_WORDS = [
   "verify you are human",
 ];
 const CHALLENGE_STATUS = new Set([202, 403, 429, 503]);
+/** The markers as one pattern: one pass over a large page instead of one per marker. */
+const ANY_MARKER = new RegExp(
+  CHALLENGE_MARKERS.map((marker) => marker.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"),
+);
 
 /** Where a single-page application mounts (React, Next, Nuxt, Vue, Svelte, Angular, Qwik...). */
 const MOUNT_POINT =
@@ -54,7 +58,7 @@ const NOSCRIPT_JS = /<noscript\b[^>]*>[\s\S]{0,2000}?javascript/;
 export function prerenderReason(html: string, statusCode: number): PrerenderReason | null {
   const page = html.slice(0, MAX_SCAN).toLowerCase();
   const text = visibleTextLength(page, CHALLENGE_TEXT + 1);
-  if (CHALLENGE_MARKERS.some((marker) => page.includes(marker))) return "challenge";
+  if (ANY_MARKER.test(page)) return "challenge";
   if (
     (CHALLENGE_STATUS.has(statusCode) || text <= CHALLENGE_TEXT) &&
     CHALLENGE_WORDS.some((words) => page.includes(words))

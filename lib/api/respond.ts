@@ -1,5 +1,7 @@
 import { ApiError, errorBody } from "../errors.ts";
 import { gzip, GZIP_MIN_BYTES } from "../compress.ts";
+import { Timings } from "../timings.ts";
+import type { FetchMode } from "../types.ts";
 
 export type Plan = "free" | "pro";
 
@@ -10,8 +12,12 @@ export interface ResponseMeta {
   plan: Plan;
   cacheStatus: "MISS" | "HIT" | "BYPASS" | "STALE";
   cacheTtlMs: number;
-  fetchMode: "fetch" | "prerender" | "skipped";
+  fetchMode: FetchMode;
   fetchTimeMs: number;
+  /** Where this request's time went, by phase (server-timing). */
+  timings: Timings;
+  /** When the answer began to be shaped (performance.now()), for the `respond` phase. */
+  respondFrom?: number;
   /** When the payload was made (epoch ms); a cache hit keeps the original time. */
   timestamp: number;
   /** Rate-limit headers from the plan step. */
@@ -33,6 +39,7 @@ export function newMeta(requestId: string, plan: Plan, startedAt: number): Respo
     cacheTtlMs: 0,
     fetchMode: "skipped",
     fetchTimeMs: 0,
+    timings: new Timings(),
     timestamp: now,
     extra: {},
     private: false,
@@ -69,7 +76,9 @@ export const CORS_HEADERS: Record<string, string> = {
 export type HeaderMap = Record<string, string>;
 
 export function apiHeaders(meta: ResponseMeta, cacheControl?: string): HeaderMap {
-  const elapsed = performance.now() - meta.startedAt;
+  const now = performance.now();
+  const elapsed = now - meta.startedAt;
+  if (meta.respondFrom !== undefined) meta.timings.add("respond", now - meta.respondFrom);
   return {
     ...CORS_HEADERS,
     // Every API answer comes from `/`, which also serves the playground to browsers.
@@ -82,7 +91,7 @@ export function apiHeaders(meta: ResponseMeta, cacheControl?: string): HeaderMap
     "x-cache-ttl": String(Math.max(0, Math.round(meta.cacheTtlMs))),
     "x-fetch-mode": meta.fetchMode,
     "x-fetch-time": `${Math.round(meta.fetchTimeMs)}ms`,
-    "server-timing": `fetch;dur=${meta.fetchTimeMs.toFixed(1)}, total;dur=${elapsed.toFixed(1)}`,
+    "server-timing": meta.timings.header(elapsed),
     "cache-control": cacheControl ??
       (meta.private
         ? "private, no-store"

@@ -5,6 +5,7 @@
  * the per-request headers are cloned from a template built once (a clone copies the checked
  * header list), and only those few are set on the copy. gzip is done once per template too.
  */
+import { BoundedMap } from "../bounded_map.ts";
 import { type HeaderMap, jsonTextResponse } from "./respond.ts";
 
 /** Headers whose values change from one request to the next; the rest make the template. */
@@ -30,19 +31,15 @@ interface Template {
   values: HeaderMap;
 }
 
-/** body -> header signature -> template; bodies least recently used first. */
-const templates = new Map<string, Map<string, Template>>();
+/** body -> header signature -> template; bodies least recently used first (services.memo). */
+export class Templates {
+  readonly #bodies = new BoundedMap<string, BoundedMap<string, Template>>(MAX_BODIES);
 
-function variantsOf(json: string): Map<string, Template> {
-  let variants = templates.get(json);
-  if (variants) {
-    templates.delete(json);
-  } else {
-    variants = new Map();
-    if (templates.size >= MAX_BODIES) templates.delete(templates.keys().next().value!);
+  variantsOf(json: string): BoundedMap<string, Template> {
+    let variants = this.#bodies.get(json);
+    if (!variants) this.#bodies.set(json, variants = new BoundedMap(MAX_VARIANTS));
+    return variants;
   }
-  templates.set(json, variants);
-  return variants;
 }
 
 /**
@@ -53,21 +50,20 @@ export function templatedJsonResponse(
   json: string,
   status: number,
   headers: HeaderMap,
-  options: { gzip: boolean },
+  options: { gzip: boolean; templates: Templates },
 ): Response {
   if (json.length > MAX_BODY_CHARS) return jsonTextResponse(json, status, headers, options);
   let signature = `${status}${options.gzip ? " gzip" : ""}\n`;
   for (const name in headers) {
     signature += PER_REQUEST.has(name) ? `${name}\n` : `${name}:${headers[name]}\n`;
   }
-  const variants = variantsOf(json);
+  const variants = options.templates.variantsOf(json);
   let template = variants.get(signature);
   if (!template) {
     template = {
       response: jsonTextResponse(json, status, headers, options),
       values: { ...headers },
     };
-    if (variants.size >= MAX_VARIANTS) variants.clear();
     variants.set(signature, template);
   }
   const response = template.response.clone();

@@ -52,7 +52,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     if (proxy) return proxy;
     proxy = await startProxy({ fetcher, dialTimeoutMs: config.fetchTimeoutMs });
     // The proxy is linkpeek's own port: the guard must never let a page reach it.
-    if (!config.ownPorts.includes(proxy.port)) config.ownPorts.push(proxy.port);
+    fetcher.ownPorts.add(proxy.port);
     return proxy;
   };
 

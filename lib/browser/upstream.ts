@@ -47,9 +47,7 @@ export class UpstreamProxies {
         dialTimeoutMs: this.#config.fetchTimeoutMs,
       }).then((started) => {
         // linkpeek's own port: never a target, whatever TRUSTED_TARGETS says.
-        if (!this.#config.ownPorts.includes(started.port)) {
-          this.#config.ownPorts.push(started.port);
-        }
+        this.#fetcher.ownPorts.add(started.port);
         return started;
       });
       entry = { egress, users: 0, idle: undefined };
@@ -68,8 +66,7 @@ export class UpstreamProxies {
         if (held.users > 0 || this.#entries.get(key) !== held) return;
         this.#entries.delete(key);
         void held.egress.then((egress) => {
-          const at = this.#config.ownPorts.indexOf(egress.port);
-          if (at >= 0) this.#config.ownPorts.splice(at, 1);
+          this.#fetcher.ownPorts.delete(egress.port);
           return egress.close();
         }).catch(() => {});
       }, IDLE_MS);

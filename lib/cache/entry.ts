@@ -1,10 +1,17 @@
-/** A cached answer and its byte form in the store: [4-byte meta length][meta JSON][body]. */
+/**
+ * A cached answer and its byte form in the store: [4-byte meta length][meta JSON][payload].
+ * Version 2 keeps how the payload was made as fields; version 1 entries (the same facts as
+ * `x-fetch-mode`/`x-fetch-time` headers) are still read.
+ */
 import type { ErrorCode } from "../errors.ts";
+import type { FetchMode } from "../types.ts";
 
 export interface Entry {
-  status: number;
-  headers: Record<string, string>;
-  body: Uint8Array | string;
+  /** The payload: its JSON text as stored (a caller may cache bytes instead). */
+  payload: Uint8Array | string;
+  /** How the payload was made (x-fetch-mode, x-fetch-time): a HIT reports the same. */
+  fetchMode: FetchMode;
+  fetchTimeMs: number;
   /** Epoch ms when the answer was made (x-timestamp). */
   createdAt: number;
 }
@@ -25,32 +32,41 @@ export interface StoredEntry {
 }
 
 interface Meta {
-  v: 1;
-  status: number;
-  headers: Record<string, string>;
+  v: 2;
+  fetchMode: FetchMode;
+  fetchTimeMs: number;
   createdAt: number;
   ttlMs: number;
   text: boolean;
   error: CachedError | null;
 }
 
+/** Version 1: the fetch mode and time as the headers of a fake HTTP answer. */
+interface MetaV1 extends Omit<Meta, "v" | "fetchMode" | "fetchTimeMs"> {
+  v: 1;
+  headers: Record<string, string>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 export function encodeEntry(stored: StoredEntry): Uint8Array {
   const entry = stored.entry;
   const body = entry === null
     ? new Uint8Array()
-    : typeof entry.body === "string"
-    ? new TextEncoder().encode(entry.body)
-    : entry.body;
+    : typeof entry.payload === "string"
+    ? encoder.encode(entry.payload)
+    : entry.payload;
   const meta: Meta = {
-    v: 1,
-    status: entry?.status ?? 0,
-    headers: entry?.headers ?? {},
+    v: 2,
+    fetchMode: entry?.fetchMode ?? "skipped",
+    fetchTimeMs: entry?.fetchTimeMs ?? 0,
     createdAt: stored.createdAt,
     ttlMs: stored.ttlMs,
-    text: typeof entry?.body === "string",
+    text: typeof entry?.payload === "string",
     error: stored.error,
   };
-  const head = new TextEncoder().encode(JSON.stringify(meta));
+  const head = encoder.encode(JSON.stringify(meta));
   const bytes = new Uint8Array(4 + head.length + body.length);
   new DataView(bytes.buffer).setUint32(0, head.length);
   bytes.set(head, 4);
@@ -58,17 +74,31 @@ export function encodeEntry(stored: StoredEntry): Uint8Array {
   return bytes;
 }
 
-/** Null for bytes that are not an entry of this version (treated as a miss). */
+/** A version 1 meta read as version 2. */
+function upgrade(meta: Meta | MetaV1): Meta | null {
+  if (meta.v === 2) return meta;
+  if (meta.v !== 1) return null;
+  const { headers, ...rest } = meta;
+  const mode = headers["x-fetch-mode"];
+  return {
+    ...rest,
+    v: 2,
+    fetchMode: mode === "fetch" || mode === "prerender" ? mode : "skipped",
+    fetchTimeMs: Number(headers["x-fetch-time"] ?? 0) || 0,
+  };
+}
+
+/** Null for bytes that are not an entry of a known version (treated as a miss). */
 export function decodeEntry(bytes: Uint8Array): StoredEntry | null {
   try {
     const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0);
-    const meta = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as Meta;
-    if (meta.v !== 1) return null;
+    const meta = upgrade(JSON.parse(decoder.decode(bytes.subarray(4, 4 + length))));
+    if (!meta) return null;
     const raw = bytes.subarray(4 + length);
     const entry: Entry | null = meta.error ? null : {
-      status: meta.status,
-      headers: meta.headers,
-      body: meta.text ? new TextDecoder().decode(raw) : raw,
+      payload: meta.text ? decoder.decode(raw) : raw,
+      fetchMode: meta.fetchMode,
+      fetchTimeMs: meta.fetchTimeMs,
       createdAt: meta.createdAt,
     };
     return { entry, error: meta.error, createdAt: meta.createdAt, ttlMs: meta.ttlMs };

@@ -7,6 +7,7 @@ import { compile } from "css-select";
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
 import { getInnerHTML, getOuterHTML } from "domutils";
 import { spend } from "./budget.ts";
+import { BoundedMap } from "../bounded_map.ts";
 import { httpUrl } from "../url.ts";
 
 export type { AnyNode, Document, Element };
@@ -14,8 +15,7 @@ export type { AnyNode, Document, Element };
 type Query = (element: Element) => boolean;
 
 /** Compiled selectors, reused across requests: rules repeat, compiling does not need to. */
-const compiled = new Map<string, Query>();
-const MAX_CACHED = 1000;
+const compiled = new BoundedMap<string, Query>(1000);
 
 export function parseHtml(html: string): Document {
   return parseDocument(html, { lowerCaseAttributeNames: true, lowerCaseTags: true });
@@ -26,7 +26,6 @@ export function compileSelector(selector: string): Query {
   let query = compiled.get(selector);
   if (!query) {
     query = compile<AnyNode, Element>(selector) as Query;
-    if (compiled.size >= MAX_CACHED) compiled.clear();
     compiled.set(selector, query);
   }
   return query;

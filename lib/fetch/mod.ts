@@ -34,7 +34,14 @@ export interface FetcherOptions {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export function createFetcher(options: FetcherOptions): Fetcher {
-  const { config } = options;
+  const ownPorts = new Set<number>();
+  // The guard's view of the config: its own ports include those opened at run time.
+  const config = {
+    ...options.config,
+    ownPorts: {
+      includes: (port: number) => options.config.ownPorts.includes(port) || ownPorts.has(port),
+    },
+  };
 
   async function hop(
     url: URL,
@@ -155,6 +162,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   }
 
   return {
+    ownPorts,
     fetch: (url, opts = {}) =>
       opts.retries
         ? withRetries((attempt) => fetchUrl(url, attempt), {

@@ -190,6 +190,7 @@ function handshake(
 export function viaProxy(fetcher: Fetcher, proxy: ProxySpec | null): Fetcher {
   if (!proxy) return fetcher;
   return {
+    ownPorts: fetcher.ownPorts,
     fetch: (url, options) => fetcher.fetch(url, { ...options, proxy }),
     dial: (host, port, options) => fetcher.dial(host, port, { ...options, proxy }),
   };

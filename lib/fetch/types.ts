@@ -52,6 +52,11 @@ export interface FetchResult {
  * network failure (EFETCH). Errors are ApiError from lib/errors.ts.
  */
 export interface Fetcher {
+  /**
+   * Ports this process opened at run time (the browser's egress proxies): never a target,
+   * like the configured `ownPorts`. Run-time state, so it lives here and not in the config.
+   */
+  readonly ownPorts: Set<number>;
   fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
   /**
    * Resolve + check + connect a raw TCP socket to host:port (for the browser's egress proxy).

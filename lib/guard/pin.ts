@@ -11,7 +11,10 @@ import { countRefusal, type Refusal, type RefusalStage } from "./refusal.ts";
 import { DnsError, ipLiteral, systemResolver } from "./resolve.ts";
 import { isTrusted } from "./trusted.ts";
 
-export type GuardConfig = Pick<Config, "resolver" | "connector" | "trustedTargets" | "ownPorts">;
+export type GuardConfig = Pick<Config, "resolver" | "connector" | "trustedTargets"> & {
+  /** linkpeek's own ports: the configured ones and those it opened since (a Fetcher's). */
+  ownPorts: { includes(port: number): boolean };
+};
 
 /** One checked address and where to dial it (the connector's mapping of it). */
 export interface PinnedAddress {

@@ -170,7 +170,11 @@ const HEADER_DESCRIPTIONS: Record<string, [string, JsonObject]> = {
   "x-cache-ttl": ["Milliseconds the answer stays cached.", { type: "string" }],
   "x-fetch-mode": ["How the target was read.", { enum: ["fetch", "prerender", "skipped"] }],
   "x-fetch-time": ["Time spent reading the target.", { type: "string" }],
-  "server-timing": ["fetch and total durations.", { type: "string" }],
+  "server-timing": [
+    "Milliseconds per phase, every one named (fetch, admit, cache, decode, extract, probe, " +
+    "browser, store, respond; 0 when it did not run), then total.",
+    { type: "string" },
+  ],
   "cache-control": ["private, no-store for credentialed requests.", { type: "string" }],
   "access-control-allow-origin": ["Always *.", { const: "*" }],
   "x-content-type-options": ["Always nosniff.", { const: "nosniff" }],

@@ -1,4 +1,5 @@
 /** A query string as a tree of dotted names: `a.b=1&a=true` -> a{value:"true", kids{b{value:"1"}}}. */
+import { BoundedMap } from "../bounded_map.ts";
 export interface QueryNode {
   value?: string;
   kids: Map<string, QueryNode>;
@@ -25,15 +26,15 @@ export function buildTree(query: URLSearchParams): QueryNode {
   return root;
 }
 
-const camelCache = new Map<string, string>();
+/** Parameter names repeat on every request; a bounded memo keeps the hot path cheap. */
+const camelCache = new BoundedMap<string, string>(4096);
 
 /** snake_case and kebab-case to camelCase: `full_page` -> `fullPage`. */
 export function toCamel(name: string): string {
   let camel = camelCache.get(name);
   if (camel === undefined) {
     camel = name.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
-    // Parameter names repeat on every request; a bounded memo keeps the hot path cheap.
-    if (camelCache.size < 4096) camelCache.set(name, camel);
+    camelCache.set(name, camel);
   }
   return camel;
 }

@@ -160,6 +160,7 @@ export class EmbeddedStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#blobs.settled();
     await this.#counters.close();
     this.#kv.close();
   }

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { gunzipSync } from "node:zlib";
 import { jsonTextResponse } from "../../lib/api/respond.ts";
-import { templatedJsonResponse } from "../../lib/api/templates.ts";
+import { templatedJsonResponse, Templates } from "../../lib/api/templates.ts";
 import { html, serveRoutes, testApp, testConfig } from "../_server.ts";
+
+const templates = new Templates();
 
 function headersOf(response: Response): [string, string][] {
   return [...response.headers];
@@ -26,7 +28,7 @@ Deno.test("a templated answer is the same as one built afresh, per-request heade
   const json = JSON.stringify({ status: "success", data: { title: "templated" } });
   for (let i = 0; i < 5; i++) {
     const headers = apiLikeHeaders(crypto.randomUUID(), 40 - i);
-    const templated = templatedJsonResponse(json, 200, { ...headers }, { gzip: false });
+    const templated = templatedJsonResponse(json, 200, { ...headers }, { gzip: false, templates });
     const fresh = jsonTextResponse(json, 200, { ...headers });
     assert.deepEqual(headersOf(templated), headersOf(fresh));
     assert.equal(templated.status, 200);
@@ -36,29 +38,38 @@ Deno.test("a templated answer is the same as one built afresh, per-request heade
 
 Deno.test("templates are told apart by status, fixed headers and encoding", async () => {
   const json = JSON.stringify({ status: "success", data: { title: "x".repeat(2000) } });
-  const hit = templatedJsonResponse(json, 200, apiLikeHeaders("a", 9), { gzip: false });
+  const hit = templatedJsonResponse(json, 200, apiLikeHeaders("a", 9), { gzip: false, templates });
   const stale = templatedJsonResponse(
     json,
     200,
     { ...apiLikeHeaders("b", 8), "x-cache-status": "STALE" },
-    { gzip: false },
+    { gzip: false, templates },
   );
-  const other = templatedJsonResponse(json, 203, apiLikeHeaders("c", 7), { gzip: false });
+  const other = templatedJsonResponse(json, 203, apiLikeHeaders("c", 7), {
+    gzip: false,
+    templates,
+  });
   assert.equal(hit.headers.get("x-cache-status"), "HIT");
   assert.equal(stale.headers.get("x-cache-status"), "STALE");
   assert.equal(other.status, 203);
 
-  const zipped = templatedJsonResponse(json, 200, apiLikeHeaders("d", 6), { gzip: true });
+  const zipped = templatedJsonResponse(json, 200, apiLikeHeaders("d", 6), {
+    gzip: true,
+    templates,
+  });
   assert.equal(zipped.headers.get("content-encoding"), "gzip");
   const bytes = new Uint8Array(await zipped.arrayBuffer());
   assert.equal(Number(zipped.headers.get("content-length")), bytes.length);
   assert.equal(new TextDecoder().decode(gunzipSync(bytes)), json);
-  const plain = templatedJsonResponse(json, 200, apiLikeHeaders("e", 5), { gzip: false });
+  const plain = templatedJsonResponse(json, 200, apiLikeHeaders("e", 5), {
+    gzip: false,
+    templates,
+  });
   assert.equal(plain.headers.get("content-encoding"), null);
   assert.equal(await plain.text(), json);
 
   // Under 1 KB, gzip is not worth it even when the client takes it.
-  const small = templatedJsonResponse("{}", 200, apiLikeHeaders("f", 4), { gzip: true });
+  const small = templatedJsonResponse("{}", 200, apiLikeHeaders("f", 4), { gzip: true, templates });
   assert.equal(small.headers.get("content-encoding"), null);
   assert.equal(await small.text(), "{}");
   for (const response of [hit, stale, other]) await response.body?.cancel();
@@ -67,9 +78,9 @@ Deno.test("templates are told apart by status, fixed headers and encoding", asyn
 Deno.test("a per-request header missing from one answer is not carried over from the template", () => {
   const json = JSON.stringify({ status: "success", data: { title: "missing" } });
   const full = apiLikeHeaders("g", 3);
-  templatedJsonResponse(json, 200, { ...full }, { gzip: false });
+  templatedJsonResponse(json, 200, { ...full }, { gzip: false, templates });
   const { "x-rate-limit-remaining": _, ...withoutRemaining } = full;
-  const response = templatedJsonResponse(json, 200, withoutRemaining, { gzip: false });
+  const response = templatedJsonResponse(json, 200, withoutRemaining, { gzip: false, templates });
   assert.equal(response.headers.get("x-rate-limit-remaining"), null);
 });
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { DENIED_HEADER, startProxy } from "../../lib/browser/proxy.ts";
+import { createBrowser } from "../../lib/browser/mod.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { configFor, html, poolFor, serveFixture, startCanary } from "./_helpers.ts";
+import { configFor, html, requireChromium, serveFixture, startCanary } from "./_helpers.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -118,10 +119,13 @@ Deno.test("createBrowser() registers its proxy port so even trusted loopback can
   const config = configFor([site.port]);
   config.trustedTargets = [{ network: "127.0.0.0", prefix: 8, port: null }];
   const before = [...config.ownPorts];
-  await using pool = poolFor(config);
+  requireChromium();
+  const fetcher = createFetcher({ config });
+  await using pool = createBrowser({ config, fetcher });
   assert.equal(await pool.ready(), true);
-  const proxyPort = config.ownPorts.find((port) => !before.includes(port));
-  assert.ok(proxyPort, "the proxy port was added to config.ownPorts");
+  const [proxyPort] = fetcher.ownPorts;
+  assert.ok(proxyPort, "the proxy port was added to the fetcher's own ports");
+  assert.deepEqual(config.ownPorts, before, "the shared config is left as it was");
   const answer = await exchange(
     proxyPort,
     `GET http://127.0.0.1:${proxyPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`,

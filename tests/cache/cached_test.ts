@@ -17,7 +17,7 @@ function counter(delayMs = 20) {
     state.runs++;
     const run = state.runs;
     await new Promise((r) => setTimeout(r, delayMs));
-    return { status: 200, headers: { "content-type": "application/json" }, body: `{"run":${run}}` };
+    return { payload: `{"run":${run}}`, fetchMode: "fetch", fetchTimeMs: 1 };
   };
   return { state, compute };
 }
@@ -32,7 +32,7 @@ Deno.test("cached() answers MISS, then HIT from the store, then BYPASS with forc
   const first = await cached(opts(store, { compute }));
   assert.equal(first.status, "MISS");
   assert.equal(first.ttlLeftMs, 60_000);
-  assert.equal(first.entry.body, '{"run":1}');
+  assert.equal(first.entry.payload, '{"run":1}');
   assert.ok(Math.abs(first.entry.createdAt - Date.now()) < 1000);
 
   const second = await cached(opts(store, { compute }));
@@ -42,19 +42,20 @@ Deno.test("cached() answers MISS, then HIT from the store, then BYPASS with forc
 
   const forced = await cached(opts(store, { compute, force: true }));
   assert.equal(forced.status, "BYPASS");
-  assert.equal(forced.entry.body, '{"run":2}');
-  assert.equal((await cached(opts(store, { compute }))).entry.body, '{"run":2}');
+  assert.equal(forced.entry.payload, '{"run":2}');
+  assert.equal((await cached(opts(store, { compute }))).entry.payload, '{"run":2}');
   assert.equal(state.runs, 2);
 });
 
 Deno.test("cached() keeps bytes bodies as bytes", async () => {
   await using store = await tempStore();
   const body = new Uint8Array([0, 255, 1, 2]);
-  const compute = () => Promise.resolve({ status: 200, headers: {}, body });
+  const compute = () =>
+    Promise.resolve({ payload: body, fetchMode: "skipped" as const, fetchTimeMs: 0 });
   await cached(opts(store, { compute }));
   const hit = await cached(opts(store, { compute }));
   assert.equal(hit.status, "HIT");
-  assert.deepEqual(hit.entry.body, body);
+  assert.deepEqual(hit.entry.payload, body);
 });
 
 Deno.test("cached() computes once for identical concurrent requests", async () => {
@@ -64,7 +65,7 @@ Deno.test("cached() computes once for identical concurrent requests", async () =
     Array.from({ length: 25 }, () => cached(opts(store, { compute }))),
   );
   assert.equal(state.runs, 1);
-  assert.ok(results.every((r) => r.entry.body === '{"run":1}'));
+  assert.ok(results.every((r) => r.entry.payload === '{"run":1}'));
   const other = await cached(opts(store, { compute, key: "b".repeat(64) }));
   assert.equal(other.status, "MISS");
   assert.equal(state.runs, 2);
@@ -93,14 +94,14 @@ Deno.test("cached() with staleTtl serves the copy and refreshes it in the backgr
   const stale = await cached(opts(store, { compute, staleTtlMs: 0 }));
   assert.ok(performance.now() - started < 150, "a stale answer must not wait for the refresh");
   assert.equal(stale.status, "STALE");
-  assert.equal(stale.entry.body, '{"run":1}');
+  assert.equal(stale.entry.payload, '{"run":1}');
   const again = await cached(opts(store, { compute, staleTtlMs: 0 }));
   assert.equal(again.status, "STALE");
   await Promise.all([stale.refresh, again.refresh]);
   assert.equal(state.runs, 2, "concurrent refreshes are single-flight too");
   const after = await cached(opts(store, { compute }));
   assert.equal(after.status, "HIT");
-  assert.equal(after.entry.body, '{"run":2}');
+  assert.equal(after.entry.payload, '{"run":2}');
 });
 
 Deno.test("cached() remembers target-side errors for a minute and never others", async (t) => {
@@ -159,7 +160,7 @@ Deno.test("cached() on Redis: a MISS on one instance is a HIT on the other", asy
     assert.equal((await cached(opts(one, { compute }))).status, "MISS");
     const hit = await cached(opts(two, { compute }));
     assert.equal(hit.status, "HIT");
-    assert.equal(hit.entry.body, '{"run":1}');
+    assert.equal(hit.entry.payload, '{"run":1}');
     assert.equal(state.runs, 1);
   } finally {
     await one.close();

@@ -7,6 +7,7 @@
  */
 import { decodeHtml } from "../../fetch/decode.ts";
 import type { Fetcher } from "../../fetch/types.ts";
+import { BoundedMap } from "../../bounded_map.ts";
 import { platformFor } from "./mod.ts";
 import type { PlatformData } from "./types.ts";
 
@@ -26,11 +27,11 @@ interface Entry {
   data: Promise<PlatformData | null>;
 }
 
-const caches = new WeakMap<Fetcher, Map<string, Entry>>();
+const caches = new WeakMap<Fetcher, BoundedMap<string, Entry>>();
 
-function cacheOf(fetcher: Fetcher): Map<string, Entry> {
+function cacheOf(fetcher: Fetcher): BoundedMap<string, Entry> {
   let cache = caches.get(fetcher);
-  if (!cache) caches.set(fetcher, cache = new Map());
+  if (!cache) caches.set(fetcher, cache = new BoundedMap(MAX_ENTRIES));
   return cache;
 }
 
@@ -80,11 +81,9 @@ export function fetchPlatformData(
   const key = endpoint;
   const data = load(pageUrl, endpoint, opts).then((value) => {
     // failures are not remembered: the next request tries again
-    if (value === null && cache.get(key)?.data === data) cache.delete(key);
+    if (value === null && cache.peek(key)?.data === data) cache.delete(key);
     return value;
   });
   cache.set(endpoint, { expires: now + TTL_MS, data });
-  // the oldest entries go first once the cache is full
-  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   return data;
 }

@@ -1,0 +1,48 @@
+/** The capture step: the visit's screenshot and PDF hosted under /assets/, and `function`'s value. */
+import type { FunctionResult, VisitResult } from "../../browser/types.ts";
+import type { MediaObject } from "../../types.ts";
+import { hostAsset } from "../assets.ts";
+import type { StepContext } from "./context.ts";
+
+export interface Capture {
+  screenshot?: MediaObject;
+  pdf?: MediaObject;
+  function?: FunctionResult;
+  statusCode: number;
+}
+
+export async function hostCapture(
+  context: StepContext,
+  visit: Promise<VisitResult>,
+): Promise<Capture> {
+  const { params, services, credentialed } = context;
+  const started = performance.now();
+  try {
+    const result = await visit;
+    const capture: Capture = { statusCode: result.statusCode };
+    if (params.screenshot !== null && result.screenshot) {
+      capture.screenshot = await hostAsset(services, {
+        bytes: result.screenshot.bytes,
+        type: result.screenshot.type === "jpeg" ? "jpg" : "png",
+        width: result.screenshot.width,
+        height: result.screenshot.height,
+        credentialed,
+        filename: params.filename,
+      });
+    }
+    if (params.pdf !== null && result.pdf) {
+      capture.pdf = await hostAsset(services, {
+        bytes: result.pdf.bytes,
+        type: "pdf",
+        width: null,
+        height: null,
+        credentialed,
+        filename: params.filename,
+      });
+    }
+    if (result.function) capture.function = result.function;
+    return capture;
+  } finally {
+    context.timings.add("browser", performance.now() - started);
+  }
+}

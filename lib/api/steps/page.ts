@@ -1,0 +1,183 @@
+/**
+ * The page step: the target fetched (and decoded), rendered in Chromium when `prerender` asks
+ * or lib/api/prerender.ts finds a shell, a challenge or a wall, or described as a file when it
+ * is an image, audio, video or PDF.
+ */
+import { ApiError } from "../../errors.ts";
+import { decodeHtml } from "../../fetch/decode.ts";
+import type { FetchResult } from "../../fetch/types.ts";
+import { describeMedia } from "../../media/describe.ts";
+import { sniffMedia } from "../../media/sniff.ts";
+import type { VisitResult } from "../../browser/types.ts";
+import type { FetchMode, Redirect } from "../../types.ts";
+import { type PrerenderReason, prerenderReason } from "../prerender.ts";
+import { needsHtml, startVisit, type StepContext, wantsBrowser } from "./context.ts";
+
+export interface Page {
+  fetchMode: FetchMode;
+  fetchTimeMs: number;
+  statusCode: number | null;
+  redirects: Redirect[];
+  /** The headers the answer shows (no cookies). */
+  headers: Record<string, string>;
+  /** The target's headers as it sent them (set-cookie included), for `insights`. */
+  rawHeaders: Record<string, string>;
+  /** The page's HTML, when a feature needs it and the target is a page. */
+  html: string | null;
+  /** Where the page ended (redirects, the browser's navigation). */
+  url: string;
+  /** `data` of a target that is itself a media file. */
+  file: Record<string, unknown> | null;
+  /** The browser's visit, when the page was rendered: it also serves the capture. */
+  visit: Promise<VisitResult> | null;
+}
+
+const EMPTY_FIELDS = {
+  title: null,
+  description: null,
+  lang: null,
+  author: null,
+  publisher: null,
+  date: null,
+  url: null,
+  image: null,
+  logo: null,
+  audio: null,
+  video: null,
+};
+
+function publicHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name !== "set-cookie" && name !== "set-cookie2") out[name] = value;
+  }
+  return out;
+}
+
+/** A target that is itself an image, audio, video or PDF is described as that file. */
+function describeFileTarget(result: FetchResult): Record<string, unknown> | null {
+  const contentType = result.headers["content-type"] ?? null;
+  // The bytes and the declared type decide; a URL ending in .jpg may still serve HTML.
+  const { kind } = sniffMedia({ bytes: result.body, contentType });
+  if (kind === "other") return null;
+  const total = Number(result.headers["content-length"] ?? NaN);
+  const media = describeMedia({
+    url: result.url,
+    bytes: result.body,
+    contentType,
+    totalSize: Number.isFinite(total) && !result.truncated ? total : result.body.length,
+  });
+  const data: Record<string, unknown> = { ...EMPTY_FIELDS, url: result.url };
+  if (kind === "image") data.image = media;
+  if (kind === "audio") data.audio = media;
+  if (kind === "video") data.video = media;
+  if (kind === "pdf") data.pdf = media;
+  return data;
+}
+
+const NOTHING: Page = {
+  fetchMode: "skipped",
+  fetchTimeMs: 0,
+  statusCode: null,
+  redirects: [],
+  headers: {},
+  rawHeaders: {},
+  html: null,
+  url: "",
+  file: null,
+  visit: null,
+};
+
+export async function loadPage(context: StepContext): Promise<Page> {
+  const { params } = context;
+  if (needsHtml(params) && params.prerender !== "true") return await fetchPage(context);
+  if (needsHtml(params) || wantsBrowser(params, context.rules)) {
+    return await renderPage(context, needsHtml(params));
+  }
+  return { ...NOTHING, url: context.target.href };
+}
+
+/** The browser first (`prerender=true`, or only a capture wanted): its visit serves both. */
+async function renderPage(context: StepContext, withHtml: boolean): Promise<Page> {
+  const started = performance.now();
+  const visit = startVisit(context, context.target.href, { html: withHtml });
+  const rendered = await visit.finally(() => {
+    context.timings.add("browser", performance.now() - started);
+  });
+  return {
+    fetchMode: withHtml ? "prerender" : "skipped",
+    fetchTimeMs: performance.now() - started,
+    statusCode: rendered.statusCode,
+    redirects: [],
+    headers: publicHeaders(rendered.headers),
+    rawHeaders: rendered.headers,
+    html: rendered.html ?? null,
+    url: rendered.url,
+    file: null,
+    visit,
+  };
+}
+
+async function fetchPage(context: StepContext): Promise<Page> {
+  const { params, services, signal, timings } = context;
+  const started = performance.now();
+  const result = await services.fetcher.fetch(context.target.href, {
+    originHeaders: params.headers,
+    retries: params.retry,
+    signal,
+  });
+  const fetchTimeMs = performance.now() - started;
+  timings.add("fetch", fetchTimeMs);
+  services.metrics.fetchBytes(result.body.length);
+  const page: Page = {
+    fetchMode: "fetch",
+    fetchTimeMs,
+    statusCode: result.statusCode,
+    redirects: result.redirects,
+    headers: publicHeaders(result.headers),
+    rawHeaders: result.headers,
+    html: null,
+    url: result.url,
+    file: null,
+    visit: null,
+  };
+  const decoding = performance.now();
+  page.file = describeFileTarget(result);
+  if (page.file) {
+    timings.add("decode", performance.now() - decoding);
+    return page;
+  }
+  page.html = decodeHtml(result.body, result.headers["content-type"] ?? null);
+  const reason = params.prerender === "auto" ? prerenderReason(page.html, result.statusCode) : null;
+  timings.add("decode", performance.now() - decoding);
+  return reason ? await prerenderAuto(context, page, reason) : page;
+}
+
+/** prerender=auto found a reason: the rendered page replaces the fetched one when it can. */
+async function prerenderAuto(
+  context: StepContext,
+  page: Page,
+  reason: PrerenderReason,
+): Promise<Page> {
+  const started = performance.now();
+  // A shell mounts its text by script; a challenge or a wall navigates to the real page.
+  const awaiting = reason === "shell" ? "text" : "navigation";
+  const rendered = await startVisit(context, page.url, { html: true, awaiting }).catch((error) => {
+    // auto is best effort: the fetched HTML stands when the browser cannot help
+    // (missing, busy, too slow), unless the request itself has run out of time.
+    if (error instanceof ApiError && !context.signal.aborted) return null;
+    throw error;
+  }).finally(() => context.timings.add("browser", performance.now() - started));
+  if (!rendered?.html) return page;
+  return {
+    ...page,
+    html: rendered.html,
+    fetchMode: "prerender",
+    fetchTimeMs: page.fetchTimeMs + performance.now() - started,
+    // The answer describes the page the browser ended on (a solved challenge's is 200).
+    statusCode: rendered.statusCode || page.statusCode,
+    headers: publicHeaders(rendered.headers),
+    url: rendered.url,
+    visit: Promise.resolve(rendered),
+  };
+}

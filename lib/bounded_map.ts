@@ -1,0 +1,45 @@
+/**
+ * A Map that keeps at most `max` entries, least recently used first out: the one memo table
+ * type for lookups keyed by what clients send (hosts, queries, selectors, header values).
+ * A read refreshes its entry; a write past `max` drops the oldest.
+ */
+export class BoundedMap<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(readonly max: number) {
+    if (!(max >= 1)) throw new RangeError(`BoundedMap needs room for one entry, got ${max}`);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: K): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  /** Without refreshing the entry. */
+  peek(key: K): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  set(key: K, value: V): this {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    return this;
+  }
+
+  delete(key: K): boolean {
+    return this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}

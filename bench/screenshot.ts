@@ -1,7 +1,9 @@
 /**
  * `deno task bench:screenshot`: warm linkpeek screenshot requests (the whole API request: pool,
  * egress proxy, fresh context per visit, asset store, JSON answer) against the same capture
- * done directly with puppeteer-core on an already-open browser.
+ * done directly with puppeteer-core on an already-open browser, in the same run. Prints where
+ * each visit's time goes, linkpeek's own CPU per screenshot, both Chromiums' peak RSS apart,
+ * and the issue's targets as PASS or NOT MET.
  * Everything is local: a page served on 127.0.0.1, Chromium from the machine.
  */
 import puppeteer from "puppeteer-core";
@@ -10,6 +12,17 @@ import { createHandler } from "../lib/handler.ts";
 import { findChromium } from "../lib/browser/launch.ts";
 import { setQuiet } from "../lib/log.ts";
 import { engineLoad, loadEngine } from "../lib/browser/adblock/mod.ts";
+import type { VisitTimings } from "../lib/browser/timings.ts";
+import { openStore } from "../lib/store/mod.ts";
+import {
+  conditions,
+  cpuSeconds,
+  linkpeekChromium,
+  mib,
+  peakOf,
+  percentile,
+  treeRss,
+} from "./_proc.ts";
 
 setQuiet(true);
 
@@ -74,72 +87,6 @@ const server = Deno.serve({
 });
 const url = `http://127.0.0.1:${server.addr.port}/`;
 
-// Peak memory: this process plus every Chromium process (sampled from /proc).
-let peakRss = 0;
-const rssOfTree = (): number => {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const pid = Number(entry.name);
-      const ppid = Number(fields[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-      rss.set(pid, Number(fields[21]) * 4096);
-    } catch {
-      // gone
-    }
-  }
-  let total = 0;
-  const stack = [Deno.pid];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-};
-const sampler = setInterval(
-  () => (peakRss = Math.max(peakRss, rssOfTree())),
-  100,
-);
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[
-    Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
-  ]!;
-};
-
-/** Warm runs; `gapMs` of idle time before each, as between a service's requests. */
-async function timeRuns(
-  run: () => Promise<number>,
-  gapMs: number,
-): Promise<number[]> {
-  for (let i = 0; i < WARMUP; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
-    const started = performance.now();
-    const bytes = await run();
-    if (bytes < 1000) throw new Error(`capture too small: ${bytes} bytes`);
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
-async function throughput(run: () => Promise<number>): Promise<number> {
-  const total = RUNS * 2;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENT }, async () => {
-    while (next++ < total) await run();
-  }));
-  return total / ((performance.now() - started) / 1000);
-}
-
 // The whole linkpeek request over HTTP: parameters, plan, browser pool, egress proxy, the
 // capture, the asset store and the JSON answer. force=true so that no answer is a cache hit.
 const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-bench-" });
@@ -153,6 +100,9 @@ config.resolver = (host) =>
   host === "news.example.com" || host === AD_HOST
     ? Promise.resolve(["127.0.0.1"])
     : Promise.reject(new Error(`unknown host ${host}`));
+/** Every finished visit's phases, in the order the visits finished. */
+const visits: VisitTimings[] = [];
+config.onVisit = (timings) => visits.push(timings);
 const handler = await createHandler(config);
 const app = Deno.serve(
   { port: 0, hostname: "127.0.0.1", onListen: () => {} },
@@ -161,15 +111,17 @@ const app = Deno.serve(
       remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
     }),
 );
-const apiQuery = `&screenshot=true&meta=false&force=true&viewport.width=${VIEWPORT.width}` +
+const viewportQuery = `&force=true&viewport.width=${VIEWPORT.width}` +
   `&viewport.height=${VIEWPORT.height}`;
+const SHOT_ONLY = `&screenshot=true&meta=false${viewportQuery}`;
+const WITH_META = `&screenshot=true${viewportQuery}`;
 // Each request names a distinct target URL: identical concurrent requests would be coalesced
 // into one capture (single-flight), which would flatter the throughput.
 let sequence = 0;
-const linkpeekAt = (base: string, extra = "") => async () => {
+const linkpeekAt = (base: string, query: string) => async () => {
   const target = `${base}?n=${sequence++}`;
   const response = await fetch(
-    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${apiQuery}${extra}`,
+    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${query}`,
   );
   const body = await response.json();
   if (response.status !== 200) {
@@ -177,7 +129,8 @@ const linkpeekAt = (base: string, extra = "") => async () => {
   }
   return body.data.screenshot.size as number;
 };
-const linkpeek = linkpeekAt(url);
+const shotOnly = linkpeekAt(url, SHOT_ONLY);
+const withMeta = linkpeekAt(url, WITH_META);
 
 const executablePath = await findChromium(config.chromiumPath);
 const browser = await puppeteer.launch({
@@ -191,6 +144,7 @@ const browser = await puppeteer.launch({
     "--hide-scrollbars",
   ],
 });
+const rawPid = browser.process()!.pid!;
 const raw = async () => {
   const page = await browser.newPage();
   try {
@@ -202,60 +156,220 @@ const raw = async () => {
   }
 };
 
+// Peak RSS of each Chromium's process tree, apart.
+const rawPeak = peakOf(() => treeRss(rawPid));
+const ourPeak = peakOf(() => treeRss(linkpeekChromium()));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Warm runs; `gapMs` of idle time before each, as between a service's requests. */
+async function timeRuns(
+  run: () => Promise<number>,
+  gapMs: number,
+): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    if (gapMs) await sleep(gapMs);
+    const started = performance.now();
+    const bytes = await run();
+    if (bytes < 1000) throw new Error(`capture too small: ${bytes} bytes`);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** Phases of each request's visit, and the request's time outside the visit. */
+const breakdowns: Record<string, VisitTimings[]> = {};
+function broken(name: string, run: () => Promise<number>) {
+  return async () => {
+    const index = visits.length;
+    const started = performance.now();
+    const bytes = await run();
+    const total = performance.now() - started;
+    // The visit reports once its context is closed, after the answer.
+    while (visits.length <= index) await sleep(5);
+    const phases = visits[index]!;
+    const inVisit = Object.entries(phases)
+      .filter(([phase]) => phase !== "close")
+      .reduce((sum, [, ms]) => sum + ms, 0);
+    (breakdowns[name] ??= []).push({
+      ...phases,
+      "outside visit": total - inVisit,
+      total,
+    });
+    return bytes;
+  };
+}
+
+/** Requests per second at CONCURRENT at once; CPU seconds per request of `pids` meanwhile. */
+async function throughput(run: () => Promise<number>, cpu: () => number[]) {
+  const total = RUNS * 2;
+  let next = 0;
+  const cpuBefore = cpu();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENT }, async () => {
+    while (next++ < total) await run();
+  }));
+  const perSecond = total / ((performance.now() - started) / 1000);
+  return {
+    perSecond,
+    cpuMs: cpu().map((after, i) => (after - cpuBefore[i]!) * 1000 / total),
+  };
+}
+
+const verdict = (ok: boolean) => ok ? "PASS" : "NOT MET";
+const row = (name: string, times: number[]) =>
+  `  ${name.padEnd(20)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
+    percentile(times, 95).toFixed(1).padStart(6)
+  } ms`;
+
 try {
-  const row = (name: string, times: number[]) =>
-    `  ${name.padEnd(9)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
-      percentile(times, 95).toFixed(1).padStart(6)
-    } ms`;
   const lines = [
-    `screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png of a local page`,
+    `screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png of a local page; ${RUNS} runs ` +
+    `per block; ${conditions()}`,
   ];
-  for (const gapMs of [GAP_MS, 0]) {
+  const latency: Record<string, number> = {};
+  for (
+    const [name, run] of [
+      ["meta=false", broken("meta=false", shotOnly)],
+      ["default (meta)", broken("default (meta)", withMeta)],
+    ] as const
+  ) {
     // Interleave the two so that neither gets a quieter machine.
-    const raws = await timeRuns(raw, gapMs);
-    const ours = await timeRuns(linkpeek, gapMs);
-    raws.push(...await timeRuns(raw, gapMs));
-    ours.push(...await timeRuns(linkpeek, gapMs));
-    const ratio = percentile(ours, 50) / percentile(raws, 50);
+    const raws = await timeRuns(raw, GAP_MS);
+    const ours = await timeRuns(run, GAP_MS);
+    raws.push(...await timeRuns(raw, GAP_MS));
+    ours.push(...await timeRuns(run, GAP_MS));
+    latency[name] = percentile(ours, 50) / percentile(raws, 50);
     lines.push(
-      gapMs
-        ? `warm requests ${gapMs} ms apart (${raws.length} each):`
-        : `back to back, no idle time (${raws.length} each):`,
-      row("raw", raws),
+      `${name}: warm requests ${GAP_MS} ms apart (${raws.length} each):`,
+      row("raw puppeteer", raws),
       row("linkpeek", ours),
-      `  p50 ratio linkpeek/raw: ${ratio.toFixed(2)}x (target <= 1.5x) ${
-        ratio <= 1.5 ? "OK" : "OVER"
-      }`,
     );
   }
+  lines.push("where a visit's time goes (p50 per phase, ms; phases in order):");
+  for (const [name, list] of Object.entries(breakdowns)) {
+    const phases = [...new Set(list.flatMap((t) => Object.keys(t)))];
+    lines.push(
+      `  ${name.padEnd(15)} ` +
+        phases.map((phase) =>
+          `${phase} ${percentile(list.map((t) => t[phase] ?? 0), 50).toFixed(1)}`
+        ).join(" | "),
+    );
+  }
+  lines.push(
+    "  (close runs after the answer; outside visit = HTTP, parameters, fetch and extraction " +
+      "when meta is on, asset store, JSON answer)",
+  );
+  // The asset store alone, with a capture's bytes: part of "outside visit".
+  {
+    const store = await openStore({
+      ...config,
+      dataDir: `${dataDir}/store-alone`,
+    });
+    const bytes = new Uint8Array(
+      await (async () => {
+        const page = await browser.newPage();
+        await page.setViewport(VIEWPORT);
+        await page.goto(url, { waitUntil: "load" });
+        const shot = await page.screenshot({ type: "png" });
+        await page.close();
+        return shot;
+      })(),
+    );
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      await store.putAsset(`bench${i}`, {
+        bytes,
+        contentType: "image/png",
+        private: false,
+        ttlMs: 60_000,
+      });
+      times.push(performance.now() - started);
+    }
+    await store.close();
+    lines.push(
+      `  asset store alone (${(bytes.length / 1024).toFixed(0)} KB png): p50 ${
+        percentile(times, 50).toFixed(1)
+      } ms`,
+    );
+  }
+
   // adblock on vs off on the same page: an ad script from an ad host and an AdSense slot.
   const adUrl = `http://news.example.com:${server.addr.port}/ads`;
-  const off = await timeRuns(linkpeekAt(adUrl, "&adblock=false"), GAP_MS);
-  const on = await timeRuns(linkpeekAt(adUrl), GAP_MS);
-  off.push(...await timeRuns(linkpeekAt(adUrl, "&adblock=false"), GAP_MS));
-  on.push(...await timeRuns(linkpeekAt(adUrl), GAP_MS));
+  const off = await timeRuns(
+    linkpeekAt(adUrl, `${SHOT_ONLY}&adblock=false`),
+    GAP_MS,
+  );
+  const on = await timeRuns(linkpeekAt(adUrl, SHOT_ONLY), GAP_MS);
   const load = engineLoad();
   lines.push(
-    `adblock on the same page with an ad script and an ad slot, ${GAP_MS} ms apart (${on.length} each):`,
+    `adblock on the same page with an ad script and an ad slot, meta=false (${on.length} each):`,
     row("off", off),
     row("on", on),
     `  p50 ratio on/off: ${(percentile(on, 50) / percentile(off, 50)).toFixed(2)}x`,
-    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${
-      (engineRss / 1024 / 1024).toFixed(0)
-    } MiB (${((load?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB serialized)`,
+    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${mib(engineRss)} ` +
+      `(${((load?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB serialized)`,
   );
-  const ourThroughput = await throughput(linkpeek);
-  const rawThroughput = await throughput(raw);
+
+  // Throughput, interleaved; CPU of linkpeek's process and of each Chromium meanwhile.
+  const cpu = () => [
+    cpuSeconds(Deno.pid, "self"),
+    cpuSeconds(rawPid, "tree"),
+    cpuSeconds(linkpeekChromium() ?? rawPid, "tree"),
+  ];
+  const raw1 = await throughput(raw, cpu);
+  const shot = await throughput(shotOnly, cpu);
+  const meta = await throughput(withMeta, cpu);
+  const raw2 = await throughput(raw, cpu);
+  const rawPerSecond = (raw1.perSecond + raw2.perSecond) / 2;
+  const rawDeno = (raw1.cpuMs[0]! + raw2.cpuMs[0]!) / 2;
+  const rawChromium = (raw1.cpuMs[1]! + raw2.cpuMs[1]!) / 2;
   lines.push(
-    `throughput at ${CONCURRENT} concurrent: raw ${rawThroughput.toFixed(1)}/s, linkpeek ${
-      ourThroughput.toFixed(1)
-    }/s (${(ourThroughput / rawThroughput).toFixed(2)}x)`,
-    `peak RSS (deno + both Chromiums): ${(peakRss / 1024 / 1024).toFixed(0)} MiB`,
+    `throughput at ${CONCURRENT} concurrent (${RUNS * 2} requests each): raw ${
+      raw1.perSecond.toFixed(2)
+    }/s and ${raw2.perSecond.toFixed(2)}/s (before and after), meta=false ${
+      shot.perSecond.toFixed(2)
+    }/s, default ${meta.perSecond.toFixed(2)}/s`,
+    "CPU per screenshot in the throughput runs (ms): this deno process (bench client, " +
+      "server and puppeteer clients together) / that screenshot's Chromium:",
+    `  raw puppeteer      deno ${rawDeno.toFixed(0)} / Chromium ${rawChromium.toFixed(0)}`,
+    `  linkpeek meta=false deno ${shot.cpuMs[0]!.toFixed(0)} / Chromium ${
+      shot.cpuMs[2]!.toFixed(0)
+    }`,
+    `  linkpeek default   deno ${meta.cpuMs[0]!.toFixed(0)} / Chromium ${
+      meta.cpuMs[2]!.toFixed(0)
+    }`,
+    `  linkpeek's own CPU per screenshot (deno minus raw's client share): meta=false ${
+      (shot.cpuMs[0]! - rawDeno).toFixed(0)
+    } ms, default ${(meta.cpuMs[0]! - rawDeno).toFixed(0)} ms`,
+  );
+  const rawRss = rawPeak.stop();
+  const ourRss = ourPeak.stop();
+  /** [name, linkpeek/raw, bound]: a positive bound is a ceiling, a negative one a floor. */
+  const targets: [string, number, number][] = [
+    ["meta=false p50", latency["meta=false"]!, 1.15],
+    ["meta=false throughput", shot.perSecond / rawPerSecond, -0.85],
+    ["default p50", latency["default (meta)"]!, 1.3],
+    ["default throughput", meta.perSecond / rawPerSecond, -0.7],
+    ["Chromium peak RSS", ourRss / rawRss, 1.2],
+  ];
+  lines.push(
+    `Chromium peak RSS (summed over each tree): raw ${mib(rawRss)}, linkpeek ${mib(ourRss)}`,
+    "targets (linkpeek / raw, same run):",
+    ...targets.map(([name, ratio, bound]) =>
+      `  ${name.padEnd(22)} ${ratio.toFixed(2)}x (target ${bound > 0 ? "<=" : ">="} ${
+        Math.abs(bound)
+      }x) ${verdict(bound > 0 ? ratio <= bound : ratio >= -bound)}`
+    ),
   );
   // deno-lint-ignore no-console
   console.log(lines.join("\n"));
 } finally {
-  clearInterval(sampler);
+  rawPeak.stop();
+  ourPeak.stop();
   await browser.close();
   await app.shutdown();
   await handler.close();

@@ -3,6 +3,7 @@ import { parseTrustedTargets } from "./guard/trusted.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { type LogLevel, parseLogLevel } from "./log.ts";
 import { parseProxy, type ProxySpec } from "./fetch/proxy.ts";
+import type { VisitTimings } from "./browser/timings.ts";
 
 export const VERSION: string = denoJson.version;
 export const REPO_URL = "https://github.com/linkpeek/linkpeek";
@@ -32,6 +33,12 @@ export interface Config {
   metricsToken: string | null;
   /** Lighthouse runs at once (LIGHTHOUSE_RUNS); one more is EBUSY. */
   lighthouseRuns: number;
+  /** Browser pages open at once (BROWSER_PAGES); visits beyond wait in the queue. */
+  browserPages: number;
+  /** Visits waiting for a page (BROWSER_QUEUE); one more is EBUSY. */
+  browserQueue: number;
+  /** Called with each finished visit's phase times; benchmarks observe the pool through it. */
+  onVisit: ((timings: VisitTimings) => void) | null;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
   /** DNS resolution for targets; tests inject a fake one. */
@@ -93,9 +100,12 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
     metricsToken: env.METRICS_TOKEN || null,
     lighthouseRuns: int(env, "LIGHTHOUSE_RUNS", 1, 1),
+    browserPages: int(env, "BROWSER_PAGES", 3, 1),
+    browserQueue: int(env, "BROWSER_QUEUE", 16),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,
+    onVisit: null,
     ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
     egressProxy: env.EGRESS_PROXY
       ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))

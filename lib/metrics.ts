@@ -191,6 +191,21 @@ export function createMetrics(): Metrics {
           help: "Visits waiting for a browser page.",
           value: browser.queued,
         })
+        .one("linkpeek_browser_contexts", {
+          type: "gauge",
+          help: "Incognito contexts open now, one per visit under way (0 when idle: none leaked).",
+          value: browser.contexts,
+        })
+        .one("linkpeek_browser_pages_capacity", {
+          type: "gauge",
+          help: "Browser pages open at once at most (BROWSER_PAGES).",
+          value: browser.maxPages,
+        })
+        .one("linkpeek_browser_queue_capacity", {
+          type: "gauge",
+          help: "Visits that may wait for a page (BROWSER_QUEUE); one more is EBUSY.",
+          value: browser.maxQueue,
+        })
         .one("linkpeek_browser_launches_total", {
           type: "counter",
           help: "Chromium launches, relaunches after a crash included.",

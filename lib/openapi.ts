@@ -41,12 +41,16 @@ function servers(config: Config): JsonObject[] {
   return list;
 }
 
-function errorResponses(skip: number[] = [], byStatus = codesByStatus()): JsonObject {
+function errorResponses(
+  skip: number[] = [],
+  byStatus = codesByStatus(),
+  notes: Record<number, string> = {},
+): JsonObject {
   const out: JsonObject = {};
   for (const [status, codes] of byStatus) {
     if (skip.includes(status)) continue;
     out[String(status)] = {
-      description: codes.join(", "),
+      description: [codes.join(", "), notes[status]].filter(Boolean).join(". "),
       headers: {
         ...API_HEADERS,
         ...(status === 429 || status === 503 ? { "retry-after": RETRY_AFTER } : {}),
@@ -67,7 +71,14 @@ const API_DESCRIPTION = [
   "EMETHOD.",
 ].join(" ");
 
-function apiOperation(): JsonObject {
+/** When EBUSY answers: the pool sizes this server runs with. */
+function busyNote(config: Config): string {
+  return `EBUSY when the browser is saturated: ${config.browserPages} pages at once ` +
+    `(BROWSER_PAGES) and ${config.browserQueue} visits waiting (BROWSER_QUEUE) already; ` +
+    "retry after `retry-after` seconds";
+}
+
+function apiOperation(config: Config): JsonObject {
   return {
     operationId: "getMetadata",
     tags: ["metadata"],
@@ -92,7 +103,7 @@ function apiOperation(): JsonObject {
           "application/octet-stream": { schema: { type: "string" } },
         },
       },
-      ...errorResponses([405]),
+      ...errorResponses([405], codesByStatus(), { 503: busyNote(config) }),
     },
   };
 }
@@ -129,7 +140,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     tags: TAGS,
     paths: {
       "/": {
-        get: apiOperation(),
+        get: apiOperation(config),
         options: {
           operationId: "preflight",
           tags: ["metadata"],

@@ -15,6 +15,8 @@ export async function captureScreenshot(
   const type = options.type ?? "png";
   const quality = type === "jpeg" ? options.quality ?? 80 : undefined;
   const omitBackground = options.omitBackground ?? false;
+  // Chromium's fast PNG/JPEG settings: a few percent larger files for a fraction of its CPU.
+  const optimizeForSpeed = true;
   let bytes: Uint8Array;
   if (options.element) {
     await checkSelector(page, { parameter: "element", selector: options.element, deadline });
@@ -26,10 +28,18 @@ export async function captureScreenshot(
     if (!handle) {
       throw new ApiError("EINVALQUERY", `The element "${options.element}" was not found.`);
     }
-    bytes = await deadline.run(handle.screenshot({ type, quality, omitBackground }));
+    bytes = await deadline.run(
+      handle.screenshot({ type, quality, omitBackground, optimizeForSpeed }),
+    );
   } else {
     bytes = await deadline.run(
-      page.screenshot({ type, quality, omitBackground, fullPage: options.fullPage ?? false }),
+      page.screenshot({
+        type,
+        quality,
+        omitBackground,
+        optimizeForSpeed,
+        fullPage: options.fullPage ?? false,
+      }),
     );
   }
   if (wantsOverlay(options.overlay)) {

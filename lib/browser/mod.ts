@@ -13,6 +13,7 @@ import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
 import { SpareContexts } from "./spare.ts";
 import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
+import { PhaseClock } from "./timings.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
@@ -33,8 +34,8 @@ interface Waiter {
 
 export function createBrowser(options: BrowserOptions): BrowserPool {
   const { config, fetcher } = options;
-  const maxPages = options.maxPages ?? 3;
-  const maxQueue = options.maxQueue ?? 16;
+  const maxPages = options.maxPages ?? config.browserPages;
+  const maxQueue = options.maxQueue ?? config.browserQueue;
   let proxy: EgressProxy | null = null;
   let running: Running | null = null;
   let launching: Promise<Running> | null = null;
@@ -158,10 +159,13 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       error: () =>
         new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${url}" within ${ms} ms.`),
     });
+    const clock = new PhaseClock();
     await acquire(deadline);
+    clock.lap("queue");
     let released = false;
     try {
       const current = await deadline.run(getBrowser());
+      clock.lap("launch");
       const upstream = visitOptions.proxy
         ? await deadline.run(upstreams.acquire(visitOptions.proxy))
         : null;
@@ -175,11 +179,14 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
         options: visitOptions,
         deadline,
         defaultUserAgent: current.userAgent,
+        clock,
       });
       // The page slot is held until the context is really gone, but the caller has its
       // answer without waiting for that.
       released = true;
       const closing = outcome.closed.then((closed) => {
+        clock.lap("close");
+        config.onVisit?.(clock.timings);
         if (!closed && running === current) {
           // The page could not even be closed: replace the browser rather than leak it.
           log.warn("browser context would not close; restarting browser", {});
@@ -238,6 +245,8 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     stats: () => ({
       inUse,
       queued: queue.length,
+      maxPages,
+      maxQueue,
       pid: running?.browser.process()?.pid ?? null,
       launches,
       // Every visit has its own context; the default one is never used.

@@ -45,21 +45,16 @@ export async function setupPage(
     options: VisitOptions;
     defaultUserAgent: string;
     state: PageState;
-    adblock: Adblock | null;
+    /** Ready by the time the page navigates (it is started beside this setup). */
+    adblock: () => Adblock | null;
   },
 ): Promise<void> {
   const { options, state } = setup;
   const { viewport, userAgent } = resolveViewport(options);
-  // Spare pages start at DEFAULT_VIEWPORT; re-applying it would cost a resize (~80 ms).
-  if (!sameViewport(page.viewport(), viewport)) await page.setViewport(viewport);
   const headers = lowerCaseKeys(options.headers ?? {});
   // A caller's User-Agent is not a credential: it applies page-wide, like a device's.
   const callerAgent = headers["user-agent"];
   delete headers["user-agent"];
-  await page.setUserAgent({
-    userAgent: options.userAgent ?? callerAgent ?? userAgent ?? setup.defaultUserAgent,
-  });
-  if (options.javascript === false) await page.setJavaScriptEnabled(false);
   const features = [];
   if (options.colorScheme) {
     features.push({ name: "prefers-color-scheme", value: options.colorScheme });
@@ -67,12 +62,22 @@ export async function setupPage(
   if (options.animations === false) {
     features.push({ name: "prefers-reduced-motion", value: "reduce" });
   }
-  if (features.length) await page.emulateMediaFeatures(features);
-  if (options.mediaType) await page.emulateMediaType(options.mediaType);
+  // Spare pages start at DEFAULT_VIEWPORT; re-applying it would cost a resize (~80 ms). Another
+  // one goes first: a mobile or touch change reloads the page, which must not meet interception.
+  if (!sameViewport(page.viewport(), viewport)) await page.setViewport(viewport);
+  // The other settings are independent: sent at once rather than one round trip after another.
+  await Promise.all([
+    page.setUserAgent({
+      userAgent: options.userAgent ?? callerAgent ?? userAgent ?? setup.defaultUserAgent,
+    }),
+    options.javascript === false ? page.setJavaScriptEnabled(false) : null,
+    features.length ? page.emulateMediaFeatures(features) : null,
+    options.mediaType ? page.emulateMediaType(options.mediaType) : null,
+    page.setRequestInterception(true),
+  ]);
 
   const targetOrigin = new URL(setup.url).origin;
   const hasHeaders = Object.keys(headers).length > 0;
-  await page.setRequestInterception(true);
   page.on("request", (request: HTTPRequest) => {
     if (request.isInterceptResolutionHandled()) return;
     const url = request.url();
@@ -85,7 +90,7 @@ export async function setupPage(
       // 204 tells Chromium "stay on this document"; an abort would show an error page instead.
       return void request.respond({ status: 204, body: "" }).catch(noop);
     }
-    if (setup.adblock?.intercept(request)) return;
+    if (setup.adblock()?.intercept(request)) return;
     if (hasHeaders && originOf(url) === targetOrigin) {
       return void request.continue({ headers: { ...request.headers(), ...headers } }).catch(noop);
     }

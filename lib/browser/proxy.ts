@@ -199,10 +199,15 @@ function pipeBoth(a: Socket, b: Socket): void {
   linkClose(a, b);
 }
 
-/** When one side closes, end the other (flushing what it holds); its peer then closes it. */
+/**
+ * When one side closes, end the other (flushing what it holds); its peer then closes it. The
+ * other side's reading resumes too: its pipe into the closed side is gone, and a socket whose
+ * reading stays paused never sees its peer's FIN, so it would never close (a descriptor leaked
+ * per proxied request).
+ */
 function linkClose(a: Socket, b: Socket): void {
-  a.on("close", () => b.end());
-  b.on("close", () => a.end());
+  a.on("close", () => b.end().resume());
+  b.on("close", () => a.end().resume());
 }
 
 /** Copies the upstream answer to the client with `Connection: close` in its head. */

@@ -4,6 +4,7 @@
  */
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { DEFAULT_VIEWPORT } from "./page_setup.ts";
+import { type ConsentInstall, installConsent } from "./adblock/mod.ts";
 
 const noop = () => {};
 /** A live renderer answers in a few ms; a dead one may never answer. */
@@ -19,6 +20,8 @@ const OPEN_MS = 10_000;
 export interface Lease {
   context: BrowserContext;
   page: Page;
+  /** adblock's consent bundle, installed ahead of demand on a spare (null: not installed). */
+  consent: ConsentInstall | null;
 }
 
 export class SpareContexts {
@@ -121,7 +124,10 @@ export class SpareContexts {
           page.once("error", () => this.#crashed.add(page));
           await page.setViewport(DEFAULT_VIEWPORT);
           await page.setContent("<p>warm</p>");
-          return { context, page };
+          // Most visits run adblock: its bundle goes in now, off their path (a visit that does
+          // not want it takes it off). A failure here leaves it to the visit.
+          const consent = spare ? await installConsent(page).catch(() => null) : null;
+          return { context, page, consent };
         })(),
         OPEN_MS,
       );

@@ -125,15 +125,19 @@ export interface BrowserOptions {
   config: Config;
   /** Everything Chromium loads is dialled through fetcher.dial (guarded, pinned). */
   fetcher: Fetcher;
-  /** Pages open at once; default 3. */
+  /** Pages open at once; default config.browserPages (BROWSER_PAGES). */
   maxPages?: number;
-  /** Visits waiting for a page; beyond it EBUSY. Default 16. */
+  /** Visits waiting for a page; beyond it EBUSY. Default config.browserQueue (BROWSER_QUEUE). */
   maxQueue?: number;
 }
 
 export interface BrowserStats {
   inUse: number;
   queued: number;
+  /** Pages open at once at most (BROWSER_PAGES). */
+  maxPages: number;
+  /** Visits that may wait (BROWSER_QUEUE). */
+  maxQueue: number;
   /** Pid of the running Chromium, null when none is running. */
   pid: number | null;
   /** How many times Chromium was launched (relaunches after a crash included). */

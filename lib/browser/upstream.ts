@@ -96,7 +96,7 @@ export async function openProxiedContext(browser: Browser, port: number): Promis
   try {
     const page = await context.newPage();
     await page.setViewport(DEFAULT_VIEWPORT);
-    return { context, page };
+    return { context, page, consent: null };
   } catch (error) {
     await context.close().catch(() => {});
     throw error;

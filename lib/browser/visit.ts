@@ -10,11 +10,12 @@ import { ApiError } from "../errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
 import { type Deadline, settlesWithin } from "../deadline.ts";
 import type { EgressProxy } from "./proxy.ts";
+import type { PhaseClock } from "./timings.ts";
 import { stripControls } from "../fetch/decode.ts";
 import { isHopByHop, portOf } from "../http.ts";
 import { DENIED_HEADER } from "./proxy.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
-import { startAdblock } from "./adblock/mod.ts";
+import { type Adblock, startAdblock, withoutConsent } from "./adblock/mod.ts";
 import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
 import { openCodeView } from "./code_view.ts";
 import { runCallerCode } from "./evaluate.ts";
@@ -38,6 +39,7 @@ export interface VisitJob {
   options: VisitOptions;
   deadline: Deadline;
   defaultUserAgent: string;
+  clock: PhaseClock;
 }
 
 export type VisitOutcome =
@@ -58,6 +60,7 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   let lease: Lease;
   try {
     lease = await deadline.run(leasing);
+    job.clock.lap("context");
   } catch (error) {
     // Past the deadline the lease may still arrive: its closing is part of this visit's, so
     // the pool holds the page slot (and settled() waits) until it is gone.
@@ -69,7 +72,7 @@ export async function runVisit(job: VisitJob): Promise<VisitOutcome> {
   let crashed = false;
   lease.page.once("error", () => crashed = true);
   try {
-    result = await visitIn(lease.context, lease.page, job);
+    result = await visitIn(lease, job);
   } catch (error) {
     // Whatever a step made of it, a failure while the browser or the tab died is the
     // browser's: never the target's (EFETCH, cached) nor the caller's (EINVALQUERY).
@@ -95,12 +98,9 @@ function closeContext(context: BrowserContext): Promise<boolean> {
   return settlesWithin(context.close(), 5000);
 }
 
-async function visitIn(
-  context: BrowserContext,
-  page: Page,
-  job: VisitJob,
-): Promise<VisitResult> {
-  const { deadline, options } = job;
+async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
+  const { context, page } = lease;
+  const { deadline, options, clock } = job;
   // Popups (window.open spam) are closed as they appear; their loads still meet the proxy.
   context.on("targetcreated", (target) => {
     if (target.type() === "page" && target.opener()) {
@@ -113,18 +113,22 @@ async function visitIn(
   });
   page.setDefaultTimeout(deadline.remaining());
   const state: PageState = { navigated: false };
-  const adblock = options.adblock === false
-    ? null
-    : await deadline.run(startAdblock(page, { javascript: options.javascript !== false }));
-  await deadline.run(
+  // adblock's script and binding go in beside the emulation settings: one wait, not two.
+  const blocker: { adblock: Adblock | null } = { adblock: null };
+  await deadline.run(Promise.all([
+    options.adblock === false
+      ? withoutConsent(page, lease.consent)
+      : startAdblock(page, { javascript: options.javascript !== false, consent: lease.consent })
+        .then((started) => blocker.adblock = started),
     setupPage(page, {
       url: job.url,
       options,
       defaultUserAgent: job.defaultUserAgent,
       state,
-      adblock,
+      adblock: () => blocker.adblock,
     }),
-  );
+  ]));
+  clock.lap("setup");
 
   const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
   const started = Date.now();
@@ -135,14 +139,17 @@ async function visitIn(
     throw navigationError(error, { job, started });
   });
   if (documents) response = (await documents.follow(deadline)) ?? response;
+  clock.lap("navigate");
   if (options.awaiting === "text") await waitForText(page, deadline);
   state.navigated = true;
   checkDenied(response, job);
 
   await act(page, job);
+  const { adblock } = blocker;
   if (adblock && (options.screenshot || options.pdf)) {
     await deadline.run(adblock.tidy(deadline.remaining(2000)));
   }
+  clock.lap("wait");
   const result: VisitResult = {
     url: page.url(),
     statusCode: response?.status() ?? 0,
@@ -165,10 +172,12 @@ async function visitIn(
     } finally {
       await code?.close().catch(noop);
     }
+    clock.lap("capture");
   }
   if (options.pdf) {
     const pdf = options.pdf === true ? {} : options.pdf;
     result.pdf = await capturePdf(page, { options: pdf, deadline });
+    clock.lap("pdf");
   }
   // Caller code runs last: a loop that never ends leaves the renderer unable to do more.
   if (options.evaluate?.length || options.function) {

@@ -51,6 +51,8 @@ Deno.test("visit() answers EBUSY beyond the queue and serves the queued visit", 
   assert.deepEqual({ ...pool.stats(), pid: 0 }, {
     inUse: 1,
     queued: 1,
+    maxPages: 1,
+    maxQueue: 1,
     pid: 0,
     launches: 1,
     contexts: pool.stats().contexts,
@@ -66,6 +68,45 @@ Deno.test("visit() answers EBUSY beyond the queue and serves the queued visit", 
   assert.match((await second).html!, /<p>ok<\/p>/);
   await pool.settled();
   assert.deepEqual([pool.stats().inUse, pool.stats().queued, pool.stats().contexts], [0, 0, 0]);
+});
+
+Deno.test("BROWSER_PAGES and BROWSER_QUEUE size the pool (defaults 3 and 16)", async () => {
+  assert.deepEqual(
+    [configFor([]).browserPages, configFor([]).browserQueue],
+    [3, 16],
+  );
+  assert.throws(
+    () => configFor([], { BROWSER_PAGES: "0" }),
+    /BROWSER_PAGES must be an integer >= 1/,
+  );
+  await using site = serveFixture({
+    "/slow": async () => {
+      await sleep(1000);
+      return html(OK_PAGE);
+    },
+    "/": () => html(OK_PAGE),
+  });
+  const config = configFor([site.port], { BROWSER_PAGES: "2", BROWSER_QUEUE: "1" });
+  await using pool = poolFor(config);
+  assert.equal(await pool.ready(), true);
+  // A slot is taken, or a place in the queue, as soon as visit() is called.
+  const running = [pool.visit(`${site.origin}/slow`), pool.visit(`${site.origin}/slow`)];
+  const queued = pool.visit(`${site.origin}/`, { html: true });
+  const { inUse, queued: waiting, maxPages, maxQueue } = pool.stats();
+  assert.deepEqual({ inUse, waiting, maxPages, maxQueue }, {
+    inUse: 2,
+    waiting: 1,
+    maxPages: 2,
+    maxQueue: 1,
+  });
+  await assert.rejects(pool.visit(`${site.origin}/`), (error: unknown) => {
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.code, "EBUSY");
+    assert.match(error.message, /2 pages open, 1 waiting/);
+    return true;
+  });
+  for (const visit of running) assert.equal((await visit).statusCode, 200);
+  assert.match((await queued).html!, /<p>ok<\/p>/);
 });
 
 Deno.test("visit() fails only the hostile page's request and the pool keeps serving", async (t) => {

@@ -91,6 +91,29 @@ Deno.test("startProxy() forwards allowed targets and refuses the rest with 403",
   assert.equal(proxy.open() >= 0, true);
 });
 
+Deno.test("startProxy() closes both sockets of every finished request (no descriptor leak)", async () => {
+  await using site = serveFixture({ "/hello": () => html("<p>hello</p>") });
+  const config = configFor([site.port]);
+  await using proxy = await startProxy({ fetcher: createFetcher({ config }) });
+  for (let i = 0; i < 5; i++) {
+    const plain = await exchange(
+      proxy.port,
+      `GET ${site.origin}/hello HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\n\r\n`,
+    );
+    assert.match(plain, /<p>hello<\/p>/);
+    const tunnelled = await exchange(
+      proxy.port,
+      `CONNECT 127.0.0.1:${site.port} HTTP/1.1\r\n\r\n` +
+        `GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    );
+    assert.match(tunnelled, /<p>hello<\/p>/);
+  }
+  // The clients have closed: every socket the proxy holds follows (the count never reached 0
+  // when the side whose pipe was gone stayed paused and never read its peer's FIN).
+  for (let i = 0; i < 500 && proxy.open() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(proxy.open(), 0);
+});
+
 Deno.test("createBrowser() registers its proxy port so even trusted loopback cannot reach it", async () => {
   await using site = serve({ "/": () => html("<p>ok</p>") });
   // Every loopback port trusted: only the own-port rule stands between a page and the proxy.

@@ -189,3 +189,18 @@ Deno.test("/metrics behind a trusted reverse proxy on the same machine stays clo
     await handler.close();
   }
 });
+
+Deno.test("/metrics shows the browser pool's capacity as BROWSER_PAGES and BROWSER_QUEUE set it", async () => {
+  const handler = await createHandler(
+    testConfig({ env: { BROWSER_PAGES: "2", BROWSER_QUEUE: "5" } }),
+  );
+  try {
+    const response = await handler(get("/metrics"), LOOPBACK);
+    const values = samples(await response.text());
+    assert.equal(values.get("linkpeek_browser_pages_capacity"), 2);
+    assert.equal(values.get("linkpeek_browser_queue_capacity"), 5);
+    assert.equal(values.get("linkpeek_browser_contexts"), 0);
+  } finally {
+    await handler.close();
+  }
+});

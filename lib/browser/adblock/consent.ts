@@ -122,9 +122,47 @@ export interface Consent {
   answered(): string | null;
 }
 
-/** Installs autoconsent on a fresh page, before its navigation. */
-export async function startConsent(page: Page): Promise<Consent> {
-  const { script, rules, filter } = await loadAssets();
+/** autoconsent's binding and bundle, registered on a page before it navigates. */
+export interface ConsentInstall {
+  mainFrameId: string;
+  /** The bundle's Page.addScriptToEvaluateOnNewDocument identifier. */
+  scriptId: string;
+}
+
+/**
+ * Registers the binding and the bundle (~140 KB) on a fresh page: done on the pool's spare page
+ * ahead of demand, it takes three round trips off the visit.
+ */
+export async function installConsent(page: Page): Promise<ConsentInstall> {
+  const { script } = await loadAssets();
+  const session = pageSession(page);
+  // One session answers in order: the three go out at once.
+  const [{ frameTree }, , { identifier }] = await Promise.all([
+    session.send("Page.getFrameTree"),
+    session.send("Runtime.addBinding", { name: BINDING, executionContextName: WORLD }),
+    session.send("Page.addScriptToEvaluateOnNewDocument", {
+      source: BRIDGE + script,
+      worldName: WORLD,
+    }),
+  ]);
+  return { mainFrameId: frameTree.frame.id, scriptId: identifier };
+}
+
+/** Takes an installed bundle off a page that is to navigate without autoconsent. */
+export async function uninstallConsent(page: Page, installed: ConsentInstall): Promise<void> {
+  const session = pageSession(page);
+  await Promise.all([
+    session.send("Page.removeScriptToEvaluateOnNewDocument", { identifier: installed.scriptId }),
+    session.send("Runtime.removeBinding", { name: BINDING }),
+  ]);
+}
+
+/** Runs autoconsent on a fresh page, before its navigation (installing it unless it is). */
+export async function startConsent(
+  page: Page,
+  installed: ConsentInstall | null = null,
+): Promise<Consent> {
+  const { rules, filter } = await loadAssets();
   const session = pageSession(page);
   const contexts = new Map<number, { frameId: string; main: boolean }>();
   const state: MainFrameState = {
@@ -230,13 +268,7 @@ export async function startConsent(page: Page): Promise<Consent> {
     if (event.name === BINDING) onMessage(event.payload, event.executionContextId);
   });
 
-  const { frameTree } = await session.send("Page.getFrameTree");
-  mainFrameId = frameTree.frame.id;
-  await session.send("Runtime.addBinding", { name: BINDING, executionContextName: WORLD });
-  await session.send("Page.addScriptToEvaluateOnNewDocument", {
-    source: BRIDGE + script,
-    worldName: WORLD,
-  });
+  mainFrameId = (installed ?? await installConsent(page)).mainFrameId;
 
   /** 0 when settled, else how long (ms) until it may be; Infinity: until the next message. */
   const pending = (): number => {

@@ -5,12 +5,13 @@
  */
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { log } from "../../log.ts";
-import { startConsent } from "./consent.ts";
+import { type ConsentInstall, startConsent, uninstallConsent } from "./consent.ts";
 import { hideAdSlots } from "./cosmetics.ts";
 import { loadEngine } from "./engine.ts";
 import { verdictFor } from "./network.ts";
 
 export { engineLoad, loadEngine } from "./engine.ts";
+export { type ConsentInstall, installConsent } from "./consent.ts";
 
 /** How long a capture waits for a detected consent dialog to be answered. */
 const CONSENT_WAIT_MS = 4000;
@@ -27,6 +28,12 @@ export interface Adblock {
 
 const warned = new Set<string>();
 
+/** A page that runs no autoconsent (adblock off, or no JavaScript) loses a spare's bundle. */
+export async function withoutConsent(page: Page, installed: ConsentInstall | null): Promise<null> {
+  if (installed) await uninstallConsent(page, installed);
+  return null;
+}
+
 /** null (logged once per part) when a part cannot start: the visit goes on without it. */
 async function orNull<T>(part: string, start: Promise<T>): Promise<T | null> {
   try {
@@ -38,14 +45,19 @@ async function orNull<T>(part: string, start: Promise<T>): Promise<T | null> {
   }
 }
 
-/** Prepares a fresh page before it navigates; `javascript: false` pages get no autoconsent. */
+/**
+ * Prepares a fresh page before it navigates; `javascript: false` pages get no autoconsent.
+ * `consent`: the bundle already installed on the page (a spare's), if it is.
+ */
 export async function startAdblock(
   page: Page,
-  options: { javascript: boolean },
+  options: { javascript: boolean; consent: ConsentInstall | null },
 ): Promise<Adblock> {
   const [engine, consent] = await Promise.all([
     orNull("engine", loadEngine()),
-    options.javascript ? orNull("autoconsent", startConsent(page)) : null,
+    options.javascript
+      ? orNull("autoconsent", startConsent(page, options.consent))
+      : withoutConsent(page, options.consent),
   ]);
   let blocked = 0;
   return {

@@ -204,7 +204,7 @@ Deno.test("openApiDocument() schemas accept the contract's examples and reject w
 });
 
 Deno.test("the API's 503 names the pool sizes EBUSY answers at (BROWSER_PAGES, BROWSER_QUEUE)", () => {
-  const sized = loadConfig({ BROWSER_PAGES: "2", BROWSER_QUEUE: "5" });
+  const sized = testConfig({ env: { BROWSER_PAGES: "2", BROWSER_QUEUE: "5" } });
   const responses = apiOperation(openApiDocument(sized)).responses as Record<string, Json>;
   const busy = String(responses["503"]!.description);
   assert.match(busy, /EBUSY when the browser is saturated: 2 pages at once \(BROWSER_PAGES\)/);

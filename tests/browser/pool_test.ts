@@ -72,21 +72,24 @@ Deno.test("visit() answers EBUSY beyond the queue and serves the queued visit", 
 
 Deno.test("BROWSER_PAGES and BROWSER_QUEUE size the pool (defaults 3 and 16)", async () => {
   assert.deepEqual(
-    [configFor([]).browserPages, configFor([]).browserQueue],
+    [testConfig().browserPages, testConfig().browserQueue],
     [3, 16],
   );
   assert.throws(
-    () => configFor([], { BROWSER_PAGES: "0" }),
+    () => testConfig({ env: { BROWSER_PAGES: "0" } }),
     /BROWSER_PAGES must be an integer >= 1/,
   );
-  await using site = serveFixture({
+  await using site = serve({
     "/slow": async () => {
       await sleep(1000);
       return html(OK_PAGE);
     },
     "/": () => html(OK_PAGE),
   });
-  const config = configFor([site.port], { BROWSER_PAGES: "2", BROWSER_QUEUE: "1" });
+  const config = testConfig({
+    trustPorts: [site.port],
+    env: { BROWSER_PAGES: "2", BROWSER_QUEUE: "1" },
+  });
   await using pool = poolFor(config);
   assert.equal(await pool.ready(), true);
   // A slot is taken, or a place in the queue, as soon as visit() is called.

@@ -92,8 +92,8 @@ Deno.test("startProxy() forwards allowed targets and refuses the rest with 403",
 });
 
 Deno.test("startProxy() closes both sockets of every finished request (no descriptor leak)", async () => {
-  await using site = serveFixture({ "/hello": () => html("<p>hello</p>") });
-  const config = configFor([site.port]);
+  await using site = serve({ "/hello": () => html("<p>hello</p>") });
+  const config = testConfig({ trustPorts: [site.port] });
   await using proxy = await startProxy({ fetcher: createFetcher({ config }) });
   for (let i = 0; i < 5; i++) {
     const plain = await exchange(

@@ -14,7 +14,7 @@
  * pass. State is embedded in a temp DATA_DIR; request log lines are off (as in bench:load).
  * Nothing listens or connects beyond 127.0.0.1.
  */
-import { loadConfig } from "../lib/config.ts";
+import { benchConfig } from "./_config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
 import { extract } from "../lib/extract/mod.ts";
@@ -64,14 +64,12 @@ async function run(): Promise<void> {
     },
   );
   const origin = `http://127.0.0.1:${target.addr.port}`;
-  const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-bench-cold-" });
-  const config = loadConfig({
-    ...Deno.env.toObject(),
-    DATA_DIR: dataDir,
-    TRUSTED_TARGETS: `127.0.0.1:${target.addr.port}`,
-    FREE_DAILY_LIMIT: String(1e9),
-    CACHE_MAX_BYTES: String(512 * 1024 * 1024),
-  });
+  const config = await benchConfig(
+    target.addr.port,
+    { CACHE_MAX_BYTES: String(512 * 1024 * 1024) },
+    Deno.env.toObject(),
+  );
+  const dataDir = config.dataDir;
   const handler = await createHandler(config);
   const app = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },

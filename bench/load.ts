@@ -19,7 +19,7 @@
  * off, as an operator sending them to a slow sink would not measure that sink. Nothing listens
  * or connects beyond 127.0.0.1.
  */
-import { loadConfig } from "../lib/config.ts";
+import { benchConfig } from "./_config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
 
@@ -180,14 +180,12 @@ async function run(): Promise<void> {
     },
   );
   targetOrigin = `http://127.0.0.1:${target.addr.port}`;
-  const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-bench-" });
-  const config = loadConfig({
-    ...Deno.env.toObject(),
-    DATA_DIR: dataDir,
-    TRUSTED_TARGETS: `127.0.0.1:${target.addr.port}`,
-    FREE_DAILY_LIMIT: String(1e9),
-    CACHE_MAX_BYTES: String(512 * 1024 * 1024),
-  });
+  const config = await benchConfig(
+    target.addr.port,
+    { CACHE_MAX_BYTES: String(512 * 1024 * 1024) },
+    Deno.env.toObject(),
+  );
+  const dataDir = config.dataDir;
   const handler = await createHandler(config);
   // Counts answers that were not the expected cache status (wrk cannot see headers).
   const seen = { expect: "", unexpected: 0 };

@@ -7,7 +7,7 @@
  * Everything is local: a page served on 127.0.0.1, Chromium from the machine.
  */
 import puppeteer from "puppeteer-core";
-import { loadConfig } from "../lib/config.ts";
+import { benchConfig } from "./_config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { findChromium } from "../lib/browser/launch.ts";
 import { setQuiet } from "../lib/log.ts";
@@ -89,12 +89,8 @@ const url = `http://127.0.0.1:${server.addr.port}/`;
 
 // The whole linkpeek request over HTTP: parameters, plan, browser pool, egress proxy, the
 // capture, the asset store and the JSON answer. force=true so that no answer is a cache hit.
-const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-bench-" });
-const config = loadConfig({
-  TRUSTED_TARGETS: `127.0.0.1:${server.addr.port}`,
-  DATA_DIR: dataDir,
-  FREE_DAILY_LIMIT: String(1e9),
-});
+const config = await benchConfig(server.addr.port);
+const dataDir = config.dataDir;
 // The ad page's names resolve to the page server, as a DNS server would answer.
 config.resolver = (host) =>
   host === "news.example.com" || host === AD_HOST

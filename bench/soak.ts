@@ -8,7 +8,7 @@
  * It runs itself again with TMPDIR set to a directory of its own, so that the temp files counted
  * are linkpeek's and its Chromium's alone, not other programs'.
  */
-import { loadConfig } from "../lib/config.ts";
+import { benchConfig } from "./_config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
 import { conditions, linkpeekChromium, mib, treeOf, treeRss } from "./_proc.ts";
@@ -100,15 +100,12 @@ const site = Deno.serve(
     return page ? page() : new Response("not found", { status: 404 });
   },
 );
-const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-soak-data-" });
-const config = loadConfig({
-  TRUSTED_TARGETS: `127.0.0.1:${site.addr.port}`,
-  DATA_DIR: dataDir,
-  FREE_DAILY_LIMIT: String(1e9),
+const config = await benchConfig(site.addr.port, {
   // The cache/asset budget bounds what the store keeps: 2,000 captures would not fit otherwise.
   CACHE_MAX_BYTES: String(64 * 1024 * 1024),
   REQUEST_TIMEOUT_MS: "15000",
 });
+const dataDir = config.dataDir;
 const handler = await createHandler(config);
 const api = async (query: string) => {
   const response = await handler(

@@ -177,9 +177,17 @@ Deno.test("EmbeddedStore evicts least recently used blobs beyond maxBytes", asyn
   try {
     const store = await EmbeddedStore.open({ dataDir, maxBytes: 1000 });
     const blob = (n: number) => ({ value: new Uint8Array(400).fill(n), ttlMs: 60_000 });
+    // A reopened store orders blobs by creation time in ms: give each its own millisecond, or
+    // "one" and "three" may tie and the reopen below may evict either.
+    const nextMillisecond = () => {
+      const now = Date.now();
+      while (Date.now() === now) { /* at most a millisecond */ }
+    };
     await store.setCache("one", blob(1));
+    nextMillisecond();
     await store.setCache("two", blob(2));
     assert.ok(await store.getCache("one")); // "one" is now the most recently used
+    nextMillisecond();
     await store.putAsset("three", {
       bytes: new Uint8Array(400),
       contentType: "image/png",

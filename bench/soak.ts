@@ -139,7 +139,8 @@ function processKinds(): Record<string, number> {
   for (const pid of chromium === null ? [] : treeOf(chromium)) {
     let kind = "gone";
     try {
-      const args = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0");
+      // Chromium rewrites its process title: one string of space-separated flags, not argv.
+      const args = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split(/[\0 ]/);
       const flag = (name: string) =>
         args.find((arg) => arg.startsWith(`--${name}=`))?.slice(
           name.length + 3,

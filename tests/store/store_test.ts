@@ -23,6 +23,13 @@ function record(name: string, overrides: Partial<KeyRecord> = {}): KeyRecord {
   };
 }
 
+/** Waits until the clock is past `epochMs`: the event a ttl test waits for, not a guessed sleep. */
+async function untilPast(epochMs: number): Promise<void> {
+  while (Date.now() <= epochMs) {
+    await new Promise((r) => setTimeout(r, epochMs - Date.now() + 1));
+  }
+}
+
 /** The behaviour both implementations share, run against each. */
 async function storeContract(t: Deno.TestContext, open: () => Promise<Store>) {
   const a = await open();
@@ -44,10 +51,12 @@ async function storeContract(t: Deno.TestContext, open: () => Promise<Store>) {
     );
 
     await t.step("increment() starts again after the window ends", async () => {
-      assert.equal(await a.increment("short", Date.now() + 80), 1);
-      assert.equal(await a.increment("short", Date.now() + 80), 2);
-      await new Promise((r) => setTimeout(r, 150));
-      assert.equal(await a.increment("short", Date.now() + 80), 1);
+      // Long enough for two counts on a loaded machine; then the test waits for its end.
+      const end = Date.now() + 500;
+      assert.equal(await a.increment("short", end), 1);
+      assert.equal(await a.increment("short", end), 2);
+      await untilPast(end);
+      assert.equal(await a.increment("short", Date.now() + 60_000), 1);
     });
 
     await t.step(
@@ -59,9 +68,10 @@ async function storeContract(t: Deno.TestContext, open: () => Promise<Store>) {
         await a.setCache("k1", { value, ttlMs: 60_000 });
         assert.deepEqual(await a.getCache("k1"), value);
         assert.equal(await a.getCache("missing"), null);
-        await a.setCache("brief", { value: new Uint8Array([1, 2, 3]), ttlMs: 60 });
+        await a.setCache("brief", { value: new Uint8Array([1, 2, 3]), ttlMs: 500 });
+        const expired = Date.now() + 500;
         assert.deepEqual(await a.getCache("brief"), new Uint8Array([1, 2, 3]));
-        await new Promise((r) => setTimeout(r, 120));
+        await untilPast(expired);
         assert.equal(await a.getCache("brief"), null);
       },
     );

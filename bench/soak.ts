@@ -3,7 +3,8 @@
  * or SOAK_REQUESTS says otherwise) at 4 at once over loopback pages that are large, slow,
  * crashing, popup-opening and infinitely scrolling. Prints RSS after the first tenth and at the
  * end (the end within 10% of the first), and at the end open contexts, pages, Chromium
- * processes, file descriptors and temp files against their idle counts.
+ * processes, file descriptors and temp files against their warm idle counts (after one
+ * screenshot, one pdf and Chromium's one-time startup chores), each with its verdict.
  *
  * It runs itself again with TMPDIR set to a directory of its own, so that the temp files counted
  * are linkpeek's and its Chromium's alone, not other programs'.
@@ -11,7 +12,7 @@
 import { benchConfig } from "./_config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
-import { conditions, linkpeekChromium, mib, treeOf, treeRss } from "./_proc.ts";
+import { conditions, fdCount, linkpeekChromium, mib, treeOf, treeRss } from "./_proc.ts";
 
 const COUNT = Number(Deno.args[0] ?? Deno.env.get("SOAK_REQUESTS") ?? 2000);
 const CONCURRENT = 4;
@@ -115,18 +116,44 @@ const api = async (query: string) => {
   return { status: response.status, body: await response.text() };
 };
 
-/** The pool's figures from /metrics, plus this process's own. */
+/** The pool's figures from /metrics, Chromium's from /proc, and the temp files. */
 async function counts() {
   const { body } = await api("metrics");
   const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(body)?.[1]);
   const chromium = linkpeekChromium();
   return {
-    contexts: metric("linkpeek_browser_contexts"),
-    pages: metric("linkpeek_browser_pages_in_use"),
+    "open contexts": metric("linkpeek_browser_contexts"),
+    "pages in use": metric("linkpeek_browser_pages_in_use"),
     "Chromium processes": chromium === null ? 0 : treeOf(chromium).length,
+    "Chromium fds": chromium === null ? 0 : fdCount(chromium),
     "deno fds": metric("process_open_fds"),
     "temp files": countFiles(tmpDir) - countFiles(dataDir),
   };
+}
+type Counts = Awaited<ReturnType<typeof counts>>;
+
+/** Chromium's processes by what their flags make them (browser, renderer, a utility's service). */
+function processKinds(): Record<string, number> {
+  const chromium = linkpeekChromium();
+  const kinds: Record<string, number> = {};
+  for (const pid of chromium === null ? [] : treeOf(chromium)) {
+    let kind = "gone";
+    try {
+      // Chromium rewrites its process title: one string of space-separated flags, not argv.
+      const args = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split(/[\0 ]/);
+      const flag = (name: string) =>
+        args.find((arg) => arg.startsWith(`--${name}=`))?.slice(
+          name.length + 3,
+        );
+      // A zombie (exited, not yet reaped) has no command line.
+      kind = flag("utility-sub-type") ?? flag("type") ??
+        (args[0] ? "browser" : "zombie");
+    } catch {
+      // exited meanwhile
+    }
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
 }
 
 function countFiles(dir: string): number {
@@ -191,11 +218,8 @@ function fdKinds(): Record<string, number> {
   return kinds;
 }
 
-const rss = async () => {
-  const deno = Deno.memoryUsage().rss;
-  const chromium = await treeRss(linkpeekChromium());
-  return { deno, chromium, total: deno + chromium };
-};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const target = (path: string) => encodeURIComponent(`http://127.0.0.1:${site.addr.port}${path}`);
 
 let sequence = 0;
 const outcomes = new Map<string, number>();
@@ -203,11 +227,8 @@ async function one(): Promise<void> {
   const n = sequence++;
   const path = MIX[n % MIX.length]!;
   const capture = n % 2 ? "pdf=true" : "screenshot=true";
-  const target = encodeURIComponent(
-    `http://127.0.0.1:${site.addr.port}${path}?n=${n}`,
-  );
   const { status, body } = await api(
-    `?url=${target}&${capture}&meta=false&force=true`,
+    `?url=${target(`${path}?n=${n}`)}&${capture}&meta=false&force=true`,
   );
   const code = status === 200 ? "" : JSON.parse(body).code;
   const key = `${path} ${status}${code ? ` ${code}` : ""}`;
@@ -222,78 +243,145 @@ async function run(total: number): Promise<void> {
 }
 
 /**
- * Waits (at most 15 s) until nothing moves: contexts closed and the same counts twice, 500 ms
- * apart (the pool closes contexts after answering and opens its spare meanwhile; /metrics and
- * /proc read the moment).
+ * Waits (at most 60 s) until nothing moves: no context open and the same counts for 3 s
+ * (closed contexts' renderers, a PDF's print compositor and zombies not yet reaped take a
+ * moment to go). Answers whether it got there.
  */
-const settle = async () => {
+async function holdStill(): Promise<boolean> {
+  const started = performance.now();
   let last = "";
-  for (let i = 0; i < 30; i++) {
+  let since = started;
+  while (performance.now() - started < 60_000) {
     const now = await counts();
     const text = JSON.stringify(now);
-    if (now.contexts === 0 && text === last) return;
-    last = text;
-    await new Promise((r) => setTimeout(r, 500));
+    if (text !== last || now["open contexts"] || now["pages in use"]) {
+      last = text;
+      since = performance.now();
+    } else if (performance.now() - since >= 3000) return true;
+    await sleep(500);
   }
+  return false;
+}
+
+/**
+ * Chromium's one-time startup chores, each on a timer from launch, never per request: a spare
+ * metrics file for the profile's next run (BrowserMetrics-spare.pma, 90 s after launch) and a
+ * utility process that rates the machine for on-device models (OnDeviceModelService, 2-3 min
+ * after). Counted before they happen, they would pass for a file and a process leaked by the
+ * requests in between. Waits (at most 5 min from launch) until both happened.
+ */
+async function startupChores(launchedAt: number): Promise<string> {
+  const done = () => ({
+    "BrowserMetrics-spare.pma": filesUnder(tmpDir).some((f) =>
+      f.endsWith("/BrowserMetrics-spare.pma")
+    ),
+    OnDeviceModelService: Object.keys(processKinds()).some((kind) =>
+      kind.includes("OnDeviceModelService")
+    ),
+  });
+  while (
+    performance.now() - launchedAt < 300_000 &&
+    !Object.values(done()).every(Boolean)
+  ) {
+    await sleep(1000);
+  }
+  return Object.entries(done()).map(([name, seen]) => `${name} ${seen ? "seen" : "NOT seen"}`)
+    .join(", ");
+}
+
+const rss = async () => {
+  const deno = Deno.memoryUsage().rss;
+  const chromium = await treeRss(linkpeekChromium());
+  return { deno, chromium, total: deno + chromium };
 };
+const rssLine = (r: { deno: number; chromium: number; total: number }) =>
+  `deno ${mib(r.deno)} + Chromium ${mib(r.chromium)} = ${mib(r.total)}`;
+const say = (line: string) => {
+  // deno-lint-ignore no-console
+  console.log(line);
+};
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
 try {
   const started = performance.now();
-  // Idle: the browser launched, one visit done and settled.
-  await api(
-    `?url=${
-      encodeURIComponent(`http://127.0.0.1:${site.addr.port}/plain`)
-    }&screenshot=true&meta=false`,
+  say(
+    `soak: ${COUNT} requests (screenshot and pdf alternately, meta=false) at ${CONCURRENT} at ` +
+      `once over ${Object.keys(PAGES).join(" ")}; ${conditions()}`,
   );
-  await settle();
+  // Warm idle: the browser launched, one screenshot and one pdf done, Chromium's startup chores
+  // done, and nothing moving.
+  await api(`?url=${target("/plain")}&screenshot=true&meta=false`);
+  await api(`?url=${target("/plain")}&pdf=true&meta=false`);
   const launched = await counts();
-  const first = Math.max(1, Math.round(COUNT / 10));
-  await run(first);
-  await settle();
-  const early = await rss();
-  // Idle is counted once warm: Chromium writes its profile's files in its first minute.
+  const chores = await startupChores(started);
+  const still = await holdStill();
   const idle = await counts();
+  const idleKinds = processKinds();
   const idleFiles = new Set(filesUnder(tmpDir));
   const idleFds = fdKinds();
-  await run(COUNT - first);
-  await settle();
+  say(
+    `idle counted warm, ${seconds(started)} after launch: one screenshot and one pdf done; ` +
+      `Chromium's startup chores: ${chores}; counts ${still ? "held still 3 s" : "STILL MOVING"}`,
+  );
+  say(
+    `  right after the warm-up (before the chores): ${JSON.stringify(launched)}`,
+  );
+  say(`  Chromium processes at idle: ${JSON.stringify(idleKinds)}`);
+
+  const tenth = Math.max(1, Math.round(COUNT / 10));
+  const running = performance.now();
+  await run(tenth);
+  await holdStill();
+  const early = await rss();
+  say(`RSS after the first ${tenth}: ${rssLine(early)}`);
+  for (let done = tenth; done < COUNT;) {
+    const chunk = Math.min(tenth, COUNT - done);
+    await run(chunk);
+    done += chunk;
+    const now = await counts();
+    say(
+      `  ${done}/${COUNT} (${seconds(running)}, not settled): RSS ${rssLine(await rss())}; ` +
+        `Chromium processes ${now["Chromium processes"]}, temp files ${now["temp files"]}, ` +
+        `deno fds ${now["deno fds"]}`,
+    );
+  }
+  const settled = await holdStill();
   const end = await rss();
   (globalThis as { gc?: () => void }).gc?.();
-  await new Promise((r) => setTimeout(r, 1000));
+  await sleep(1000);
   const after = await counts();
   const growth = end.total / early.total - 1;
-  const lines = [
-    `soak: ${COUNT} requests (screenshot and pdf alternately, meta=false) at ${CONCURRENT} at once ` +
-    `over ${Object.keys(PAGES).join(" ")} in ${
-      ((performance.now() - started) / 1000).toFixed(0)
-    } s; ${conditions()}`,
-    `RSS after the first ${first}: deno ${mib(early.deno)} + Chromium ${mib(early.chromium)} = ${
-      mib(early.total)
-    }`,
-    `RSS at the end:        deno ${mib(end.deno)} + Chromium ${mib(end.chromium)} = ${
-      mib(end.total)
-    }` +
-    ` (${(growth * 100).toFixed(1)}%; target within 10%: ${
-      Math.abs(growth) <= 0.1 ? "PASS" : "NOT MET"
-    })`,
-    `right after launch: ${JSON.stringify(launched)}`,
-    `at the end vs idle (counted after the first ${first}):`,
-    ...Object.entries(after).map(([name, value]) => {
-      const was = idle[name as keyof typeof idle];
-      return `  ${name.padEnd(19)} ${String(value).padStart(4)} (idle ${was}) ${
-        value <= was ? "PASS" : "NOT MET"
-      }`;
-    }),
+  const verdict = (ok: boolean) => ok ? "PASS" : "NOT MET";
+  say(
+    `RSS at the end:${" ".repeat(String(tenth).length + 5)}${rssLine(end)} ` +
+      `(${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%; target within 10%) ` +
+      verdict(Math.abs(growth) <= 0.1),
+  );
+  say(
+    `at the end (${settled ? "counts held still 3 s" : "counts STILL MOVING after 60 s"}) ` +
+      `vs warm idle; target: back to idle:`,
+  );
+  for (const [name, value] of Object.entries(after)) {
+    const was = idle[name as keyof Counts];
+    say(
+      `  ${name.padEnd(19)} ${String(value).padStart(4)} (idle ${was}) ${verdict(value <= was)}`,
+    );
+  }
+  say(`Chromium processes at the end: ${JSON.stringify(processKinds())}`);
+  say(
     `deno fds by kind: idle ${JSON.stringify(idleFds)}, end ${JSON.stringify(fdKinds())}`,
-    `temp files new since idle: ${
-      filesUnder(tmpDir).filter((f) => !idleFiles.has(f) && !f.startsWith(dataDir))
-        .map((f) => f.slice(tmpDir.length)).slice(0, 15).join(" ")
+  );
+  const newFiles = filesUnder(tmpDir).filter((f) => !idleFiles.has(f) && !f.startsWith(dataDir));
+  say(
+    `temp files new since idle (${newFiles.length}): ${
+      newFiles.map((f) => f.slice(tmpDir.length)).slice(0, 15).join(" ") ||
+      "none"
     }`,
-    "outcomes (page, status, code):",
-    ...[...outcomes].sort().map(([key, n]) => `  ${key}: ${n}`),
-  ];
-  // deno-lint-ignore no-console
-  console.log(lines.join("\n"));
+  );
+  say(
+    `outcomes (page, status, code), ${COUNT} requests in ${seconds(running)}:`,
+  );
+  for (const [key, n] of [...outcomes].sort()) say(`  ${key}: ${n}`);
 } finally {
   await handler.close();
   await site.shutdown();

@@ -30,7 +30,15 @@ export async function ladder(
   options: { url: string; viewport: Viewport; config: Config },
 ): Promise<{ rungs: Rung[]; close: () => Promise<void> }> {
   const fetcher = createFetcher({ config: options.config });
-  const egress: EgressProxy = await startProxy({ fetcher });
+  let dials = 0;
+  const counted = {
+    ...fetcher,
+    dial: (...args: Parameters<typeof fetcher.dial>) => {
+      dials++;
+      return fetcher.dial(...args);
+    },
+  };
+  const egress: EgressProxy = await startProxy({ fetcher: counted });
   fetcher.ownPorts.add(egress.port);
 
   interface Step {
@@ -63,7 +71,12 @@ export async function ladder(
           request.continue().catch(noop);
         });
       }
+      const dialled = dials;
       await page.goto(options.url, { waitUntil: "load" });
+      // A rung that claims the proxy must really have gone through it.
+      if (step.context === "proxied" && dials === dialled) {
+        throw new Error("the page's requests did not go through the egress proxy");
+      }
       await adblock?.tidy(2000);
       return (await page.screenshot({ type: "png" })).length;
     } finally {

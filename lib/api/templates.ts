@@ -19,6 +19,13 @@ const PER_REQUEST = new Set([
   "ratelimit",
 ]);
 
+/**
+ * Cache statuses whose answer repeats. A MISS or BYPASS is the only one of its kind (the next
+ * answer with its body is a HIT, another header set): its template would cost a clone and push
+ * a reusable one out of the table.
+ */
+const REPEATS = new Set(["HIT", "STALE"]);
+
 /** Larger bodies cost more to send than their headers do to build: no template for them. */
 const MAX_BODY_CHARS = 64 * 1024;
 const MAX_BODIES = 256;
@@ -34,6 +41,11 @@ interface Template {
 /** body -> header signature -> template; bodies least recently used first (services.memo). */
 export class Templates {
   readonly #bodies = new BoundedMap<string, BoundedMap<string, Template>>(MAX_BODIES);
+
+  /** Bodies with templates. */
+  get size(): number {
+    return this.#bodies.size;
+  }
 
   variantsOf(json: string): BoundedMap<string, Template> {
     let variants = this.#bodies.get(json);
@@ -52,7 +64,9 @@ export function templatedJsonResponse(
   headers: HeaderMap,
   options: { gzip: boolean; templates: Templates },
 ): Response {
-  if (json.length > MAX_BODY_CHARS) return jsonTextResponse(json, status, headers, options);
+  if (json.length > MAX_BODY_CHARS || !REPEATS.has(headers["x-cache-status"] ?? "HIT")) {
+    return jsonTextResponse(json, status, headers, options);
+  }
   let signature = `${status}${options.gzip ? " gzip" : ""}\n`;
   for (const name in headers) {
     signature += PER_REQUEST.has(name) ? `${name}\n` : `${name}:${headers[name]}\n`;

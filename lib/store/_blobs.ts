@@ -1,17 +1,22 @@
 /**
- * Embedded blobs (cache entries, assets) as files under DATA_DIR, indexed in Deno KV so that
- * they survive a restart. All namespaces share one byte budget, evicted least recently used
- * first; the index and its LRU order live in memory, so a read costs one file read.
+ * Embedded blobs (cache entries, assets), indexed in Deno KV so that they survive a restart.
+ * A small blob (most cached answers) is a KV value beside its index entry, written in the
+ * same commit; a larger one (KV values are capped at 64 KiB) is a file under DATA_DIR. All
+ * namespaces share one byte budget, evicted least recently used first; the index and its LRU
+ * order live in memory, so a read costs one file or KV read, or none for a hot blob.
  *
- * A put returns once its file is in place and indexed in memory; the index's KV write (a
- * SQLite commit, ~4 ms) lands behind it, and close() waits for it. A crash in between leaves
- * a file with no index entry, which the next start sweeps away (a cache miss, not a wrong
- * answer).
+ * A put returns once the blob is in memory (small) or its file is in place (large), and
+ * indexed in memory; the KV write (a SQLite commit, ~4 ms) lands behind it, and close() waits
+ * for it. Creating even a 3 KB file costs 0.6-1 ms of this thread here, queueing a KV commit
+ * microseconds. A crash before the commit loses the blob (a cache miss, not a wrong answer):
+ * a large blob's file then has no index entry, and the next start sweeps it away.
  */
 import { join } from "node:path";
 import { log } from "../log.ts";
 
 const SYNC_READ_MAX = 256 * 1024;
+/** Blobs up to this size are KV values: under the 64 KiB cap with room for its encoding. */
+const KV_BLOB_MAX = 63 * 1024;
 /** Small blobs also kept in memory (cached JSON answers): a hit then touches no file. */
 const HOT_BLOB_MAX = 64 * 1024;
 const HOT_TOTAL_MAX = 16 * 1024 * 1024;
@@ -23,6 +28,8 @@ export interface BlobMeta {
   createdAt: number;
   contentType?: string;
   private?: boolean;
+  /** Stored as a KV value (["blobdata", ns, id]), not as a file. */
+  kv?: true;
 }
 
 export class Blobs {
@@ -39,6 +46,8 @@ export class Blobs {
   #made = new Set<string>();
   /** KV index writes under way (settled() waits for them). */
   #indexing = new Set<Promise<void>>();
+  /** `ns/id` -> bytes of KV blobs whose commit has not landed yet (readable meanwhile). */
+  #unsaved = new Map<string, Uint8Array>();
 
   private constructor(kv: Deno.Kv, dir: string, maxBytes: number) {
     this.#kv = kv;
@@ -71,6 +80,7 @@ export class Blobs {
       this.#hot.set(name, bytes);
       return { bytes, meta };
     }
+    if (meta.kv) return await this.#getFromKv(ns, id, meta);
     try {
       // Small blobs are read synchronously: microseconds from the page cache, and no event-loop
       // turn to wait for under load. Large ones go through the thread pool.
@@ -86,6 +96,25 @@ export class Blobs {
       this.#touch(name, meta);
       this.#remember(name, bytes);
     }
+    return { bytes, meta };
+  }
+
+  async #getFromKv(
+    ns: string,
+    id: string,
+    meta: BlobMeta,
+  ): Promise<{ bytes: Uint8Array; meta: BlobMeta } | null> {
+    const name = `${ns}/${id}`;
+    const bytes = this.#unsaved.get(name) ??
+      (await this.#kv.get<Uint8Array>(["blobdata", ns, id])).value;
+    // Replaced or evicted while it was read: the index no longer points at these bytes.
+    if (this.#index.get(name) !== meta) return bytes ? { bytes, meta } : null;
+    if (!bytes) {
+      await this.#remove(name);
+      return null;
+    }
+    this.#touch(name, meta);
+    this.#remember(name, bytes);
     return { bytes, meta };
   }
 
@@ -126,22 +155,27 @@ export class Blobs {
     const meta: BlobMeta = { size, expiresAt: now + value.ttlMs, createdAt: now };
     if (value.contentType !== undefined) meta.contentType = value.contentType;
     if (value.private !== undefined) meta.private = value.private;
-    const path = join(this.#dir, name);
-    const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-    if (!this.#made.has(ns)) {
-      await Deno.mkdir(join(this.#dir, ns), { recursive: true });
-      this.#made.add(ns);
-    }
-    if (size <= HOT_BLOB_MAX) {
-      // A small blob (a cached JSON answer) is written synchronously, as small ones are read:
-      // tens of microseconds into the page cache, against two thread-pool round trips.
-      Deno.writeFileSync(tmp, value.bytes);
-      Deno.renameSync(tmp, path);
+    if (size <= KV_BLOB_MAX) {
+      meta.kv = true;
+      // A large blob replaced by a small one: its file must not outlive its index entry.
+      const replaced = this.#index.get(name);
+      if (replaced && !replaced.kv) {
+        try {
+          Deno.removeSync(join(this.#dir, name));
+        } catch { /* gone already */ }
+      }
+      this.#persist(ns, id, meta, value.bytes);
     } else {
+      const path = join(this.#dir, name);
+      const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+      if (!this.#made.has(ns)) {
+        await Deno.mkdir(join(this.#dir, ns), { recursive: true });
+        this.#made.add(ns);
+      }
       await Deno.writeFile(tmp, value.bytes);
       await Deno.rename(tmp, path);
+      this.#persist(ns, id, meta, null);
     }
-    this.#persist(ns, id, meta);
     const old = this.#index.get(name);
     if (old) {
       this.#total -= old.size;
@@ -154,12 +188,26 @@ export class Blobs {
     return true;
   }
 
-  /** Writes the KV index entry behind the answer (see the module comment). */
-  #persist(ns: string, id: string, meta: BlobMeta): void {
-    const writing = this.#kv.set(["blob", ns, id], meta).then(() => {}, (error) => {
+  /**
+   * Writes the index entry, with the bytes of a KV blob, behind the answer (see the module
+   * comment); a KV value of a replaced blob goes in the same commit.
+   */
+  #persist(ns: string, id: string, meta: BlobMeta, bytes: Uint8Array | null): void {
+    const name = `${ns}/${id}`;
+    const commit = this.#kv.atomic().set(["blob", ns, id], meta);
+    if (bytes) {
+      commit.set(["blobdata", ns, id], bytes);
+      this.#unsaved.set(name, bytes);
+    } else {
+      commit.delete(["blobdata", ns, id]);
+      this.#unsaved.delete(name);
+    }
+    const writing = commit.commit().then(() => {}, (error) => {
       log.warn("blob index write failed", {
         error: error instanceof Error ? error.message : String(error),
       });
+    }).finally(() => {
+      if (bytes && this.#unsaved.get(name) === bytes) this.#unsaved.delete(name);
     });
     this.#indexing.add(writing);
     writing.finally(() => this.#indexing.delete(writing));
@@ -183,9 +231,15 @@ export class Blobs {
     this.#index.delete(name);
     this.#total -= meta.size;
     this.#forget(name);
+    this.#unsaved.delete(name);
     const slash = name.indexOf("/");
-    await this.#kv.delete(["blob", name.slice(0, slash), name.slice(slash + 1)]);
-    await Deno.remove(join(this.#dir, name)).catch(() => {});
+    const [ns, id] = [name.slice(0, slash), name.slice(slash + 1)];
+    if (meta.kv) {
+      await this.#kv.atomic().delete(["blob", ns, id]).delete(["blobdata", ns, id]).commit();
+    } else {
+      await this.#kv.delete(["blob", ns, id]);
+      await Deno.remove(join(this.#dir, name)).catch(() => {});
+    }
   }
 
   /** Rebuilds the index, oldest first; drops expired entries and files that went missing. */
@@ -200,7 +254,9 @@ export class Blobs {
     for (const [name, meta] of found) {
       this.#index.set(name, meta);
       this.#total += meta.size;
-      const exists = await Deno.stat(join(this.#dir, name)).then(() => true, () => false);
+      // A KV blob was committed with its index entry: it exists.
+      const exists = meta.kv ||
+        await Deno.stat(join(this.#dir, name)).then(() => true, () => false);
       if (meta.expiresAt <= now || !exists) await this.#remove(name);
     }
     await this.#evict("");

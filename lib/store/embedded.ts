@@ -1,7 +1,8 @@
 /**
  * Embedded state in DATA_DIR with no service to install: Deno KV (`state.kv`) for keys,
- * counters, the server secret and the blob index; files under `blobs/` for cache entries and
- * assets (KV values are capped at 64 KiB). One process per DATA_DIR; use Redis for several.
+ * counters, the server secret, the blob index and small blobs; files under `blobs/` for cache
+ * entries and assets over 63 KiB (KV values are capped at 64 KiB; see _blobs.ts). One process
+ * per DATA_DIR; use Redis for several.
  */
 import { join } from "node:path";
 import { Blobs } from "./_blobs.ts";

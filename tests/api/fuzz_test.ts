@@ -44,6 +44,8 @@ const VALUES = [
   "load",
   "iPhone 15",
 ];
+/** `embed`'s own example (screenshot.url) turns the screenshot on: one that does not. */
+const BROWSERLESS_EXAMPLES: Record<string, string> = { embed: "title" };
 const KEYS = ["0", "1", "x", "__proto__", "constructor", "selector", "type", "width", "top"];
 
 Deno.test("random queries never crash the service: every answer is a success or a 4xx/5xx envelope, never EFATAL", async () => {
@@ -56,8 +58,19 @@ Deno.test("random queries never crash the service: every answer is a success or 
     testConfig({ trustPorts: [target.port], env: { FREE_DAILY_LIMIT: "100000" } }),
   );
   const names = Object.keys(PARAMS).filter((name) =>
-    // Browser work is slow and covered elsewhere; the fuzz aims at parsing and extraction.
-    !["screenshot", "pdf", "element", "overlay", "fullPage", "prerender"].includes(name)
+    // Browser work (captures and what turns one on, `function`'s visit, `insights`' Lighthouse
+    // run) is slow and has its own tests; the fuzz aims at parsing and extraction.
+    ![
+      "screenshot",
+      "pdf",
+      "element",
+      "overlay",
+      "codeScheme",
+      "fullPage",
+      "prerender",
+      "function",
+      "insights",
+    ].includes(name)
   );
   const statuses: number[] = [];
   for (let seed = 1; seed <= 400; seed++) {
@@ -68,7 +81,7 @@ Deno.test("random queries never crash the service: every answer is a success or 
     for (let i = 0; i < 1 + Math.floor(seed % 5); i++) {
       let name = r.pick(names);
       // Mostly sensible values (the parameter's own example), sometimes anything at all.
-      const example = PARAMS[name]!.example;
+      const example = BROWSERLESS_EXAMPLES[name] ?? PARAMS[name]!.example;
       let value = example !== undefined && !example.includes("=") && r.chance(0.75)
         ? example
         : r.pick(VALUES);

@@ -36,6 +36,24 @@ Deno.test("a templated answer is the same as one built afresh, per-request heade
   }
 });
 
+Deno.test("a MISS or BYPASS answer, which never repeats, is built afresh and leaves no template", async () => {
+  const own = new Templates();
+  const json = JSON.stringify({ status: "success", data: { title: "cold" } });
+  for (const status of ["MISS", "BYPASS"]) {
+    const headers = { ...apiLikeHeaders("m", 2), "x-cache-status": status };
+    const answer = templatedJsonResponse(json, 200, { ...headers }, {
+      gzip: false,
+      templates: own,
+    });
+    assert.deepEqual(headersOf(answer), headersOf(jsonTextResponse(json, 200, { ...headers })));
+    assert.equal(await answer.text(), json);
+  }
+  assert.equal(own.size, 0);
+  await templatedJsonResponse(json, 200, apiLikeHeaders("h", 1), { gzip: false, templates: own })
+    .body?.cancel();
+  assert.equal(own.size, 1);
+});
+
 Deno.test("templates are told apart by status, fixed headers and encoding", async () => {
   const json = JSON.stringify({ status: "success", data: { title: "x".repeat(2000) } });
   const hit = templatedJsonResponse(json, 200, apiLikeHeaders("a", 9), { gzip: false, templates });

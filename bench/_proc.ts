@@ -75,6 +75,27 @@ export async function treeRss(pid: number | null): Promise<number> {
   return (await processTree(pid))?.residentBytes ?? 0;
 }
 
+/**
+ * Summed resident size of a process tree from /proc/<pid>/statm: ~2 ms of CPU a sample where
+ * treeRss's smaps_rollup walk costs ~50 ms, which at 10 samples a second stole a good part of
+ * a core from the very processes a peak sampler watches.
+ */
+export function treeResident(pid: number | null): number {
+  if (pid === null) return 0;
+  let pages = 0;
+  for (const p of treeOf(pid)) {
+    try {
+      pages += Number(Deno.readTextFileSync(`/proc/${p}/statm`).split(" ")[1]) || 0;
+    } catch {
+      // gone
+    }
+  }
+  return pages * PAGE_BYTES;
+}
+
+/** Page size of statm's counts (4 KiB on every Linux build here). */
+const PAGE_BYTES = 4096;
+
 /** Peak of `read()` sampled every `ms` until stop() (which answers the peak). */
 export function peakOf(
   read: () => Promise<number>,

@@ -192,6 +192,9 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
           log.warn("browser context would not close; restarting browser", {});
           running = null;
           void shutdown(current);
+        } else {
+          // The next visit's spare, opened now that this one no longer needs the CPU.
+          current.spares.refill();
         }
       }).finally(() => {
         closings.delete(closing);

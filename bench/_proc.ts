@@ -118,6 +118,9 @@ export function peakOf(
   };
 }
 
+/** A target's verdict as the benches print it. */
+export const verdict = (ok: boolean) => ok ? "PASS" : "NOT MET";
+
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 export function percentile(values: number[], p: number): number {

@@ -23,6 +23,7 @@ import {
   peakOf,
   percentile,
   treeResident,
+  verdict,
 } from "./_proc.ts";
 
 setQuiet(true);
@@ -142,16 +143,15 @@ const browser = await puppeteer.launch({
   ],
 });
 const rawPid = browser.process()!.pid!;
-const raw = async () => {
-  const page = await browser.newPage();
-  try {
-    await page.setViewport(VIEWPORT);
-    await page.goto(url, { waitUntil: "load" });
-    return (await page.screenshot({ type: "png" })).length;
-  } finally {
-    await page.close();
-  }
-};
+// The issue's peer is the ladder's first rung: one definition of a raw capture.
+const steps = await ladder(browser, { url, viewport: VIEWPORT, config });
+const raw = steps.rungs[0]!.shot;
+/** CPU seconds so far: this deno process, the raw Chromium's tree, linkpeek's Chromium's. */
+const cpu = () => [
+  cpuSeconds(Deno.pid, "self"),
+  cpuSeconds(rawPid, "tree"),
+  cpuSeconds(linkpeekChromium() ?? rawPid, "tree"),
+];
 
 // Peak RSS of each Chromium's process tree, apart.
 const rawPeak = peakOf(() => Promise.resolve(treeResident(rawPid)));
@@ -224,71 +224,69 @@ async function throughput(
  * linkpeek's security properties cost when done by hand, and linkpeek against that floor.
  */
 async function floor(): Promise<string[]> {
-  const steps = await ladder(browser, { url, viewport: VIEWPORT, config });
-  try {
-    const members = [...steps.rungs, {
-      name: "linkpeek meta=false",
-      shot: shotOnly,
-    }];
-    /** Runs per member and round: two thirds of a main block, to keep the bench short. */
-    const runs = Math.ceil(RUNS / 3);
-    const times = members.map((): number[] => []);
-    // Two rounds, so that no member gets a quieter minute than the others.
-    for (let round = 0; round < 2; round++) {
-      for (const [i, member] of members.entries()) {
-        times[i]!.push(...await timeRuns(member.shot, GAP_MS, runs));
-      }
-    }
-    const cpu = () => [
-      cpuSeconds(Deno.pid, "self"),
-      cpuSeconds(rawPid, "tree"),
-      cpuSeconds(linkpeekChromium() ?? rawPid, "tree"),
-    ];
-    const rates: { perSecond: number; deno: number; chromium: number }[] = [];
+  const members = [...steps.rungs, {
+    name: "linkpeek meta=false",
+    shot: shotOnly,
+  }];
+  /** Runs per member and round: a third of a main block (two thirds in all), to keep it short. */
+  const runs = Math.ceil(RUNS / 3);
+  const times = members.map((): number[] => []);
+  // Two rounds, so that no member gets a quieter minute than the others.
+  for (let round = 0; round < 2; round++) {
     for (const [i, member] of members.entries()) {
-      const rate = await throughput(member.shot, cpu, RUNS);
-      const ours = i === members.length - 1;
-      rates.push({
-        perSecond: rate.perSecond,
-        deno: rate.cpuMs[0]!,
-        chromium: rate.cpuMs[ours ? 2 : 1]!,
-      });
+      times[i]!.push(...await timeRuns(member.shot, GAP_MS, runs));
     }
-    const p50 = times.map((list) => percentile(list, 50));
-    const lines = [
-      `the floor: raw puppeteer adding linkpeek's properties one at a time (latency ${runs * 2} ` +
-      `runs ${GAP_MS} ms apart in two rounds; throughput and CPU per shot at ${CONCURRENT} ` +
-      `concurrent, ${RUNS} shots):`,
-      ...members.map((member, i) =>
-        `  ${member.name.padEnd(24)} p50 ${p50[i]!.toFixed(1).padStart(6)} ms (${
-          i
-            ? `${(p50[i]! - p50[i - 1]!) >= 0 ? "+" : ""}${(p50[i]! - p50[i - 1]!).toFixed(1)}`
-            : "   "
-        })  ${rates[i]!.perSecond.toFixed(2)}/s  CPU deno ${rates[i]!.deno.toFixed(0)} / ` +
-        `Chromium ${rates[i]!.chromium.toFixed(0)} ms`
-      ),
-    ];
-    const full = members.length - 2;
-    const ours = members.length - 1;
-    const against = (rung: number) =>
-      `p50 ${(p50[ours]! / p50[rung]!).toFixed(2)}x, throughput ${
-        (rates[ours]!.perSecond / rates[rung]!.perSecond).toFixed(2)
-      }x, CPU per shot ${
-        ((rates[ours]!.deno + rates[ours]!.chromium) /
-          (rates[rung]!.deno + rates[rung]!.chromium)).toFixed(2)
-      }x`;
-    lines.push(
-      `  linkpeek meta=false against rung a (the issue's peer): ${against(0)}`,
-      `  linkpeek meta=false against the same properties done by hand (rung ` +
-        `${members[full]!.name[0]}): ${against(full)}`,
-    );
-    return lines;
-  } finally {
-    await steps.close();
   }
+  const rates: { perSecond: number; deno: number; chromium: number }[] = [];
+  for (const [i, member] of members.entries()) {
+    const rate = await throughput(member.shot, cpu, RUNS);
+    const ours = i === members.length - 1;
+    rates.push({
+      perSecond: rate.perSecond,
+      deno: rate.cpuMs[0]!,
+      chromium: rate.cpuMs[ours ? 2 : 1]!,
+    });
+  }
+  const p50 = times.map((list) => percentile(list, 50));
+  const delta = (i: number) => {
+    if (!i) return "   ";
+    const ms = p50[i]! - p50[i - 1]!;
+    return `${ms >= 0 ? "+" : ""}${ms.toFixed(1)}`;
+  };
+  const latencyRuns = runs * 2;
+  const lines = [
+    `the floor: raw puppeteer adding linkpeek's properties one at a time (latency ` +
+    `${latencyRuns} runs ${GAP_MS} ms apart in two rounds; throughput and CPU per shot at ` +
+    `${CONCURRENT} concurrent, ${RUNS} shots):`,
+  ];
+  for (const [i, member] of members.entries()) {
+    const latency = p50[i]!.toFixed(1).padStart(6);
+    const rate = rates[i]!.perSecond.toFixed(2);
+    const deno = rates[i]!.deno.toFixed(0);
+    const chromium = rates[i]!.chromium.toFixed(0);
+    const change = delta(i);
+    lines.push(
+      `  ${member.name.padEnd(24)} p50 ${latency} ms (${change})  ${rate}/s  ` +
+        `CPU deno ${deno} / Chromium ${chromium} ms`,
+    );
+  }
+  const full = members.length - 2;
+  const ours = members.length - 1;
+  const against = (rung: number) =>
+    `p50 ${(p50[ours]! / p50[rung]!).toFixed(2)}x, throughput ${
+      (rates[ours]!.perSecond / rates[rung]!.perSecond).toFixed(2)
+    }x, CPU per shot ${
+      ((rates[ours]!.deno + rates[ours]!.chromium) /
+        (rates[rung]!.deno + rates[rung]!.chromium)).toFixed(2)
+    }x`;
+  lines.push(
+    `  linkpeek meta=false against rung a (the issue's peer): ${against(0)}`,
+    `  linkpeek meta=false against the same properties done by hand (rung ` +
+      `${members[full]!.name[0]}): ${against(full)}`,
+  );
+  return lines;
 }
 
-const verdict = (ok: boolean) => ok ? "PASS" : "NOT MET";
 const row = (name: string, times: number[]) =>
   `  ${name.padEnd(20)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
     percentile(times, 95).toFixed(1).padStart(6)
@@ -385,11 +383,6 @@ try {
   );
 
   // Throughput, interleaved; CPU of linkpeek's process and of each Chromium meanwhile.
-  const cpu = () => [
-    cpuSeconds(Deno.pid, "self"),
-    cpuSeconds(rawPid, "tree"),
-    cpuSeconds(linkpeekChromium() ?? rawPid, "tree"),
-  ];
   const raw1 = await throughput(raw, cpu);
   const shot = await throughput(shotOnly, cpu);
   const meta = await throughput(withMeta, cpu);
@@ -444,6 +437,7 @@ try {
 } finally {
   rawPeak.stop();
   ourPeak.stop();
+  await steps.close();
   await browser.close();
   await app.shutdown();
   await handler.close();

@@ -12,7 +12,7 @@
 import { benchConfig } from "./_config.ts";
 import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
-import { conditions, fdCount, linkpeekChromium, mib, treeOf, treeRss } from "./_proc.ts";
+import { conditions, fdCount, linkpeekChromium, mib, treeOf, treeRss, verdict } from "./_proc.ts";
 
 const COUNT = Number(Deno.args[0] ?? Deno.env.get("SOAK_REQUESTS") ?? 2000);
 const CONCURRENT = 4;
@@ -351,7 +351,6 @@ try {
   await sleep(1000);
   const after = await counts();
   const growth = end.total / early.total - 1;
-  const verdict = (ok: boolean) => ok ? "PASS" : "NOT MET";
   say(
     `RSS at the end:${" ".repeat(String(tenth).length + 5)}${rssLine(end)} ` +
       `(${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%; target within 10%) ` +

@@ -258,6 +258,11 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
           c !== running!.browser.defaultBrowserContext() && !running!.spares.holds(c)
         ).length
         : 0,
+      pages: running
+        ? running.browser.targets().filter((t) =>
+          t.type() === "page" && t.browserContext() !== running!.browser.defaultBrowserContext()
+        ).length
+        : 0,
     }),
     close,
     [Symbol.asyncDispose]: close,

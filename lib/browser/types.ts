@@ -144,6 +144,8 @@ export interface BrowserStats {
   launches: number;
   /** Incognito contexts open now (one per visit in progress; 0 when idle: nothing leaked). */
   contexts: number;
+  /** Tabs open now in the visits' and the spare's contexts (popups included until closed). */
+  pages: number;
 }
 
 export interface BrowserPool extends AsyncDisposable {

@@ -19,6 +19,7 @@ import { type Adblock, startAdblock, withoutConsent } from "./adblock/mod.ts";
 import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
 import { openCodeView } from "./code_view.ts";
 import { guardPopups } from "./popup_guard.ts";
+import { lastHttpUrl } from "./http_url.ts";
 import { runCallerCode } from "./evaluate.ts";
 import {
   capturePdf,
@@ -129,6 +130,7 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
   clock.lap("setup");
 
   const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
+  const pageUrl = lastHttpUrl(page, job.url);
   const started = Date.now();
   let response = await deadline.run(page.goto(job.url, {
     waitUntil: waitUntilOf(options),
@@ -149,7 +151,7 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
   }
   clock.lap("wait");
   const result: VisitResult = {
-    url: page.url(),
+    url: pageUrl(),
     statusCode: response?.status() ?? 0,
     headers: responseHeaders(response),
   };

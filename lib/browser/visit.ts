@@ -129,7 +129,9 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
   ]));
   clock.lap("setup");
 
-  const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
+  const documents = options.awaiting === "navigation"
+    ? trackMainDocuments(page, deadline, job.url)
+    : null;
   const pageUrl = lastHttpUrl(page, job.url);
   const started = Date.now();
   let response = await deadline.run(page.goto(job.url, {

@@ -239,6 +239,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   return {
     visit,
     egressPort: async () => (await startEgress()).port,
+    upstream: (spec) => upstreams.acquire(spec),
     ready,
     settled: async () => {
       while (closings.size) await Promise.all(closings);

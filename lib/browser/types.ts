@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import type { ProxySpec } from "../fetch/proxy.ts";
 import type { FunctionResult } from "./evaluate.ts";
+import type { Upstream } from "./upstream.ts";
 
 export type { FunctionResult } from "./evaluate.ts";
 
@@ -153,6 +154,8 @@ export interface BrowserPool extends AsyncDisposable {
   visit(url: string, options?: VisitOptions): Promise<VisitResult>;
   /** The guarded egress proxy's port (started if needed), for a browser of a tool's own. */
   egressPort(): Promise<number>;
+  /** A guarded egress proxy dialling through `proxy` (shared, closed once idle). */
+  upstream(proxy: ProxySpec): Promise<Upstream>;
   /** True when the binary is present and Chromium launches (launches it if needed). */
   ready(): Promise<boolean>;
   stats(): BrowserStats;

@@ -14,6 +14,7 @@ import { runVisit } from "./visit.ts";
 import { SpareContexts } from "./spare.ts";
 import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
 import { PhaseClock } from "./timings.ts";
+import { RendererMemoryWatch } from "./renderer_memory.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
@@ -22,6 +23,7 @@ export { parseBackground } from "./background.ts";
 interface Running {
   browser: Browser;
   spares: SpareContexts;
+  memory: RendererMemoryWatch;
   userDataDir: string;
   userAgent: string;
 }
@@ -70,9 +72,14 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       userDataDir,
       userAgent,
       spares: new SpareContexts(browser),
+      memory: new RendererMemoryWatch(browser, {
+        limitBytes: config.browserPageMemoryMb * 2 ** 20,
+        busy: () => inUse > 0,
+      }),
     };
     browser.on("disconnected", () => {
       if (running === current) running = null;
+      current.memory.stop();
       void current.spares.close();
       log.warn("browser disconnected", { pid: browser.process()?.pid ?? null });
       void removeDir(userDataDir);
@@ -143,6 +150,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   };
 
   const shutdown = async (r: Running) => {
+    r.memory.stop();
     await r.spares.close();
     if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
     await removeDir(r.userDataDir);

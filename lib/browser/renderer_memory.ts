@@ -1,13 +1,14 @@
 /**
  * A page's memory bound. V8's heap flag does not bound ArrayBuffer backing stores, blobs,
  * canvas or media: one page could hold gigabytes. While visits run, a watchdog samples every
- * renderer's resident memory (pids from CDP `SystemInfo.getProcessInfo`, sizes from
- * /proc/<pid>/status) every SAMPLE_MS and kills a renderer past the limit. Each visit has a
+ * renderer's resident memory (pids from CDP `SystemInfo.getProcessInfo`, sizes from an
+ * RssSampler) every SAMPLE_MS and kills a renderer past the limit. Each visit has a
  * context of its own, so the renderer is that visit's alone: its tab crashes and the visit
  * answers as any crashed tab does (EBROWSER), and the next visit gets a fresh renderer.
  */
 import type { Browser, CDPSession } from "puppeteer-core";
 import { log } from "../log.ts";
+import { RssSampler } from "./rss_sampler.ts";
 
 /** At ~0.3-1 GB/s of filling (measured), a renderer passes the limit by at most ~100 MB. */
 const SAMPLE_MS = 100;
@@ -17,6 +18,7 @@ export class RendererMemoryWatch {
   readonly #limitBytes: number;
   readonly #busy: () => boolean;
   #session: Promise<CDPSession> | null = null;
+  #sampler: RssSampler | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
@@ -31,6 +33,7 @@ export class RendererMemoryWatch {
     this.#stopped = true;
     clearTimeout(this.#timer);
     void this.#session?.then((session) => session.detach()).catch(() => {});
+    void this.#sampler?.close();
   }
 
   #schedule(): void {
@@ -44,13 +47,14 @@ export class RendererMemoryWatch {
   }
 
   async #sample(): Promise<void> {
-    if (!this.#busy() || !this.#browser.connected) return;
+    if (this.#stopped || !this.#busy() || !this.#browser.connected) return;
     this.#session ??= this.#browser.target().createCDPSession();
     const { processInfo } = await (await this.#session).send("SystemInfo.getProcessInfo");
-    for (const { type, id } of processInfo) {
-      if (type !== "renderer") continue;
-      const bytes = residentBytes(id);
-      if (bytes === null || bytes <= this.#limitBytes) continue;
+    const renderers = processInfo.filter((p) => p.type === "renderer").map((p) => p.id);
+    if (this.#stopped) return; // its sampler is closed, or would never be
+    this.#sampler ??= new RssSampler();
+    for (const [id, bytes] of await this.#sampler.sample(renderers)) {
+      if (bytes <= this.#limitBytes) continue;
       try {
         Deno.kill(id, "SIGKILL");
       } catch {
@@ -62,16 +66,5 @@ export class RendererMemoryWatch {
         limitMb: Math.round(this.#limitBytes / 2 ** 20),
       });
     }
-  }
-}
-
-/** VmRSS of `pid`, or null when it is gone. */
-function residentBytes(pid: number): number | null {
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-    return kb === undefined ? null : Number(kb) * 1024;
-  } catch {
-    return null;
   }
 }

@@ -45,6 +45,26 @@ Deno.test("a page holding 1.5 GB of ArrayBuffers is killed and answered EBROWSER
   assert.equal(pool.stats().contexts, 0);
 });
 
+Deno.test("the bound holds under deno task start's own permissions", async () => {
+  await using site = serve({
+    "/hoard": () => html(HOARDER),
+    "/": () => html("<!doctype html><title>ok</title><p>ok</p>"),
+  });
+  const tasks = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)))
+    .tasks as Record<string, string>;
+  const flags = (tasks.start ?? "").split(" ").filter((word) => word.startsWith("--allow-"));
+  assert.ok(!flags.includes("--allow-all") && flags.length > 0, tasks.start ?? "no start task");
+  const script = new URL("./_hoard_start_flags.ts", import.meta.url).pathname;
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flags, script, site.origin, String(site.port)],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const out = new TextDecoder().decode(run.stdout).trim().split("\n").at(-1) ?? "";
+  assert.equal(run.code, 0, new TextDecoder().decode(run.stderr).slice(-2000));
+  assert.deepEqual(JSON.parse(out), { hoard: "EBROWSER", next: "ok" });
+});
+
 Deno.test("BROWSER_PAGE_MEMORY_MB sets the limit and refuses nonsense", () => {
   assert.equal(testConfig({ env: { BROWSER_PAGE_MEMORY_MB: "512" } }).browserPageMemoryMb, 512);
   assert.throws(

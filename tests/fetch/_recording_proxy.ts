@@ -31,13 +31,15 @@ export interface RecordingProxy extends AsyncDisposable {
   requestLines: string[];
   /** Resolves once `count` CONNECTs have arrived. */
   connected(count?: number): Promise<void>;
+  /** Resolves once `count` plain-HTTP requests have crossed a tunnel. */
+  carried(count?: number): Promise<void>;
 }
 
 export async function startRecordingProxy(behaviour: Behaviour = "relay"): Promise<RecordingProxy> {
   const sockets = new Set<net.Socket>();
   const connects: string[] = [];
   const requestLines: string[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
+  const waiters: { list: string[]; count: number; resolve: () => void }[] = [];
   let up = 0;
   let down = 0;
   const track = (socket: net.Socket) => {
@@ -46,8 +48,12 @@ export async function startRecordingProxy(behaviour: Behaviour = "relay"): Promi
     socket.on("error", () => socket.destroy());
   };
   const announce = () => {
-    for (const waiter of waiters) if (connects.length >= waiter.count) waiter.resolve();
+    for (const waiter of waiters) if (waiter.list.length >= waiter.count) waiter.resolve();
   };
+  const until = (list: string[], count: number) =>
+    list.length >= count
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => waiters.push({ list, count, resolve }));
 
   const tunnel = (client: net.Socket, target: string, rest: Buffer) => {
     const colon = target.lastIndexOf(":");
@@ -61,6 +67,7 @@ export async function startRecordingProxy(behaviour: Behaviour = "relay"): Promi
       up += chunk.length;
       if (first && /^[A-Z]+ \S+ HTTP\/1\.1\r\n/.test(chunk.toString("latin1"))) {
         requestLines.push(chunk.toString("latin1").split("\r\n")[0]!);
+        announce();
       }
       first = false;
       upstream.write(chunk);
@@ -108,10 +115,8 @@ export async function startRecordingProxy(behaviour: Behaviour = "relay"): Promi
     requestLines,
     up: () => up,
     down: () => down,
-    connected: (count = 1) =>
-      connects.length >= count
-        ? Promise.resolve()
-        : new Promise((resolve) => waiters.push({ count, resolve })),
+    connected: (count = 1) => until(connects, count),
+    carried: (count = 1) => until(requestLines, count),
     async [Symbol.asyncDispose]() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

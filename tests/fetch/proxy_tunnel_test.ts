@@ -11,7 +11,7 @@ import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { fetchIframe } from "../../lib/oembed.ts";
 import { certsFor } from "../extract/_certs.ts";
-import { serve, tableResolver, testConfig } from "../_fixtures.ts";
+import { q, serve, tableResolver, testApp, testConfig } from "../_fixtures.ts";
 import { startMain } from "../ops/_main_process.ts";
 import { BANNER, startRecordingProxy } from "./_recording_proxy.ts";
 import { startTinyproxy } from "./_proxies.ts";
@@ -43,6 +43,19 @@ const isCode = (code: string, pattern?: RegExp) => (error: unknown) => {
   if (pattern) assert.match(error.message, pattern);
   return true;
 };
+
+/** `promise`, or a failure naming `what` after a generous 10 s. */
+async function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`waited 10 s for ${what}`)), 10_000);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** /health answers within a generous bound: the event loop is not frozen. */
 async function healthy(origin: string): Promise<void> {
@@ -90,6 +103,32 @@ Deno.test("a proxy's 200 and the target's first bytes in one write freeze nothin
   const first = await new Promise<Buffer>((resolve) => socket.once("data", resolve));
   socket.destroy();
   assert.equal(first.toString(), BANNER);
+});
+
+Deno.test("a target that speaks first, through a relaying proxy, is EFETCH", async () => {
+  // An SSH server: its banner is the first thing through the tunnel.
+  const banner = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (banner.addr as Deno.NetAddr).port;
+  const serving = (async () => {
+    for await (const conn of banner) {
+      await conn.write(new TextEncoder().encode(BANNER)).catch(() => {});
+      conn.readable.pipeTo(new WritableStream()).catch(() => {}); // closes it when the peer does
+    }
+  })();
+  try {
+    await using proxy = await startRecordingProxy("relay");
+    const config = configFor([port, proxy.port], { egressProxy: proxyOf(proxy.url) });
+    await assert.rejects(
+      createFetcher({ config }).fetch(`http://${SITE}:${port}/`),
+      isCode("EFETCH", /invalid HTTP response/),
+    );
+    assert.deepEqual(proxy.connects, [`127.0.0.1:${port}`]);
+    await within(proxy.carried(), "the request to cross the tunnel");
+    assert.deepEqual(proxy.requestLines, ["GET / HTTP/1.1"]);
+  } finally {
+    banner.close();
+    await serving.catch(() => {});
+  }
 });
 
 Deno.test("an https target with a bad certificate behind a proxy is EFETCH, not a crash", async (t) => {
@@ -209,6 +248,16 @@ Deno.test("a proxy that accepts and never answers is EPROXY before the deadline"
       }),
       isCode("EPROXY", /^The proxy "127\.0\.0\.1" did not answer in time\.$/),
     );
+  });
+
+  await t.step("an API request with `timeout=4s` through EGRESS_PROXY answers EPROXY", async () => {
+    // The fetch's own deadline (10 s) is not the request's: the bound holds under both.
+    await using app = await testApp(
+      configFor([target.port, proxy.port], { egressProxy: proxyOf(proxy.url) }),
+    );
+    const { status, body } = await app.json(q(`http://${SITE}:${target.port}/`, "&timeout=4s"));
+    assert.equal(status, 502, JSON.stringify(body));
+    assert.equal((body as Answer).code, "EPROXY");
   });
 
   await t.step("a dial of the browser's egress proxy through EGRESS_PROXY", async () => {

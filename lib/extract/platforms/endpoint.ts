@@ -7,9 +7,9 @@
  */
 import { decodeHtml } from "../../fetch/decode.ts";
 import type { Fetcher } from "../../fetch/types.ts";
-import { BoundedMap } from "../../bounded_map.ts";
+import { BoundedMap } from "../../util/bounded_map.ts";
 import { platformFor } from "./mod.ts";
-import type { PlatformData } from "./types.ts";
+import type { PlatformData } from "./platform.ts";
 
 /** Embed pages reach a few hundred KB; nothing an endpoint says needs more. */
 export const MAX_ENDPOINT_BYTES = 2 * 1024 * 1024;

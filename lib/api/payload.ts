@@ -12,9 +12,9 @@
  * Custom rules are applied last: they may redefine any field, the default ones included (as
  * Microlink's do). Each step adds its wall time to the request's Timings (server-timing).
  */
-import { viaProxy } from "../fetch/proxy.ts";
-import { Timings } from "../timings.ts";
-import { type FetchMode, MEDIA_FIELDS, type Redirect } from "../types.ts";
+import { viaProxy } from "../fetch/proxy_client.ts";
+import { Timings } from "../util/server_timing.ts";
+import { type FetchMode, MEDIA_FIELDS, type Redirect } from "../util/payload_types.ts";
 import { type Capture, hostCapture } from "./steps/capture.ts";
 import {
   type PayloadContext,

@@ -1,7 +1,7 @@
-import { ApiError, errorBody } from "../errors.ts";
-import { COMPRESS_MIN_BYTES, encode, type Encoding } from "../compress.ts";
-import { Timings } from "../timings.ts";
-import type { FetchMode } from "../types.ts";
+import { ApiError, errorBody } from "../util/errors.ts";
+import { COMPRESS_MIN_BYTES, encode, type Encoding } from "../handler/compress.ts";
+import { Timings } from "../util/server_timing.ts";
+import type { FetchMode } from "../util/payload_types.ts";
 
 export type Plan = "free" | "pro";
 

@@ -5,8 +5,8 @@
  * the per-request headers are cloned from a template built once (a clone copies the checked
  * header list), and only those few are set on the copy. compression is done once per template too.
  */
-import type { Encoding } from "../compress.ts";
-import { BoundedMap } from "../bounded_map.ts";
+import type { Encoding } from "../handler/compress.ts";
+import { BoundedMap } from "../util/bounded_map.ts";
 import { type HeaderMap, jsonTextResponse } from "./respond.ts";
 
 /** Headers whose values change from one request to the next; the rest make the template. */

@@ -28,7 +28,10 @@ Deno.test("a templated answer is the same as one built afresh, per-request heade
   const json = JSON.stringify({ status: "success", data: { title: "templated" } });
   for (let i = 0; i < 5; i++) {
     const headers = apiLikeHeaders(crypto.randomUUID(), 40 - i);
-    const templated = templatedJsonResponse(json, 200, { ...headers }, { encoding: null, templates });
+    const templated = templatedJsonResponse(json, 200, { ...headers }, {
+      encoding: null,
+      templates,
+    });
     const fresh = jsonTextResponse(json, 200, { ...headers });
     assert.deepEqual(headersOf(templated), headersOf(fresh));
     assert.equal(templated.status, 200);
@@ -56,7 +59,10 @@ Deno.test("a MISS or BYPASS answer, which never repeats, is built afresh and lea
 
 Deno.test("templates are told apart by status, fixed headers and encoding", async () => {
   const json = JSON.stringify({ status: "success", data: { title: "x".repeat(2000) } });
-  const hit = templatedJsonResponse(json, 200, apiLikeHeaders("a", 9), { encoding: null, templates });
+  const hit = templatedJsonResponse(json, 200, apiLikeHeaders("a", 9), {
+    encoding: null,
+    templates,
+  });
   const stale = templatedJsonResponse(
     json,
     200,
@@ -87,7 +93,10 @@ Deno.test("templates are told apart by status, fixed headers and encoding", asyn
   assert.equal(await plain.text(), json);
 
   // Under 1 KB, gzip is not worth it even when the client takes it.
-  const small = templatedJsonResponse("{}", 200, apiLikeHeaders("f", 4), { encoding: "gzip", templates });
+  const small = templatedJsonResponse("{}", 200, apiLikeHeaders("f", 4), {
+    encoding: "gzip",
+    templates,
+  });
   assert.equal(small.headers.get("content-encoding"), null);
   assert.equal(await small.text(), "{}");
   for (const response of [hit, stale, other]) await response.body?.cancel();
@@ -98,7 +107,10 @@ Deno.test("a per-request header missing from one answer is not carried over from
   const full = apiLikeHeaders("g", 3);
   templatedJsonResponse(json, 200, { ...full }, { encoding: null, templates });
   const { "x-rate-limit-remaining": _, ...withoutRemaining } = full;
-  const response = templatedJsonResponse(json, 200, withoutRemaining, { encoding: null, templates });
+  const response = templatedJsonResponse(json, 200, withoutRemaining, {
+    encoding: null,
+    templates,
+  });
   assert.equal(response.headers.get("x-rate-limit-remaining"), null);
 });
 

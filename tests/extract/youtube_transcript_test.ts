@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { buildPayload } from "../../lib/api/payload.ts";
-import { validateRules } from "../../lib/extract/custom.ts";
+import { validateRules } from "../../lib/extract/custom/mod.ts";
 import {
   captionTracks,
   paragraphsOf,
@@ -14,7 +14,7 @@ import {
 } from "../../lib/extract/platforms/youtube_captions.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { parseParams } from "../../lib/params/mod.ts";
-import { createServices } from "../../lib/services.ts";
+import { createServices } from "../../lib/services/mod.ts";
 import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 import { certsFor } from "./_certs.ts";
 

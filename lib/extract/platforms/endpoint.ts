@@ -8,8 +8,8 @@
 import { decodeHtml } from "../../fetch/decode.ts";
 import type { Fetcher } from "../../fetch/types.ts";
 import { platformFor } from "./mod.ts";
+import type { PlatformData } from "./platform.ts";
 import { sharedFetch } from "./shared_fetch.ts";
-import type { PlatformData } from "./types.ts";
 
 /** Embed pages reach a few hundred KB; nothing an endpoint says needs more. */
 export const MAX_ENDPOINT_BYTES = 2 * 1024 * 1024;

@@ -4,7 +4,7 @@
  * request tries again. Keyed by the URL fetched; bounded in entries.
  */
 import type { Fetcher } from "../../fetch/types.ts";
-import { BoundedMap } from "../../bounded_map.ts";
+import { BoundedMap } from "../../util/bounded_map.ts";
 
 const TTL_MS = 10 * 60_000;
 const MAX_ENTRIES = 500;

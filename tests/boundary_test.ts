@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { errorAnswer, type Exchange } from "../lib/boundary.ts";
-import { ApiError, causeChain } from "../lib/errors.ts";
+import { errorAnswer, type Exchange } from "../lib/handler/boundary.ts";
+import { ApiError, causeChain } from "../lib/util/errors.ts";
 import { toApiError } from "../lib/fetch/failure.ts";
-import { setQuiet } from "../lib/log.ts";
+import { setQuiet } from "../lib/util/log.ts";
 import { evalTs } from "./_eval.ts";
 
 setQuiet(true);
@@ -79,8 +79,8 @@ Deno.test("errorAnswer() turns an ApiError into its envelope, status and headers
 });
 
 Deno.test("errorAnswer() logs anything else once, without the request's secrets", async () => {
-  const boundary = new URL("../lib/boundary.ts", import.meta.url).href;
-  const logModule = new URL("../lib/log.ts", import.meta.url).href;
+  const boundary = new URL("../lib/handler/boundary.ts", import.meta.url).href;
+  const logModule = new URL("../lib/util/log.ts", import.meta.url).href;
   // The thrown error quotes every secret the request holds, as a careless library might.
   const script = `import { errorAnswer } from "${boundary}";
 import { inRequest } from "${logModule}";

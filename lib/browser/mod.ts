@@ -3,17 +3,17 @@
  * incognito context per visit, a bounded number of pages at once and a bounded queue.
  */
 import type { Browser } from "puppeteer-core";
-import { ApiError } from "../errors.ts";
-import { log, outsideRequest } from "../log.ts";
+import { ApiError } from "../util/errors.ts";
+import { log, outsideRequest } from "../util/log.ts";
 import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
-import { Deadline, settlesWithin } from "../deadline.ts";
-import { httpUrl } from "../url.ts";
-import { type EgressProxy, startProxy } from "./proxy.ts";
+import { Deadline, settlesWithin } from "../util/deadline.ts";
+import { httpUrl } from "../util/target_url.ts";
+import { type EgressProxy, startProxy } from "./proxy_server.ts";
 import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
 import { SpareContexts } from "./spare.ts";
 import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
-import { PhaseClock } from "./timings.ts";
+import { PhaseClock } from "./visit_timings.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";

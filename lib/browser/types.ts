@@ -1,6 +1,6 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
-import type { ProxySpec } from "../fetch/proxy.ts";
+import type { ProxySpec } from "../fetch/proxy_client.ts";
 import type { FunctionResult } from "./evaluate.ts";
 
 export type { FunctionResult } from "./evaluate.ts";

@@ -7,9 +7,9 @@
  * one more is EBUSY at once. The request's signal ends a run: the Worker is terminated and its
  * Chromium killed.
  */
-import { ApiError, ERROR_STATUS, type ErrorCode } from "../errors.ts";
+import { ApiError, ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import { findChromium, removeDir } from "../browser/launch.ts";
-import { log } from "../log.ts";
+import { log } from "../util/log.ts";
 import type { LighthouseJob, LighthouseMessage, LighthouseOptions } from "./lighthouse_types.ts";
 
 export type { LighthouseOptions } from "./lighthouse_types.ts";

@@ -5,8 +5,8 @@
  * MAX_WAITING waiting ones a request gets EBUSY. A request that ends while its job runs takes
  * the Worker with it (the next job starts a new one); an idle Worker is ended after a minute.
  */
-import { ApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import { ApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
 import type { DetectInput, Technology } from "./wappalyzer.ts";
 
 export type { DetectInput, Technology } from "./wappalyzer.ts";

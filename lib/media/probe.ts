@@ -10,10 +10,10 @@ import {
   targetHeaderOptions,
   type TargetHeaders,
 } from "../fetch/types.ts";
-import type { MediaField, MediaObject } from "../types.ts";
+import type { MediaField, MediaObject } from "../util/payload_types.ts";
 import type { HostLimiter, ProbeBudget } from "./_limit.ts";
 import { describeMedia } from "./describe.ts";
-import { mediaDuration, mp4MoovOffset } from "./duration.ts";
+import { mediaDuration, mp4MoovOffset } from "./duration/mod.ts";
 import { imagePaletteAsync } from "./palette_async.ts";
 import { prettyDuration } from "./pretty.ts";
 import { kindOfType, mimeOf, typeFromBytes } from "./sniff.ts";

@@ -1,5 +1,5 @@
-import { ApiError } from "../errors.ts";
-import { isHeaderValue, isReservedHeader } from "../http.ts";
+import { ApiError } from "../util/errors.ts";
+import { isHeaderValue, isReservedHeader } from "../util/http.ts";
 import { parseDuration } from "./duration.ts";
 import type { ParamDef, Schema } from "./schema.ts";
 import { canonicalKids, type QueryNode, toHeaderName, toPlain } from "./tree.ts";

@@ -1,10 +1,10 @@
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 import { DEFAULT_TTL_MS } from "../cache/ttl.ts";
 import { isCredentialHeader } from "../cache/key.ts";
 import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
-import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
+import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../util/payload_types.ts";
 import { coerce } from "./coerce.ts";
-import { parseProxy, type ProxySpec } from "../fetch/proxy.ts";
+import { parseProxy, type ProxySpec } from "../fetch/proxy_client.ts";
 import type { LighthouseOptions } from "../insights/lighthouse_types.ts";
 import { sanitizeFilename } from "./filename.ts";
 import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
@@ -34,7 +34,7 @@ export interface PageParams {
 }
 
 export interface Params {
-  /** The raw `url` value; validated by lib/url.ts. */
+  /** The raw `url` value; validated by lib/util/target_url.ts. */
   url: string | null;
   /** Caller headers for the target (lower-case names), the API key removed. */
   headers: Record<string, string>;

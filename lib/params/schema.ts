@@ -1,5 +1,5 @@
 import { MAX_TTL_MS, MIN_TTL_MS } from "../cache/ttl.ts";
-import { DEFAULT_FIELDS } from "../types.ts";
+import { DEFAULT_FIELDS } from "../util/payload_types.ts";
 import { LIGHTHOUSE_CATEGORIES } from "../insights/lighthouse_types.ts";
 import { CODE_THEMES } from "../browser/code_themes.ts";
 

@@ -24,6 +24,17 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(result.response.headers.get("x-pricing-plan"), "free");
   });
 
+  await t.step("a large answer comes brotli-compressed, as Microlink's do", async () => {
+    const result: Any = await mql(compat.pageUrl.replace("/page", "/long"), {
+      endpoint,
+      data: { page: { attr: "html" } },
+      meta: false,
+    });
+    const size = JSON.stringify(result.data).length;
+    assert.ok(size > 1024, `${size} chars`);
+    assert.equal(result.response.headers.get("content-encoding"), "br");
+  });
+
   await t.step("custom data rules as mql maps them", async () => {
     const result: Any = await mql(compat.pageUrl, {
       endpoint,

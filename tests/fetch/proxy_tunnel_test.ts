@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy.ts";
-import { ApiError } from "../../lib/errors.ts";
-import { fetchIframe } from "../../lib/oembed.ts";
+import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy_client.ts";
+import { ApiError } from "../../lib/util/errors.ts";
+import { fetchIframe } from "../../lib/oembed/mod.ts";
 import { certsFor } from "../extract/_certs.ts";
 import { q, serve, tableResolver, testApp, testConfig } from "../_fixtures.ts";
 import { startMain } from "../ops/_main_process.ts";

@@ -37,6 +37,28 @@ function configFor(ports: number[], extra: Parameters<typeof testConfig>[0] = {}
   });
 }
 
+/** A self-signed certificate for `name`, made with openssl for this run. */
+async function selfSigned(name: string): Promise<{ cert: string; key: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "linkpeek-self-signed-" });
+  try {
+    const args = `req -x509 -newkey rsa:2048 -nodes -days 1 -keyout key.pem -out cert.pem ` +
+      `-subj /CN=${name} -addext subjectAltName=DNS:${name},IP:127.0.0.1`;
+    const made = await new Deno.Command("openssl", {
+      args: args.split(" "),
+      cwd: dir,
+      stderr: "piped",
+    })
+      .output();
+    if (!made.success) throw new Error(new TextDecoder().decode(made.stderr));
+    return {
+      cert: await Deno.readTextFile(`${dir}/cert.pem`),
+      key: await Deno.readTextFile(`${dir}/key.pem`),
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 const isCode = (code: string, pattern?: RegExp) => (error: unknown) => {
   assert.ok(error instanceof ApiError, String(error));
   assert.equal(error.code, code, error.message);
@@ -132,7 +154,7 @@ Deno.test("a target that speaks first, through a relaying proxy, is EFETCH", asy
 });
 
 Deno.test("an https target with a bad certificate behind a proxy is EFETCH, not a crash", async (t) => {
-  const { cert, key } = await certsFor([SITE]); // signed by a CA nobody trusts
+  const { cert, key } = await selfSigned(SITE);
   await using secure = site({ cert, key });
   await using plain = site();
 
@@ -158,6 +180,8 @@ Deno.test("an https target with a bad certificate behind a proxy is EFETCH, not 
     const config = configFor([secure.port, plain.port, tiny.port]);
     const fetcher = createFetcher({ config });
     const spec = proxyOf(tiny.url);
+    // As without a proxy.
+    await assert.rejects(fetcher.fetch(`https://${SITE}:${secure.port}/`), isCode("EFETCH", /TLS/));
     await assert.rejects(
       fetcher.fetch(`https://${SITE}:${secure.port}/`, { proxy: spec }),
       isCode("EFETCH", /TLS error/),
@@ -233,6 +257,32 @@ Deno.test("the page fetch and oEmbed really cross the proxy's tunnel", async (t)
       "HEAD /gz HTTP/1.1",
     ]);
   });
+});
+
+Deno.test("the fetch deadline cuts a body that stalls inside the tunnel", async () => {
+  const stalled = new AbortController();
+  await using target = serve(() =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("<title>half"));
+          stalled.signal.addEventListener("abort", () => controller.close());
+        },
+      }),
+      { headers: { "content-type": "text/html" } },
+    )
+  );
+  await using proxy = await startRecordingProxy("relay");
+  const config = configFor([target.port, proxy.port], { egressProxy: proxyOf(proxy.url) });
+  try {
+    await assert.rejects(
+      createFetcher({ config }).fetch(`http://${SITE}:${target.port}/`, { timeoutMs: 1_500 }),
+      isCode("ETIMEOUT", /timed out after 1500 ms/),
+    );
+    assert.deepEqual(proxy.requestLines, ["GET / HTTP/1.1"]);
+  } finally {
+    stalled.abort();
+  }
 });
 
 Deno.test("a proxy that accepts and never answers is EPROXY before the deadline", async (t) => {

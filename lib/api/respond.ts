@@ -130,15 +130,23 @@ export function jsonTextResponse(
 
 const encoder = new TextEncoder();
 
-export function errorResponse(error: ApiError, meta: ResponseMeta, url?: string): Response {
+export function errorResponse(
+  error: ApiError,
+  meta: ResponseMeta,
+  context: { url?: string; publicUrl: string },
+): Response {
   const headers = { ...apiHeaders(meta, "no-store"), ...error.headers };
-  return jsonResponse(errorBody(error, url), error.status, headers);
+  const body = errorBody(error, { ...context, id: meta.requestId });
+  return jsonResponse(body, error.status, headers);
 }
 
 /** Errors outside the API (405, unknown routes, assets) still use the envelope. */
-export function plainError(error: ApiError, requestId?: string): Response {
+export function plainError(
+  error: ApiError,
+  context: { id?: string; publicUrl?: string } = {},
+): Response {
   const headers: HeaderMap = { ...CORS_HEADERS, "cache-control": "no-store", ...error.headers };
   // The id of the log line that tells more (an EFATAL's cause).
-  if (requestId !== undefined) headers["x-request-id"] = requestId;
-  return jsonResponse(errorBody(error), error.status, headers);
+  if (context.id !== undefined) headers["x-request-id"] = context.id;
+  return jsonResponse(errorBody(error, context), error.status, headers);
 }

@@ -6,6 +6,7 @@
  */
 import type { Fetcher, TargetHeaders } from "../fetch/types.ts";
 import { HostLimiter, ProbeBudget } from "./_limit.ts";
+import type { AdmissionPool } from "../util/admission.ts";
 import { type ProbeContext, probeMedia } from "./probe.ts";
 import { typeFromUrl } from "./sniff.ts";
 import { MEDIA_FIELDS, type MediaField, type MediaObject } from "../util/payload_types.ts";
@@ -33,6 +34,8 @@ export interface PingOptions {
   perHost?: number;
   /** Deadline of one probe fetch in ms; default 5000. */
   probeTimeoutMs?: number;
+  /** Admission of palette decodes (the service's); default a pool of their own module's. */
+  palettes?: AdmissionPool;
 }
 
 export const MAX_CANDIDATES = 3;
@@ -100,6 +103,7 @@ export async function resolveMedia(
     targetHeaders: options.targetHeaders,
     timeoutMs: options.probeTimeoutMs ?? 5000,
     palette: options.palette ?? false,
+    palettes: options.palettes,
   };
   const results = await Promise.all(
     MEDIA_FIELDS.map((field) =>

@@ -13,6 +13,11 @@ import { BoundedMap } from "../util/bounded_map.ts";
 import type { Plan } from "../api/respond.ts";
 import type { Prepared } from "../api/prepare.ts";
 import { Templates } from "../api/templates.ts";
+import type { AdmissionPool } from "../util/admission.ts";
+import { paletteAdmission } from "../media/palette_async.ts";
+
+/** What the service's admission pools admit. */
+export type AdmittedWork = "browserPages" | "domWorkers" | "technologies" | "lighthouse" | "palettes";
 
 /** What the process remembers between requests, each table bounded (client-chosen keys). */
 export interface Memo {
@@ -41,6 +46,10 @@ export interface Services {
   lighthouse: LighthouseRunner;
   /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
   technologies: TechnologyDetector;
+  /** Admission of palette decodes (best effort: a full pool means no palette). */
+  palettes: AdmissionPool;
+  /** Every admission pool by what it admits, for a look at their state. */
+  admission: Readonly<Record<AdmittedWork, AdmissionPool>>;
   memo: Memo;
   close(): Promise<void>;
 }
@@ -57,6 +66,7 @@ export async function createServices(config: Config): Promise<Services> {
     maxRuns: config.lighthouseRuns,
   });
   const technologies = createTechnologyDetector();
+  const palettes = paletteAdmission();
   return {
     config,
     fetcher,
@@ -66,9 +76,18 @@ export async function createServices(config: Config): Promise<Services> {
     dom,
     lighthouse,
     technologies,
+    palettes,
+    admission: {
+      browserPages: browser.admission,
+      domWorkers: dom.admission,
+      technologies: technologies.admission,
+      lighthouse: lighthouse.admission,
+      palettes,
+    },
     memo: createMemo(),
     async close() {
       technologies.close();
+      await palettes.close();
       await lighthouse.close();
       await dom.close();
       await browser.close();

@@ -98,6 +98,25 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
   });
 
   await t.step(
+    "MicrolinkError carries Microlink's id and more: the request, its docs",
+    async () => {
+      const error = await failure(mql(compat.pageUrl, { endpoint, embed: "video.url" }));
+      assert.match(error.id, /^[0-9a-f-]{36}$/);
+      assert.equal(error.headers["x-request-id"], error.id);
+      assert.equal(error.more, `${compat.app.origin}/errors#enotfound`);
+      const docs = await fetch(error.more);
+      assert.equal(docs.status, 200);
+      assert.match(docs.headers.get("content-type")!, /^text\/html/);
+      const page = await docs.text();
+      assert.match(page, /<tr id="enotfound">.*<code>ENOTFOUND<\/code>.*<td>404<\/td>/);
+      // every code the service can answer has its anchor there
+      for (const code of ["einvalurl", "einvalquery", "erate", "efatal", "ebusy"]) {
+        assert.ok(page.includes(`id="${code}"`), code);
+      }
+    },
+  );
+
+  await t.step(
     "apiKey reaches the pro endpoint; free refuses it, pro refuses a bad one",
     async () => {
       const pro: Any = await mql(compat.pageUrl, {

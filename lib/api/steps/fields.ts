@@ -88,6 +88,7 @@ export async function mediaFields(
       fetcher: services.fetcher,
       verify,
       palette: params.palette,
+      palettes: services.palettes,
       signal,
       pageUrl,
       skipPrefix: `${services.config.publicUrl}${ASSET_PREFIX}`,

@@ -12,6 +12,7 @@
 import { Worker } from "node:worker_threads";
 import { ApiError } from "../../util/errors.ts";
 import { log } from "../../util/log.ts";
+import { AdmissionPool, Busy, type Permit } from "../../util/admission.ts";
 import { BudgetExceeded } from "./budget.ts";
 import { type DomResult, type DomWork, domWorkSync, WORKER_THRESHOLD } from "./work.ts";
 import { extract, type Extracted, type ExtractOptions } from "../mod.ts";
@@ -66,29 +67,28 @@ export interface WorkerJob {
 const GRACE_MS = 2000;
 const WORKER_URL = new URL("./_worker.ts", import.meta.url);
 
-interface Waiter {
-  resolve: (worker: Worker) => void;
-  reject: (error: unknown) => void;
-}
-
 export class DomWorkers implements AsyncDisposable {
-  readonly #maxWorkers: number;
-  readonly #maxQueue: number;
+  /** Jobs holding a worker: `maxWorkers` at once, `maxQueue` in line, EBUSY past that. */
+  readonly admission: AdmissionPool;
   readonly #heapMb: number;
   readonly #jobTimeoutMs: number;
   readonly #idle: Worker[] = [];
-  readonly #queue: Waiter[] = [];
   /** Jobs holding a slot, by the promise that settles when the slot is free again. */
   readonly #running = new Set<Promise<void>>();
   /** The cancel flags of running jobs: close() raises them all. */
   readonly #cancels = new Set<Int32Array>();
   #workers = 0;
   #replaced = 0;
-  #closed = false;
 
   constructor(options: DomWorkersOptions = {}) {
-    this.#maxWorkers = options.maxWorkers ?? 2;
-    this.#maxQueue = options.maxQueue ?? 16;
+    this.admission = new AdmissionPool({
+      running: options.maxWorkers ?? 2,
+      waiting: options.maxQueue ?? 16,
+      busyMessage: (s) =>
+        `The page-processing workers are saturated (${s.maxRunning} busy, ` +
+        `${s.waiting} waiting); retry later.`,
+      closedError: unavailable,
+    });
     this.#heapMb = options.heapMb ?? 512;
     this.#jobTimeoutMs = options.jobTimeoutMs ?? 28_000;
   }
@@ -121,16 +121,17 @@ export class DomWorkers implements AsyncDisposable {
 
   /** Takes a worker at once when one is free, so that stats() shows the job right away. */
   #submit(task: WorkerTask, signal?: AbortSignal): Promise<DomResult | Extracted> {
-    const worker = this.#acquire(signal);
-    return worker instanceof Worker
-      ? this.#runOn(worker, task, signal)
-      : worker.then((free) => this.#runOn(free, task, signal));
+    const outcome = this.admission.admit(signal);
+    if (outcome instanceof Busy) return Promise.reject(outcome.error());
+    return outcome instanceof Promise
+      ? outcome.then((place) => this.#runOn(place, task, signal))
+      : this.#runOn(outcome, task, signal);
   }
 
   stats(): DomWorkersStats {
     return {
       busy: this.#running.size,
-      queued: this.#queue.length,
+      queued: this.admission.state().waiting,
       workers: this.#workers,
       replaced: this.#replaced,
     };
@@ -142,58 +143,15 @@ export class DomWorkers implements AsyncDisposable {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    for (const waiter of this.#queue.splice(0)) waiter.reject(unavailable());
+    const closing = this.admission.close();
     for (const flag of this.#cancels) Atomics.store(flag, 0, 1);
     await this.settled();
+    await closing;
     await Promise.all(this.#idle.splice(0).map((worker) => worker.terminate()));
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  /** A worker for one job: an idle one, a new one while under maxWorkers, else a queue place. */
-  #acquire(signal?: AbortSignal): Worker | Promise<Worker> {
-    if (this.#closed) return Promise.reject(unavailable());
-    const idle = this.#idle.pop();
-    if (idle) return idle;
-    if (this.#workers < this.#maxWorkers) return this.#spawn();
-    if (this.#queue.length >= this.#maxQueue) {
-      return Promise.reject(
-        new ApiError(
-          "EBUSY",
-          `The page-processing workers are saturated (${this.#maxWorkers} busy, ` +
-            `${this.#queue.length} waiting); retry later.`,
-          { headers: { "retry-after": "2" } },
-        ),
-      );
-    }
-    return new Promise<Worker>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve: (worker) => {
-          signal?.removeEventListener("abort", abort);
-          resolve(worker);
-        },
-        reject,
-      };
-      const abort = () => {
-        this.#queue.splice(this.#queue.indexOf(waiter), 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", abort, { once: true });
-      this.#queue.push(waiter);
-    });
-  }
-
-  /** A finished job's worker goes to the next waiter, or waits idle (not keeping us alive). */
-  #release(worker: Worker | null): void {
-    const next = this.#queue.shift();
-    if (next) next.resolve(worker ?? this.#spawn());
-    else if (worker) {
-      worker.unref();
-      this.#idle.push(worker);
-    }
   }
 
   #spawn(): Worker {
@@ -209,7 +167,9 @@ export class DomWorkers implements AsyncDisposable {
     worker.terminate().catch(() => {});
   }
 
-  #runOn(worker: Worker, task: WorkerTask, signal?: AbortSignal): Promise<DomResult | Extracted> {
+  /** Runs one job on an idle worker or a new one; its place is held until the worker is done. */
+  #runOn(place: Permit, task: WorkerTask, signal?: AbortSignal): Promise<DomResult | Extracted> {
+    const worker = this.#idle.pop() ?? this.#spawn();
     worker.ref();
     const cancel = new SharedArrayBuffer(4);
     const flag = new Int32Array(cancel);
@@ -228,8 +188,12 @@ export class DomWorkers implements AsyncDisposable {
         worker.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
-        if (!keep) this.#retire(worker);
-        this.#release(keep ? worker : null);
+        if (keep) {
+          // Idle, it does not keep the process alive.
+          worker.unref();
+          this.#idle.push(worker);
+        } else this.#retire(worker);
+        place.release();
         freed();
       };
       const onMessage = (reply: WorkerReply) => {

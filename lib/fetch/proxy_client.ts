@@ -64,7 +64,7 @@ export function proxyHost(proxy: ProxySpec): string {
 }
 
 export function proxyError(proxy: ProxySpec, what: string, cause?: unknown): ApiError {
-  return new ApiError("EPROXY", `The proxy "${proxyHost(proxy)}" ${what}.`, { cause });
+  return new ApiError("EPROXYFAILED", `The proxy "${proxyHost(proxy)}" ${what}.`, { cause });
 }
 
 export interface TunnelOptions {
@@ -151,7 +151,7 @@ function connect(
   });
 }
 
-/** CONNECT ip:port; resolves once the proxy answered 2xx, rejects with EPROXY otherwise. */
+/** CONNECT ip:port; resolves once the proxy answered 2xx, rejects with EPROXYFAILED otherwise. */
 function handshake(
   socket: net.Socket,
   proxy: ProxySpec,

@@ -3,7 +3,7 @@
  * itself to `about:blank`, a `blob:` or a `data:` document, which are not the page's address.
  */
 import type { Page } from "puppeteer-core";
-import { httpUrl } from "../url.ts";
+import { httpUrl } from "../util/target_url.ts";
 
 /** Follows the main frame's documents; the returned function gives the last http(s) URL. */
 export function lastHttpUrl(page: Page, requested: string): () => string {

@@ -7,7 +7,7 @@
  * answers as any crashed tab does (EBROWSER), and the next visit gets a fresh renderer.
  */
 import type { Browser, CDPSession } from "puppeteer-core";
-import { log } from "../log.ts";
+import { log } from "../util/log.ts";
 import { RssSampler } from "./rss_sampler.ts";
 
 /** At ~0.3-1 GB/s of filling (measured), a renderer passes the limit by at most ~100 MB. */

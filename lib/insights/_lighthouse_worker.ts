@@ -6,7 +6,7 @@
  * so ending the Worker at any moment can never leave a Chromium behind.
  */
 import puppeteer from "puppeteer-core";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 import type { LighthouseInput, LighthouseJob, LighthouseMessage } from "./lighthouse_types.ts";
 import { RelayTransport } from "./relay_transport.ts";
 

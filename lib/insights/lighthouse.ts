@@ -8,10 +8,11 @@
  * one more is EBUSY at once. The request's signal ends a run, even one whose Chromium is still
  * starting: the Worker is terminated, its Chromium killed and its profile removed.
  */
-import { ApiError, ERROR_STATUS, type ErrorCode } from "../errors.ts";
+import { ApiError, ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import { findChromium } from "../browser/launch.ts";
-import type { ProxySpec } from "../fetch/proxy.ts";
-import { log } from "../log.ts";
+import type { ProxySpec } from "../fetch/proxy_client.ts";
+import { log } from "../util/log.ts";
+import { AdmissionPool } from "../util/admission.ts";
 import type {
   LighthouseInput,
   LighthouseJob,
@@ -25,7 +26,7 @@ export { LIGHTHOUSE_CATEGORIES } from "./lighthouse_types.ts";
 
 const WORKER_URL = new URL("./_lighthouse_worker.ts", import.meta.url).href;
 /** A run takes 5-10 s; a client told to come back sooner would find it still busy. */
-const RETRY_AFTER_SECONDS = "10";
+const RETRY_AFTER_SECONDS = 10;
 /** Lighthouse's own default page-load wait; the request's deadline usually ends it first. */
 const MAX_WAIT_FOR_LOAD_MS = 45_000;
 
@@ -42,6 +43,8 @@ export interface LighthouseRunner {
   ): Promise<Record<string, unknown>>;
   /** Runs in progress now. */
   running(): number;
+  /** Admission of runs: LIGHTHOUSE_RUNS at once, none waiting. */
+  readonly admission: AdmissionPool;
   /** Ends every run in progress. */
   close(): Promise<void>;
 }
@@ -60,20 +63,21 @@ export function createLighthouse(options: {
 }): LighthouseRunner {
   /** Runs in progress, each with its way to stop. */
   const active = new Set<{ stop: () => void }>();
+  const admission = new AdmissionPool({
+    running: options.maxRuns,
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+    busyMessage: ({ maxRunning }) =>
+      `Lighthouse is saturated (${maxRunning} run${
+        maxRunning === 1 ? "" : "s"
+      } in progress); retry later.`,
+    closedError: () => new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."),
+  });
 
   const run: LighthouseRunner["run"] = async (
     url,
     { options: wanted, signal, timeoutMs, proxy },
   ) => {
-    if (active.size >= options.maxRuns) {
-      throw new ApiError(
-        "EBUSY",
-        `Lighthouse is saturated (${options.maxRuns} run${
-          options.maxRuns === 1 ? "" : "s"
-        } in progress); retry later.`,
-        { headers: { "retry-after": RETRY_AFTER_SECONDS } },
-      );
-    }
+    using _place = await admission.enter();
     const entry = { stop: () => {} };
     active.add(entry);
     let egress: EgressLease | null = null;
@@ -145,10 +149,11 @@ export function createLighthouse(options: {
 
   return {
     run,
-    running: () => active.size,
-    close() {
+    running: () => admission.state().running,
+    admission,
+    async close() {
       for (const entry of [...active]) entry.stop();
-      return Promise.resolve();
+      await admission.close();
     },
   };
 }

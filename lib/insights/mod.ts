@@ -1,7 +1,7 @@
 /** `data.insights`: the parts the request asked for, computed beside the rest of the payload. */
-import type { Services } from "../services.ts";
+import type { Services } from "../services/mod.ts";
 import type { LighthouseOptions } from "./lighthouse.ts";
-import type { ProxySpec } from "../fetch/proxy.ts";
+import type { ProxySpec } from "../fetch/proxy_client.ts";
 
 export interface InsightsRequest {
   technologies: boolean;

@@ -4,7 +4,7 @@
  * answered as a crashed tab (EBROWSER), and the next visit works.
  */
 import assert from "node:assert/strict";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { poolFor } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
 

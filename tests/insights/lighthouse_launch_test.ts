@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { createLighthouse } from "../../lib/insights/lighthouse.ts";
 import { CHROMIUM, poolFor } from "../browser/_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";

@@ -12,6 +12,7 @@
 import type { Page } from "puppeteer-core";
 import { toBase64Url } from "../base64url.ts";
 import { firstLine } from "./capture.ts";
+import { jsonDepth } from "../json_depth.ts";
 
 export interface FunctionResult {
   isFulfilled: boolean;
@@ -118,30 +119,6 @@ function readExpression(key: string, limit: Limit): string {
   if (typeof text !== "string") return null;
   return text.length <= ${limit.chars + WRAPPER_CHARS} ? text : false;
 })()`;
-}
-
-/**
- * Deepest nesting of arrays and objects in JSON text, in one pass (brackets inside strings do
- * not count); it stops once past `max`.
- */
-export function jsonDepth(text: string, max: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest && (deepest = depth) > max) return deepest;
-    } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-    }
-  }
-  return deepest;
 }
 
 function rejected(name: string, message: string): FunctionResult {

@@ -20,6 +20,7 @@ import { applyType, type RuleType, typeContext } from "./custom_types.ts";
 import type { Context } from "./rules.ts";
 import type { CustomRule, CustomRules } from "./custom_rules.ts";
 import { nodeToMarkdown } from "./markdown.ts";
+import { parseJson } from "../json_depth.ts";
 
 export { evaluateSources, validateRules } from "./custom_rules.ts";
 export type { CustomRule, CustomRules } from "./custom_rules.ts";
@@ -204,7 +205,7 @@ function val(node: AnyNode): string | null {
 function json(node: AnyNode): unknown {
   const text = isDocument(node) || isTag(node) ? rawText(node) : "";
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return null;
   }

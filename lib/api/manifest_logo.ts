@@ -1,6 +1,6 @@
 import { type Fetcher, targetHeaderOptions, type TargetHeaders } from "../fetch/types.ts";
-import { httpUrl } from "../url.ts";
-import { parseJson } from "../json_depth.ts";
+import { httpUrl } from "../util/target_url.ts";
+import { parseJson } from "../util/json_depth.ts";
 
 const MAX_MANIFEST_BYTES = 256 * 1024;
 

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { testConfig } from "../_fixtures.ts";
 import { hostAsset, serveAsset } from "../../lib/api/assets.ts";
-import { createServices } from "../../lib/services.ts";
-import type { Config } from "../../lib/config.ts";
+import { createServices } from "../../lib/services/mod.ts";
+import type { Config } from "../../lib/config/mod.ts";
 import { startRedis } from "../store/_redis.ts";
 
 /** A PNG signature and a little more: served inline, as a real capture is. */

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { CHROMIUM, requireChromium } from "./_helpers.ts";
 import { eventLoopDelay } from "../../lib/metrics/event_loop.ts";
-import { jsonDepth } from "../../lib/json_depth.ts";
+import { jsonDepth } from "../../lib/util/json_depth.ts";
 
 const TOTAL_CHARS = 2 * 1024 * 1024;
 const DEPTH = 64;

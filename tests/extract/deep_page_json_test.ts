@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
-import { EXTRACT_THRESHOLD } from "../../lib/extract/dom_workers.ts";
+import { EXTRACT_THRESHOLD } from "../../lib/extract/dom/workers.ts";
 
 const nestedArray = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
 const nestedObject = (levels: number) => '{"a":'.repeat(levels) + "1" + "}".repeat(levels);

@@ -55,6 +55,13 @@ export async function insightsOf(
   const timeoutMs = params.timeoutMs ?? services.config.requestTimeoutMs;
   return await context.timings.time(
     "extract",
-    () => collectInsights(params.insights!, { services, ...page, signal, timeoutMs }),
+    () =>
+      collectInsights(params.insights!, {
+        services,
+        ...page,
+        signal,
+        timeoutMs,
+        proxy: params.proxy,
+      }),
   );
 }

@@ -54,6 +54,8 @@ export interface Params {
   audio: boolean;
   video: boolean;
   markdown: boolean;
+  /** `frontmatter`: data.markdown opens with YAML front matter (lib/extract/front_matter.ts). */
+  frontmatter: boolean;
   ttlMs: number | null;
   staleTtlMs: number | null;
   force: boolean;
@@ -283,6 +285,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     audio: (values.audio as boolean | undefined) ?? true,
     video: (values.video as boolean | undefined) ?? true,
     markdown: (values.markdown as boolean | undefined) ?? false,
+    frontmatter: (values.frontmatter as boolean | undefined) ?? false,
     ttlMs,
     staleTtlMs,
     force: (values.force as boolean | undefined) ?? false,

@@ -247,6 +247,11 @@ export const PARAMS: Record<string, ParamDef> = {
   audio: bool("Detect audio (default true); false makes data.audio null.", "false"),
   video: bool("Detect video (default true); false makes data.video null.", "false"),
   markdown: bool("Add data.markdown, the main content as Markdown."),
+  frontmatter: bool(
+    "With markdown=true: open data.markdown with YAML front matter (title, description, author, " +
+      "publisher, date, url, word_count, reading_time). Whole-page `data` Markdown rules get it " +
+      "whenever meta is on, as on Microlink.",
+  ),
   ttl: {
     schema: { kind: "duration", min: MIN_TTL_MS, max: MAX_TTL_MS },
     description: "How long the answer is cached (1m to 31d, e.g. 1d).",

@@ -14,15 +14,21 @@ import {
   textOf,
   walkElements,
 } from "./dom.ts";
-import { renderMarkdown, skip } from "./markdown_render.ts";
+import { headingText, renderMarkdown, skip } from "./markdown_render.ts";
 import { spend } from "./budget.ts";
 
-/** Main content of the page fetched from `url` as Markdown, with a `# title` line if needed. */
+/**
+ * Main content of the page fetched from `url` as Markdown. The page title is the first heading:
+ * a `# title` line is added unless the content's first heading is an h1 already.
+ */
 export function documentToMarkdown(doc: Document, url: string): string {
   const base = baseUrl(doc, url);
-  const { markdown, hasH1 } = renderMarkdown(mainContent(doc), { baseUrl: base, clean: true });
-  const title = hasH1 ? null : pageTitle(doc);
-  const page = title ? `# ${title.replace(/[\\`*_[\]]/g, "\\$&")}\n\n${markdown}` : markdown;
+  const { markdown, firstHeading } = renderMarkdown(mainContent(doc), {
+    baseUrl: base,
+    clean: true,
+  });
+  const title = firstHeading === 1 ? null : pageTitle(doc);
+  const page = title ? `# ${headingText(title)}\n\n${markdown}` : markdown;
   return page.trim();
 }
 

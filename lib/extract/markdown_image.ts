@@ -3,7 +3,7 @@
  * spacers, icons and avatars are dropped; emoji images read as their text; lazy-loading
  * placeholders give way to the URL the page swaps in (data-src, data-srcset, srcset).
  */
-import type { Element } from "domhandler";
+import { type Element, isTag } from "domhandler";
 import { absoluteUrl, attr } from "./dom.ts";
 
 /** Declared this small (either side, px), an image is a pixel or a spacer. */
@@ -16,8 +16,6 @@ const JUNK_NAMES =
 /** Sources of images that are not content. */
 const JUNK_SOURCES =
   /(?:^|[/._-])(?:spacer|blank|pixel|transparent|1x1|tracking|beacon|clear)\.(?:gif|png)\b|\/(?:pixel|beacon|track|tracking|analytics|collect)(?:[/?.]|$)|[?&](?:utm_|pixel)/i;
-/** A source that only holds the place of the real one. */
-const PLACEHOLDER = /^data:|(?:^|[/._-])(?:placeholder|lazy|loading|spacer|blank|1x1)[./_-]/i;
 const LAZY_SOURCES = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url"];
 const LAZY_SRCSETS = ["data-srcset", "data-lazy-srcset", "srcset"];
 
@@ -44,30 +42,33 @@ export function imageView(img: Element, base: string): ImageView {
   return { src, alt };
 }
 
-/** The URL the image shows: a lazy loader's real source before a placeholder `src`. */
+/**
+ * The URL the image shows at its best: the largest srcset candidate (a lazy loader's
+ * data-srcset first), a <picture>'s sources, a lazy loader's data-src, then `src` (never a
+ * data: URI: lazy loaders' placeholders are those, and inline bytes are no link).
+ */
 export function imageSource(img: Element, base: string): string | null {
-  const src = attr(img, "src")?.trim() ?? "";
   const candidates: string[] = [];
-  if (src && !PLACEHOLDER.test(src)) candidates.push(src);
-  for (const name of LAZY_SOURCES) {
-    const value = attr(img, name)?.trim();
-    if (value) candidates.push(value);
-  }
   for (const name of LAZY_SRCSETS) {
     const best = largestCandidate(attr(img, name) ?? "");
     if (best) candidates.push(best);
   }
-  // A <picture>'s <source srcset> when the <img> names nothing usable.
   const picture = img.parent;
-  if (picture && "name" in picture && picture.name === "picture") {
+  if (picture && isTag(picture) && picture.name === "picture") {
     for (const child of picture.children) {
-      if ("name" in child && child.name === "source") {
+      if (isTag(child) && child.name === "source") {
         const best = largestCandidate(attr(child, "srcset") ?? attr(child, "data-srcset") ?? "");
         if (best) candidates.push(best);
       }
     }
   }
-  if (src && !src.startsWith("data:")) candidates.push(src);
+  for (const name of LAZY_SOURCES) {
+    const value = attr(img, name)?.trim();
+    if (value) candidates.push(value);
+  }
+  // A placeholder-looking `src` ("lazy-river.jpg" may be real) only when nothing else is named.
+  const src = attr(img, "src")?.trim() ?? "";
+  if (src) candidates.push(src);
   for (const candidate of candidates) {
     if (candidate.startsWith("data:")) continue;
     const url = absoluteUrl(candidate, base);

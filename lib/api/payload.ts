@@ -6,14 +6,15 @@
  *   capture  the browser's screenshot/pdf hosted under /assets/, `function`'s value; it runs
  *            beside the steps after it (one visit serves both when the page was rendered)
  *   fields   the default fields in one pass, then their media candidates probed
- *   extras   oEmbed `iframe`, custom `data` rules and `markdown`, `insights`
+ *   extras   oEmbed `iframe`, custom `data` rules and `markdown` (a YouTube video's read from
+ *            its caption transcript), `insights`
  *
  * Custom rules are applied last: they may redefine any field, the default ones included (as
  * Microlink's do). Each step adds its wall time to the request's Timings (server-timing).
  */
-import { viaProxy } from "../fetch/proxy.ts";
-import { Timings } from "../timings.ts";
-import { type FetchMode, MEDIA_FIELDS, type Redirect } from "../types.ts";
+import { viaProxy } from "../fetch/proxy_client.ts";
+import { Timings } from "../util/server_timing.ts";
+import { type FetchMode, MEDIA_FIELDS, type Redirect } from "../util/payload_types.ts";
 import { type Capture, hostCapture } from "./steps/capture.ts";
 import {
   type PayloadContext,
@@ -24,13 +25,14 @@ import {
 import { domParts, iframeOf, insightsOf } from "./steps/extras.ts";
 import { defaultFields, extractPage, mediaFields, startPlatformData } from "./steps/fields.ts";
 import { loadPage } from "./steps/page.ts";
-import type { DomResult } from "../extract/dom_work.ts";
+import { contentPage } from "./steps/transcript.ts";
+import type { DomResult } from "../extract/dom/work.ts";
 import type { Extracted } from "../extract/mod.ts";
 import {
   FRONT_MATTER_FIELDS,
   type FrontMatterField,
   withFrontMatter,
-} from "../extract/front_matter.ts";
+} from "../extract/content/front_matter.ts";
 
 export interface Payload {
   status: "success";
@@ -74,7 +76,8 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
     extracted && meta !== false ? mediaFields(context, extracted, page.url) : null,
     extracted && params.iframe !== null ? iframeOf(context, extracted, page.url) : undefined,
     html !== null && (params.markdown || context.rules !== null)
-      ? domParts(context, { html, url: page.url }, visit)
+      ? contentPage(context, { html, url: page.url }, extracted?.title ?? null)
+        .then((content) => domParts(context, content, visit))
       : null,
     params.insights
       ? insightsOf(context, { url: page.url, headers: page.rawHeaders, html })

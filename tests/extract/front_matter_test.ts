@@ -5,7 +5,7 @@ import {
   readingMinutes,
   withFrontMatter,
   yamlString,
-} from "../../lib/extract/front_matter.ts";
+} from "../../lib/extract/content/front_matter.ts";
 
 /** The block parsed by a real YAML parser, and the text after it. */
 function parsed(markdown: string): { meta: Record<string, unknown>; body: string } {

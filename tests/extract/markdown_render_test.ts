@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { renderMarkdown } from "../../lib/extract/markdown_render.ts";
-import { parseHtml } from "../../lib/extract/dom.ts";
-import { largestCandidate } from "../../lib/extract/markdown_image.ts";
-import { withoutTracking } from "../../lib/extract/markdown_links.ts";
+import { renderMarkdown } from "../../lib/extract/content/markdown_render.ts";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
+import { largestCandidate } from "../../lib/extract/content/markdown_image.ts";
+import { withoutTracking } from "../../lib/extract/content/markdown_links.ts";
 
 const BASE = "https://ex.test/a/";
 const md = (html: string, clean = false) =>

@@ -3,10 +3,10 @@
  * `markdown` (one DOM parse on the worker pool), and `insights`.
  */
 import type { VisitResult } from "../../browser/types.ts";
-import type { DomResult } from "../../extract/dom_work.ts";
+import type { DomResult } from "../../extract/dom/work.ts";
 import type { Extracted } from "../../extract/mod.ts";
 import { collectInsights } from "../../insights/mod.ts";
-import { fetchIframe, oembedEndpoint } from "../../oembed.ts";
+import { fetchIframe, oembedEndpoint } from "../../oembed/mod.ts";
 import { hasPageCode, type StepContext } from "./context.ts";
 
 export async function iframeOf(

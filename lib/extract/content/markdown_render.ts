@@ -1,0 +1,461 @@
+/**
+ * DOM -> CommonMark (plus GFM tables, strikethrough and footnotes). Blocks are rendered to
+ * strings and joined by blank lines; inline content is escaped, then its whitespace collapsed.
+ * Nesting deeper than MAX_DEPTH is read as plain text, so no page can exhaust the stack.
+ */
+import { type AnyNode, type Element, isTag, isText } from "domhandler";
+import { attr, BLOCK_TAGS, collapse, rawText } from "../dom/mod.ts";
+import { spend } from "../dom/budget.ts";
+import { codeBlock, longestRun } from "./markdown_code.ts";
+import { Footnotes, isBacklink } from "./markdown_footnotes.ts";
+import { imageView } from "./markdown_image.ts";
+import { linkTarget } from "./markdown_links.ts";
+import { tableBlocks } from "./markdown_table.ts";
+
+export interface RenderOptions {
+  /** Base for relative links and images. */
+  baseUrl: string;
+  /** Drop page chrome (nav, aside, footer, forms, share/comment boxes): main-content mode. */
+  clean?: boolean;
+}
+
+interface Ctx {
+  base: string;
+  clean: boolean;
+  sawH1: boolean;
+  /** The level of the first heading written, 0 before one is. */
+  firstHeading: number;
+  depth: number;
+  notes: Footnotes;
+  /** Inside a note being written as a definition: its back-links go. */
+  inNote: boolean;
+}
+
+/** Deeper than this (unclosed tags on broken pages) the rest is read as plain text. */
+const MAX_DEPTH = 400;
+/** A <br> inside inline text until tidy() makes it a hard break; text never holds one. */
+const BR = "\u0000";
+
+const ALWAYS_DROP = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "head",
+  "title",
+  "meta",
+  "link",
+  "svg",
+  "math",
+  "iframe",
+  "object",
+  "embed",
+  "canvas",
+  "input",
+  "button",
+  "select",
+  "textarea",
+  "option",
+  "map",
+  "audio",
+  "video",
+  "dialog",
+]);
+const CLEAN_DROP = new Set(["nav", "aside", "footer", "form", "fieldset", "menu"]);
+const DROP_ROLES = new Set([
+  "navigation",
+  "complementary",
+  "contentinfo",
+  "search",
+  "dialog",
+  "banner",
+  "menu",
+]);
+const NOISE =
+  /(?:^|[\s_-])(?:comments?|share|sharing|social|related|sidebar|advert\w*|ads?|promo\w*|newsletter|subscribe|cookies?|consent|breadcrumbs?|popup|modal|sr-only|visually-hidden|screen-reader-text|skip-link)(?:$|[\s_-])/i;
+const MAYBE_CONTENT = /article|body|content|main|post|entry|story/i;
+
+/**
+ * Renders `node`'s content; returns the Markdown, whether it held an h1, and the level of its
+ * first heading (0 when none).
+ */
+export function renderMarkdown(
+  node: AnyNode,
+  options: RenderOptions,
+): { markdown: string; hasH1: boolean; firstHeading: number } {
+  const ctx: Ctx = {
+    base: options.baseUrl,
+    clean: options.clean ?? false,
+    sawH1: false,
+    firstHeading: 0,
+    depth: 0,
+    notes: new Footnotes(node),
+    inNote: false,
+  };
+  const nodes = isTag(node) && !skip(node, ctx) ? [node] : "children" in node ? node.children : [];
+  const markdown = blocks(nodes, ctx).join("\n\n");
+  return { markdown, hasH1: ctx.sawH1, firstHeading: ctx.firstHeading };
+}
+
+/** True when the element is not content: scripts, hidden parts and, when clean, page chrome. */
+export function skip(el: Element, ctx: { clean: boolean }): boolean {
+  if (ALWAYS_DROP.has(el.name)) return true;
+  const a = el.attribs;
+  if (a.hidden !== undefined || a["aria-hidden"] === "true") return true;
+  if (a.style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(a.style)) return true;
+  if (!ctx.clean) return false;
+  if (CLEAN_DROP.has(el.name)) return true;
+  if (a.role && DROP_ROLES.has(a.role.toLowerCase())) return true;
+  if (el.name === "header" && !HAS_HEADING.has(el)) return true;
+  const names = `${a.class ?? ""} ${a.id ?? ""}`;
+  return NOISE.test(names) && !MAYBE_CONTENT.test(names) && el.name !== "body";
+}
+
+/**
+ * "Some element below `el` passes `test`", remembered per element: asked of every nested
+ * <span> or <header>, an unremembered walk of each subtree would make nesting quadratic.
+ */
+class SubtreeHas {
+  readonly #known = new WeakMap<Element, boolean>();
+  constructor(
+    readonly test: (el: Element) => boolean,
+    /** Elements neither counted nor looked into. */
+    readonly ignore: (el: Element) => boolean = () => false,
+  ) {}
+
+  has(root: Element): boolean {
+    const known = this.#known.get(root);
+    if (known !== undefined) return known;
+    // Post-order with an explicit stack: children are settled before their parent.
+    const stack: [Element, boolean][] = [[root, false]];
+    while (stack.length) {
+      const [el, childrenDone] = stack.pop()!;
+      if (this.#known.has(el)) continue;
+      spend();
+      if (!childrenDone) {
+        stack.push([el, true]);
+        for (const child of el.children) {
+          if (isTag(child) && !this.ignore(child)) stack.push([child, false]);
+        }
+        continue;
+      }
+      this.#known.set(
+        el,
+        el.children.some((c) =>
+          isTag(c) && !this.ignore(c) && (this.test(c) || this.#known.get(c) === true)
+        ),
+      );
+    }
+    return this.#known.get(root)!;
+  }
+}
+
+const HAS_HEADING = new SubtreeHas((el) => /^h[1-3]$/.test(el.name));
+/** An inline element wrapping blocks (a <span> or custom element around paragraphs). */
+const HAS_BLOCK = new SubtreeHas((el) => BLOCK_TAGS.has(el.name), (el) => ALWAYS_DROP.has(el.name));
+
+function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
+  const out: string[] = [];
+  let inline: string[] = [];
+  const flush = () => {
+    const text = tidy(inline.join(""));
+    if (text) out.push(text);
+    inline = [];
+  };
+  for (const node of nodes) {
+    spend();
+    if (isText(node)) {
+      inline.push(escapeText(node.data));
+      continue;
+    }
+    if (!isTag(node) || skip(node, ctx)) continue;
+    const rendered = block(node, ctx);
+    if (rendered === null) {
+      inline.push(inlineNode(node, ctx));
+    } else {
+      flush();
+      for (const b of rendered) if (b) out.push(b);
+    }
+  }
+  flush();
+  return out;
+}
+
+function children(el: Element, ctx: Ctx): string[] {
+  return deeper(el, ctx, () => blocks(el.children, ctx));
+}
+
+/** `render` one level down; past MAX_DEPTH the element's text as one paragraph instead. */
+function deeper(el: Element, ctx: Ctx, render: () => string[]): string[] {
+  if (ctx.depth > MAX_DEPTH) return [tidy(escapeText(rawText(el)))];
+  ctx.depth++;
+  try {
+    return render();
+  } finally {
+    ctx.depth--;
+  }
+}
+
+/** A block element's Markdown blocks, or null when `el` is inline. */
+function block(el: Element, ctx: Ctx): string[] | null {
+  const tag = el.name;
+  const heading = /^h([1-6])$/.exec(tag);
+  if (heading) {
+    const text = headingLine(inline(el, ctx));
+    if (!text) return [];
+    const level = Number(heading[1]);
+    if (level === 1) ctx.sawH1 = true;
+    ctx.firstHeading ||= level;
+    return [`${"#".repeat(level)} ${text}`];
+  }
+  switch (tag) {
+    case "p":
+    case "figcaption":
+    case "summary":
+    case "caption":
+    case "dd":
+      return [inline(el, ctx)];
+    case "dt": {
+      const text = inline(el, ctx);
+      return [text ? `**${text}**` : ""];
+    }
+    case "hr":
+      return ["---"];
+    case "ul":
+    case "ol":
+      return ctx.notes.isNoteList(el) ? notes(el, ctx) : deeper(el, ctx, () => [list(el, ctx)]);
+    case "blockquote":
+      return [quote(children(el, ctx))];
+    case "pre":
+      return [codeBlock(el)];
+    case "table":
+      return deeper(el, ctx, () =>
+        tableBlocks(el, {
+          cellText: (cell) => inline(cell, ctx).replace(/\\\n/g, " "),
+          blocks: (table) => blocks(table.children, ctx),
+          caption: (caption) => inline(caption, ctx),
+        }));
+    case "figure":
+      return figure(el, ctx);
+  }
+  if (BLOCK_TAGS.has(tag) || HAS_BLOCK.has(el)) return children(el, ctx);
+  return null;
+}
+
+/** Plain text as the inline content of a heading (the page title line). */
+export function headingText(text: string): string {
+  return headingLine(tidy(escapeText(text)));
+}
+
+/** Inline Markdown on one line; a closing run of `#` would end the heading early. */
+function headingLine(markdown: string): string {
+  return markdown.replace(/\\\n/g, " ").replace(/(^|\s)(#+)$/, "$1\\$2");
+}
+
+function list(el: Element, ctx: Ctx): string {
+  const ordered = el.name === "ol";
+  let n = Number.parseInt(attr(el, "start") ?? "1", 10);
+  if (!Number.isFinite(n)) n = 1;
+  const items: string[] = [];
+  for (const child of el.children) {
+    spend();
+    if (!isTag(child) || skip(child, ctx)) continue;
+    if (child.name === "ul" || child.name === "ol") {
+      // A list directly inside a list (invalid, common): it belongs to the previous item.
+      const nested = indent(deeper(child, ctx, () => [list(child, ctx)])[0]!, "  ");
+      if (items.length) items[items.length - 1] += "\n" + nested;
+      continue;
+    }
+    const parts = child.name === "li" ? children(child, ctx) : blocks([child], ctx);
+    if (!parts.length) continue;
+    const marker = ordered ? `${n++}. ` : "- ";
+    const tight = parts.length === 1 || (parts.length === 2 && isList(parts[1]!));
+    const body = parts.join(tight ? "\n" : "\n\n");
+    items.push(marker + indent(body, " ".repeat(marker.length)).slice(marker.length));
+  }
+  return items.join("\n");
+}
+
+function isList(text: string): boolean {
+  return /^(?:- |\d+\. )/.test(text);
+}
+
+function indent(text: string, pad: string): string {
+  return text.split("\n").map((line) => (line ? pad + line : line)).join("\n");
+}
+
+function quote(parts: string[]): string {
+  if (!parts.length) return "";
+  return parts.join("\n\n").split("\n").map((l) => (l ? `> ${l}` : ">")).join("\n");
+}
+
+/** A note list as GFM footnote definitions, `[^n]: text`, back-links dropped. */
+function notes(el: Element, ctx: Ctx): string[] {
+  const out: string[] = [];
+  const wasInNote = ctx.inNote;
+  ctx.inNote = true;
+  try {
+    for (const item of el.children) {
+      spend();
+      if (!isTag(item) || skip(item, ctx)) continue;
+      const label = ctx.notes.label(item)!;
+      const parts = children(item, ctx);
+      if (!parts.length) continue;
+      const body = indent(parts.join("\n\n"), "    ").slice(4);
+      out.push(`[^${label}]: ${body}`);
+    }
+  } finally {
+    ctx.inNote = wasInNote;
+  }
+  return [out.join("\n")];
+}
+
+/**
+ * A figure: its content, then its caption. A caption whose figure lost its content (a
+ * tracking pixel, an icon, an embed) goes with it.
+ */
+function figure(el: Element, ctx: Ctx): string[] {
+  const content: AnyNode[] = [];
+  const captions: Element[] = [];
+  for (const child of el.children) {
+    if (isTag(child) && child.name === "figcaption") captions.push(child);
+    else content.push(child);
+  }
+  const parts = deeper(el, ctx, () => blocks(content, ctx));
+  if (!parts.length) return [];
+  return [...parts, ...captions.map((caption) => inline(caption, ctx))];
+}
+
+function inline(el: Element, ctx: Ctx): string {
+  return tidy(inlineChildren(el, ctx));
+}
+
+function inlineChildren(el: Element, ctx: Ctx): string {
+  if (ctx.depth > MAX_DEPTH) return escapeText(rawText(el));
+  ctx.depth++;
+  try {
+    return el.children.map((c) => {
+      spend();
+      return inlineNode(c, ctx);
+    }).join("");
+  } finally {
+    ctx.depth--;
+  }
+}
+
+function inlineNode(node: AnyNode, ctx: Ctx): string {
+  if (isText(node)) return escapeText(node.data);
+  if (!isTag(node) || skip(node, ctx)) return "";
+  switch (node.name) {
+    case "br":
+      return BR;
+    case "strong":
+    case "b":
+      return wrap(inlineChildren(node, ctx), "**");
+    case "em":
+    case "i":
+    case "cite":
+    case "dfn":
+      return wrap(inlineChildren(node, ctx), "*");
+    case "del":
+    case "s":
+    case "strike":
+      return wrap(inlineChildren(node, ctx), "~~");
+    case "code":
+    case "kbd":
+    case "samp":
+    case "tt":
+      return codeSpan(rawText(node));
+    case "a":
+      return link(node, ctx);
+    case "img":
+      return image(node, ctx);
+    case "q":
+      return `"${inlineChildren(node, ctx)}"`;
+  }
+  const content = inlineChildren(node, ctx);
+  // A block inside inline content (a <div> in a link) still separates words.
+  return BLOCK_TAGS.has(node.name) ? ` ${content} ` : content;
+}
+
+/** Emphasis markers must touch the text: spaces move outside them. */
+function wrap(content: string, marker: string): string {
+  // Indexes, not /^(\s*)([\s\S]*?)(\s*)$/: that regex backtracks quadratically on long spaces.
+  let start = 0;
+  let end = content.length;
+  while (start < end && isSpace(content.charCodeAt(start))) start++;
+  while (end > start && isSpace(content.charCodeAt(end - 1))) end--;
+  const inner = content.slice(start, end);
+  if (!inner || inner === BR) return content;
+  return `${content.slice(0, start)}${marker}${inner}${marker}${content.slice(end)}`;
+}
+
+/** What /\s/ matches, for the characters markup text holds. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0xfeff ||
+    code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
+    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
+}
+
+function codeSpan(raw: string): string {
+  const code = raw.replace(/\s+/g, " ");
+  if (!code.trim()) return code;
+  const marks = "`".repeat(longestRun(code, "`") + 1);
+  const pad = code.startsWith("`") || code.endsWith("`") ? " " : "";
+  return `${marks}${pad}${code}${pad}${marks}`;
+}
+
+function link(el: Element, ctx: Ctx): string {
+  const note = ctx.notes.reference(el);
+  if (note) return `[^${note}]`;
+  if (ctx.inNote && isBacklink(el)) return "";
+  const text = tidy(inlineChildren(el, ctx)).replace(/\\\n/g, " ");
+  const href = linkTarget(attr(el, "href") ?? "", ctx.base);
+  if (!text || !href) return text;
+  const title = attr(el, "title");
+  return `[${text}](${destination(href)}${title ? ` "${title.replace(/"/g, '\\"')}"` : ""})`;
+}
+
+function image(el: Element, ctx: Ctx): string {
+  const view = imageView(el, ctx.base);
+  if (!view) return "";
+  if ("text" in view) return escapeText(view.text);
+  const alt = collapse(view.alt).replace(/[[\]\\]/g, "\\$&");
+  return `![${alt}](${destination(view.src)})`;
+}
+
+/** A link destination that cannot end early: parentheses and spaces are percent-encoded. */
+function destination(url: string): string {
+  return url.replace(/\(/g, "%28").replace(/\)/g, "%29").replace(/ /g, "%20");
+}
+
+/** Escapes what CommonMark would read as markup; `_` only where it could open emphasis. */
+function escapeText(text: string): string {
+  return text
+    .replaceAll(BR, "\uFFFD") // NUL is BR's marker (decoding strips it from pages already)
+    .replace(/[\\`*[\]]/g, "\\$&")
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
+    .replace(/~~/g, "\\~\\~")
+    .replace(/<(?=[A-Za-z/!?])/g, "\\<")
+    // `&copy;` written out in the page would read as an entity.
+    .replace(/&(?=#?\w+;)/g, "\\&");
+}
+
+/** Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks. */
+function tidy(text: string): string {
+  // Empty lines (leading, trailing, or <br><br>) are dropped by the filter: linear, no shifting.
+  const lines = text.replace(/\s+/g, " ").split(BR);
+  const kept: string[] = [];
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (trimmed) kept.push(escapeLineStart(trimmed));
+  }
+  return kept.join("\\\n");
+}
+
+function escapeLineStart(line: string): string {
+  const ordered = /^(\d+)([.)])(\s|$)/.exec(line);
+  if (ordered) return `${ordered[1]}\\${line.slice(ordered[1]!.length)}`;
+  if (/^(?:#{1,6}(?:\s|$)|>|[-+](?:\s|$)|=+$|-{3,}$)/.test(line)) return `\\${line}`;
+  return line;
+}

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { renderMarkdown } from "../../lib/extract/content/markdown_render.ts";
+import { documentToMarkdown } from "../../lib/extract/content/markdown.ts";
 import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { largestCandidate } from "../../lib/extract/content/markdown_image.ts";
 import { withoutTracking } from "../../lib/extract/content/markdown_links.ts";
@@ -238,4 +239,24 @@ Deno.test("the first heading's level is reported (the title rule reads it)", () 
   assert.equal(first("<h2>a</h2><h1>b</h1>"), 2);
   assert.equal(first("<p>x</p><h1>b</h1>"), 1);
   assert.equal(first("<p>x</p>"), 0);
+});
+
+Deno.test("the page title is the first heading of the markdown view, once", async (t) => {
+  const view = (html: string) => documentToMarkdown(parseHtml(html), BASE);
+  const body = "<p>A paragraph long enough to be content, with a comma, or two, in it.</p>";
+  await t.step("added above a first heading that is not an h1", () => {
+    assert.match(
+      view(`<title>Page</title><article><h2>Part</h2>${body}<h1>Later</h1></article>`),
+      /^# Page\n\n## Part/,
+    );
+  });
+  await t.step("not added when the first heading is an h1", () => {
+    assert.match(view(`<title>Page</title><article><h1>Story</h1>${body}</article>`), /^# Story\n/);
+  });
+  await t.step("not repeated when the first heading is the title", () => {
+    assert.match(view(`<title>Page</title><article><h2>page</h2>${body}</article>`), /^## page\n/);
+  });
+  await t.step("escaped as a heading: a closing # run stays text", () => {
+    assert.match(view(`<title>Issue #</title><article>${body}</article>`), /^# Issue \\#\n/);
+  });
 });

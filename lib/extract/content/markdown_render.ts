@@ -4,7 +4,7 @@
  * Nesting deeper than MAX_DEPTH is read as plain text, so no page can exhaust the stack.
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
-import { attr, BLOCK_TAGS, collapse, rawText } from "../dom/mod.ts";
+import { attr, BLOCK_TAGS, collapse, rawText, textOf } from "../dom/mod.ts";
 import { spend } from "../dom/budget.ts";
 import { codeBlock, longestRun } from "./markdown_code.ts";
 import { Footnotes, isBacklink } from "./markdown_footnotes.ts";
@@ -25,6 +25,8 @@ interface Ctx {
   sawH1: boolean;
   /** The level of the first heading written, 0 before one is. */
   firstHeading: number;
+  /** That heading's text, collapsed. */
+  firstHeadingText: string;
   depth: number;
   notes: Footnotes;
   /** Inside a note being written as a definition: its back-links go. */
@@ -76,25 +78,27 @@ const NOISE =
 const MAYBE_CONTENT = /article|body|content|main|post|entry|story/i;
 
 /**
- * Renders `node`'s content; returns the Markdown, whether it held an h1, and the level of its
- * first heading (0 when none).
+ * Renders `node`'s content; returns the Markdown, whether it held an h1, and the level (0 when
+ * none) and text of its first heading.
  */
 export function renderMarkdown(
   node: AnyNode,
   options: RenderOptions,
-): { markdown: string; hasH1: boolean; firstHeading: number } {
+): { markdown: string; hasH1: boolean; firstHeading: number; firstHeadingText: string } {
   const ctx: Ctx = {
     base: options.baseUrl,
     clean: options.clean ?? false,
     sawH1: false,
     firstHeading: 0,
+    firstHeadingText: "",
     depth: 0,
     notes: new Footnotes(node),
     inNote: false,
   };
   const nodes = isTag(node) && !skip(node, ctx) ? [node] : "children" in node ? node.children : [];
   const markdown = blocks(nodes, ctx).join("\n\n");
-  return { markdown, hasH1: ctx.sawH1, firstHeading: ctx.firstHeading };
+  const { sawH1: hasH1, firstHeading, firstHeadingText } = ctx;
+  return { markdown, hasH1, firstHeading, firstHeadingText };
 }
 
 /** True when the element is not content: scripts, hidden parts and, when clean, page chrome. */
@@ -205,7 +209,7 @@ function block(el: Element, ctx: Ctx): string[] | null {
     if (!text) return [];
     const level = Number(heading[1]);
     if (level === 1) ctx.sawH1 = true;
-    ctx.firstHeading ||= level;
+    if (!ctx.firstHeading) [ctx.firstHeading, ctx.firstHeadingText] = [level, textOf(el)];
     return [`${"#".repeat(level)} ${text}`];
   }
   switch (tag) {

@@ -111,16 +111,27 @@ Deno.test("links: absolute, without tracking, never empty", async (t) => {
     assert.equal(withoutTracking("https://ex.test/?utm_source=a&gclid=b"), "https://ex.test/");
     assert.equal(withoutTracking("https://ex.test/?q=utm_source"), "https://ex.test/?q=utm_source");
   });
-  await t.step("in-page jumps and scripts read as text; empty links vanish", () => {
+  await t.step("jumps to nothing rendered and scripts read as text; empty links vanish", () => {
     assert.equal(
-      md('<p><a href="#top">Back to top</a> <a href="javascript:go()">Go</a></p>'),
-      "Back to top Go",
+      md(
+        '<p><a href="#top">Back to top</a> <a href="javascript:go()">Go</a> <a href="#">x</a></p>',
+      ),
+      "Back to top Go x",
     );
     assert.equal(
       md('<p>a <a href="/x"></a><a href="/y"><img src="/t.gif" width="1"></a> b</p>'),
       "a b",
     );
   });
+});
+
+Deno.test("an in-page link to a part that is rendered stays a link, made absolute", () => {
+  assert.equal(
+    md(
+      '<p>See <a href="#setup">setup</a>.</p><h2 id="setup">Setup</h2><a name="n"></a><a href="#n">n</a>',
+    ),
+    "See [setup](https://ex.test/a/#setup).\n\n## Setup\n\n[n](https://ex.test/a/#n)",
+  );
 });
 
 Deno.test("footnotes become GFM footnotes", async (t) => {

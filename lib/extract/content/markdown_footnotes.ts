@@ -3,7 +3,9 @@
  * cites a note, and `[^n]: text` for the note. The notes are the items of the page's note list
  * (Markdown processors' `.footnotes`, Pandoc's `doc-endnotes`, Wikipedia's `.references`,
  * items with `fn`/`footnote`/`cite_note` ids), numbered by their place in it; a reference is an
- * in-page link to one of them. Back-links (↩) inside a note are dropped.
+ * in-page link to one of them. Back-links (↩) inside a note are dropped. The same walk notes
+ * every in-page target (id or <a name>), so that other in-page links can tell whether they lead
+ * anywhere in what is rendered.
  */
 import { type AnyNode, type Element, isTag } from "domhandler";
 import { attr } from "../dom/mod.ts";
@@ -24,6 +26,8 @@ export class Footnotes {
   readonly #labels = new Map<Element, string>();
   /** id -> note item, for the references. */
   readonly #byId = new Map<string, Element>();
+  /** Every id and anchor name under the root. */
+  readonly #targets = new Set<string>();
 
   /** Indexes the notes under `root` (the part being rendered) in one walk. */
   constructor(root: AnyNode) {
@@ -32,7 +36,11 @@ export class Footnotes {
       spend();
       const node = stack.pop()!;
       if (!("children" in node)) continue;
-      if (isTag(node) && (node.name === "ol" || node.name === "ul")) this.#indexList(node);
+      if (isTag(node)) {
+        const id = node.attribs.id ?? (node.name === "a" ? node.attribs.name : undefined);
+        if (id) this.#targets.add(id);
+        if (node.name === "ol" || node.name === "ul") this.#indexList(node);
+      }
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
     }
   }
@@ -57,16 +65,15 @@ export class Footnotes {
 
   /** The label `[^label]` a link cites, or null when it is no note reference. */
   reference(link: Element): string | null {
-    const href = attr(link, "href")?.trim() ?? "";
-    if (!href.startsWith("#")) return null;
-    let id = href.slice(1);
-    try {
-      id = decodeURIComponent(id);
-    } catch {
-      // Keep it as written.
-    }
-    const note = this.#byId.get(id);
+    const id = fragment(link);
+    const note = id === null ? undefined : this.#byId.get(id);
     return note ? this.#labels.get(note)! : null;
+  }
+
+  /** Whether an in-page link (`href="#id"`) leads to something under the root. */
+  leadsInside(link: Element): boolean {
+    const id = fragment(link);
+    return id !== null && this.#targets.has(id);
   }
 
   /** The label of a note item, or null when `item` is no note. */
@@ -94,6 +101,17 @@ export function isBacklink(link: Element): boolean {
   if (/^#(?:fnref|cite_ref|ref)/i.test(href)) return true;
   const text = link.children.map((c) => ("data" in c ? String(c.data) : "")).join("");
   return href.startsWith("#") && BACKLINK_TEXT.test(text);
+}
+
+/** The id an in-page link (`href="#id"`) points at, decoded; null for other links. */
+function fragment(link: Element): string | null {
+  const href = attr(link, "href")?.trim() ?? "";
+  if (!href.startsWith("#") || href.length === 1) return null;
+  try {
+    return decodeURIComponent(href.slice(1));
+  } catch {
+    return href.slice(1);
+  }
 }
 
 function isNoteList(list: Element): boolean {

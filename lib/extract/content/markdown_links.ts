@@ -1,7 +1,8 @@
 /**
  * Link targets for the Markdown views: absolute, without the campaign and click-tracking
  * parameters that only say how the reader arrived (utm_*, fbclid, gclid...), and none at all
- * for links that go nowhere a reader of the Markdown could follow (in-page jumps, scripts).
+ * for links that go nowhere a reader of the Markdown could follow (scripts; in-page jumps to
+ * nothing the Markdown holds, as a script-driven menu's `#` or a dropped sidebar's anchor).
  */
 import { absoluteUrl } from "../dom/mod.ts";
 
@@ -35,11 +36,13 @@ export function isTrackingParam(name: string): boolean {
   return key.startsWith("utm_") || TRACKING.has(key);
 }
 
-/** Where a link in the Markdown points, or null when it should read as plain text. */
-export function linkTarget(href: string, base: string): string | null {
+/**
+ * Where a link in the Markdown points, or null when it should read as plain text.
+ * `inPageTarget`: for an in-page jump (`#id`), whether the rendered part holds its target.
+ */
+export function linkTarget(href: string, base: string, inPageTarget: boolean): string | null {
   const value = href.trim();
-  // An in-page jump (a table of contents, "back to top") has nowhere to go in the Markdown.
-  if (!value || value.startsWith("#")) return null;
+  if (!value || (value.startsWith("#") && !inPageTarget)) return null;
   const url = absoluteUrl(value, base);
   return url ? withoutTracking(url) : null;
 }

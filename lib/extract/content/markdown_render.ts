@@ -414,7 +414,7 @@ function link(el: Element, ctx: Ctx): string {
   if (note) return `[^${note}]`;
   if (ctx.inNote && isBacklink(el)) return "";
   const text = tidy(inlineChildren(el, ctx)).replace(/\\\n/g, " ");
-  const href = linkTarget(attr(el, "href") ?? "", ctx.base);
+  const href = linkTarget(attr(el, "href") ?? "", ctx.base, ctx.notes.leadsInside(el));
   if (!text || !href) return text;
   const title = attr(el, "title");
   return `[${text}](${destination(href)}${title ? ` "${title.replace(/"/g, '\\"')}"` : ""})`;

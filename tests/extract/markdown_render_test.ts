@@ -125,6 +125,13 @@ Deno.test("links: absolute, without tracking, never empty", async (t) => {
   });
 });
 
+Deno.test("link titles cannot end their quotes early", () => {
+  assert.equal(
+    md(String.raw`<a href="/x" title='say "hi" \'>t</a><a href="/y" title="  ">u</a>`),
+    String.raw`[t](https://ex.test/x "say \"hi\" \\")[u](https://ex.test/y)`,
+  );
+});
+
 Deno.test("an in-page link to a part that is rendered stays a link, made absolute", () => {
   assert.equal(
     md(

@@ -416,15 +416,21 @@ function link(el: Element, ctx: Ctx): string {
   const text = tidy(inlineChildren(el, ctx)).replace(/\\\n/g, " ");
   const href = linkTarget(attr(el, "href") ?? "", ctx.base, ctx.notes.leadsInside(el));
   if (!text || !href) return text;
-  const title = attr(el, "title");
-  return `[${text}](${destination(href)}${title ? ` "${title.replace(/"/g, '\\"')}"` : ""})`;
+  const title = collapse(attr(el, "title") ?? "");
+  return `[${text}](${destination(href)}${title ? ` "${linkTitle(title)}"` : ""})`;
+}
+
+/** A link title inside double quotes: its backslashes, quotes and entity-like `&` escaped. */
+function linkTitle(title: string): string {
+  return title.replace(/[\\"]/g, "\\$&").replace(/&(?=#?\w+;)/g, "\\&");
 }
 
 function image(el: Element, ctx: Ctx): string {
   const view = imageView(el, ctx.base);
   if (!view) return "";
   if ("text" in view) return escapeText(view.text);
-  const alt = collapse(view.alt).replace(/[[\]\\]/g, "\\$&");
+  // Alt text is inline content: escaped as any text is.
+  const alt = escapeText(collapse(view.alt));
   return `![${alt}](${destination(view.src)})`;
 }
 

@@ -97,6 +97,18 @@ Deno.test("Microlink's whole-page conversion views through @microlink/mql", asyn
     assert.ok(result.data.content.startsWith("# Heading"), result.data.content.slice(0, 40));
   });
 
+  await t.step("embed=markdown answers the converted page as text/markdown", async () => {
+    const response: Any = await mql.buffer(pageUrl, {
+      endpoint,
+      data: { markdown: { attr: "markdown" } },
+      embed: "markdown",
+    });
+    assert.equal(response.headers.get("content-type"), "text/markdown; charset=utf-8");
+    const { meta, body: after } = split(new TextDecoder().decode(response.body));
+    assert.equal(after, body);
+    assert.equal(meta.word_count, 457);
+  });
+
   await t.step("text and html without selector: the whole page, no front matter", async () => {
     const result: Any = await mql(pageUrl, {
       endpoint,

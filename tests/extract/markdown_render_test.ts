@@ -168,6 +168,9 @@ Deno.test("footnotes become GFM footnotes", async (t) => {
       <section class="footnotes" role="doc-endnotes"><ol><li id="fn1" role="doc-endnote"><p>Note.<a
       href="#fnref1" class="footnote-back" role="doc-backlink">↩︎</a></p></li></ol></section>`;
     assert.equal(md(pandoc), "Text[^1]\n\n[^1]: Note.");
+    const stray =
+      '<p>x<a href="#fn1">1</a></p><ol class="footnotes"><div>ad</div><li id="fn1">N.</li></ol>';
+    assert.equal(md(stray), "x[^1]\n\n[^1]: N.");
   });
   await t.step("an ordinary list of items with ids stays a list", () => {
     assert.equal(md('<ul><li id="a">one</li><li id="b">two</li></ul>'), "- one\n- two");

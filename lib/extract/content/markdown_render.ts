@@ -302,8 +302,9 @@ function notes(el: Element, ctx: Ctx): string[] {
     for (const item of el.children) {
       spend();
       if (!isTag(item) || skip(item, ctx)) continue;
-      const label = ctx.notes.label(item)!;
-      const parts = children(item, ctx);
+      const label = ctx.notes.label(item);
+      // Only the items are notes (a stray element in the list is no definition).
+      const parts = label === null ? [] : children(item, ctx);
       if (!parts.length) continue;
       const body = indent(parts.join("\n\n"), "    ").slice(4);
       out.push(`[^${label}]: ${body}`);

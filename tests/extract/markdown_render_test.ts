@@ -172,6 +172,12 @@ Deno.test("footnotes become GFM footnotes", async (t) => {
       '<p>x<a href="#fn1">1</a></p><ol class="footnotes"><div>ad</div><li id="fn1">N.</li></ol>';
     assert.equal(md(stray), "x[^1]\n\n[^1]: N.");
   });
+  await t.step("notes the view drops (an <aside> in main-content mode) are not cited", () => {
+    const html =
+      '<p>Claim<a href="#fn1">1</a></p><aside><ol class="footnotes"><li id="fn1">N.</li></ol></aside>';
+    assert.equal(md(html, true), "Claim1");
+    assert.equal(md(html), "Claim[^1]\n\n[^1]: N.");
+  });
   await t.step("an ordinary list of items with ids stays a list", () => {
     assert.equal(md('<ul><li id="a">one</li><li id="b">two</li></ul>'), "- one\n- two");
   });

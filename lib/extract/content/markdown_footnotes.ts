@@ -29,14 +29,18 @@ export class Footnotes {
   /** Every id and anchor name under the root. */
   readonly #targets = new Set<string>();
 
-  /** Indexes the notes under `root` (the part being rendered) in one walk. */
-  constructor(root: AnyNode) {
+  /**
+   * Indexes the notes under `root` (the part being rendered) in one walk, leaving out what
+   * the renderer drops (`dropped`): a reference to a dropped note would point nowhere.
+   */
+  constructor(root: AnyNode, dropped: (el: Element) => boolean) {
     const stack: AnyNode[] = [root];
     while (stack.length) {
       spend();
       const node = stack.pop()!;
       if (!("children" in node)) continue;
       if (isTag(node)) {
+        if (node !== root && dropped(node)) continue;
         const id = node.attribs.id ?? (node.name === "a" ? node.attribs.name : undefined);
         if (id) this.#targets.add(id);
         if (node.name === "ol" || node.name === "ul") this.#indexList(node);

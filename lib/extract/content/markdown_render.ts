@@ -85,14 +85,15 @@ export function renderMarkdown(
   node: AnyNode,
   options: RenderOptions,
 ): { markdown: string; hasH1: boolean; firstHeading: number; firstHeadingText: string } {
+  const clean = options.clean ?? false;
   const ctx: Ctx = {
     base: options.baseUrl,
-    clean: options.clean ?? false,
+    clean,
     sawH1: false,
     firstHeading: 0,
     firstHeadingText: "",
     depth: 0,
-    notes: new Footnotes(node),
+    notes: new Footnotes(node, (el) => skip(el, { clean })),
     inNote: false,
   };
   const nodes = isTag(node) && !skip(node, ctx) ? [node] : "children" in node ? node.children : [];

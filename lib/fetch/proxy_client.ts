@@ -32,7 +32,7 @@ const HANDSHAKE_MS = 3_000;
 /**
  * How long opening a tunnel may take with `remainingMs` left to the caller's deadline: a few
  * seconds, and never more than half of what is left, so a proxy that accepts and never answers
- * is named (EPROXY) before the deadline turns it into a timeout of the target's.
+ * is named (EPROXYFAILED) before the deadline turns it into a timeout of the target's.
  */
 export function handshakeBudget(remainingMs: number): number {
   return Math.max(1, Math.min(HANDSHAKE_MS, Math.floor(remainingMs / 2)));

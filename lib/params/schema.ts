@@ -291,6 +291,14 @@ const DEFINITIONS = {
     default: true,
   },
   markdown: { ...bool("Add data.markdown, the main content as Markdown."), default: false },
+  frontmatter: {
+    ...bool(
+      "With markdown=true: open data.markdown with YAML front matter (title, description, " +
+        "author, publisher, date, url, word_count, reading_time). Whole-page `data` Markdown " +
+        "rules get it whenever meta is on, as on Microlink.",
+    ),
+    default: false,
+  },
   ttl: {
     schema: { kind: "duration", min: MIN_TTL_MS, max: MAX_TTL_MS },
     description: "How long the answer is cached (1m to 31d, e.g. 1d).",

@@ -104,7 +104,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
       redirects,
       headers,
     },
-    fetchMode: page.fetchMode,
+    fetchMode: throughProxy(page.fetchMode, params.proxy ?? request.services.config.egressProxy),
     fetchTimeMs: page.fetchTimeMs,
   };
 }
@@ -147,4 +147,10 @@ function addCapture(data: Record<string, unknown>, captured: Capture | null): vo
   if (captured?.screenshot) data.screenshot = captured.screenshot;
   if (captured?.pdf) data.pdf = captured.pdf;
   if (captured?.function) data.function = captured.function;
+}
+
+/** Microlink's `-proxy` suffix on x-fetch-mode when an upstream proxy carried the page. */
+function throughProxy(mode: FetchMode, proxy: unknown): FetchMode {
+  if (!proxy || mode === "skipped") return mode;
+  return mode === "prerender" || mode === "prerender-proxy" ? "prerender-proxy" : "fetch-proxy";
 }

@@ -353,7 +353,10 @@ const DEFINITIONS = {
     example: "500",
   },
   viewport: VIEWPORT,
-  device: str("Device preset, e.g. iPhone 15, iPad, Macbook Pro 13.", "iPhone 15"),
+  device: str(
+    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ...",
+    "iPhone 15",
+  ),
   colorScheme: {
     schema: { kind: "enum", values: ["light", "dark", "no-preference"] },
     description: "prefers-color-scheme.",

@@ -373,6 +373,11 @@ const DEFINITIONS = {
   scroll: str("Selector scrolled into view before capture.", "#footer"),
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  modules: strings(
+    "JavaScript modules (inline, or module URLs) injected into the page as " +
+      '<script type="module">, after `scripts`.',
+    "document.body.dataset.ready='1'",
+  ),
   adblock: bool(
     "Block ads and trackers, reject cookie-consent dialogs and hide ad slots in every browser " +
       "visit (default true).",

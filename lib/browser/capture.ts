@@ -89,17 +89,25 @@ async function drawOverlay(
   }
 }
 
+/** Microlink's documented defaults for `pdf` (format, scale, margin). */
+export const PDF_DEFAULTS = { format: "A4", scale: 0.6, margin: "0.35cm" } as const;
+
 export async function capturePdf(
   page: Page,
   job: { options: PdfOptions; deadline: Deadline },
 ): Promise<CapturedPdf> {
   const { options, deadline } = job;
-  const margin = typeof options.margin === "string"
-    ? { top: options.margin, right: options.margin, bottom: options.margin, left: options.margin }
-    : options.margin;
+  const side = options.margin ?? PDF_DEFAULTS.margin;
+  const margin = typeof side === "string"
+    ? { top: side, right: side, bottom: side, left: side }
+    : side;
+  // Chromium takes format over width and height: a custom size leaves it out.
+  const size = options.width || options.height
+    ? { width: options.width, height: options.height }
+    : { format: (options.format ?? PDF_DEFAULTS.format) as PaperFormat };
   const bytes = await deadline.run(page.pdf({
-    format: (options.format ?? "A4") as PaperFormat,
-    scale: options.scale ?? 1,
+    ...size,
+    scale: options.scale ?? PDF_DEFAULTS.scale,
     margin,
     landscape: options.landscape ?? false,
     pageRanges: options.pageRanges ?? "",

@@ -39,6 +39,9 @@ export interface PdfOptions {
   landscape?: boolean;
   /** e.g. "1-3, 5". */
   pageRanges?: string;
+  /** Paper size as CSS lengths; either replaces `format`. */
+  width?: string;
+  height?: string;
 }
 
 export interface ViewportOptions {

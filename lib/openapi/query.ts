@@ -21,7 +21,11 @@ export function valueSchema(schema: Schema): JsonObject {
     case "boolean":
       return { type: "boolean" };
     case "string":
-      return { type: "string", ...(schema.maxLength ? { maxLength: schema.maxLength } : {}) };
+      return {
+        type: "string",
+        ...(schema.maxLength ? { maxLength: schema.maxLength } : {}),
+        ...(schema.pattern ? { pattern: schema.pattern } : {}),
+      };
     case "integer":
     case "number":
       return { type: schema.kind, minimum: schema.min, maximum: schema.max };

@@ -86,6 +86,9 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
       if (schema.maxLength !== undefined && text.length > schema.maxLength) {
         throw invalid(path, `is longer than ${schema.maxLength} characters.`);
       }
+      if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(text)) {
+        throw invalid(path, `must match ${schema.pattern}, got "${text}".`);
+      }
       return text;
     }
     case "integer":

@@ -11,7 +11,8 @@ import type { ErrorCode } from "../util/errors.ts";
  */
 export type Schema =
   | { kind: "boolean" }
-  | { kind: "string"; maxLength?: number }
+  /** `pattern`: a regular expression source the whole value must match. */
+  | { kind: "string"; maxLength?: number; pattern?: string }
   | { kind: "integer"; min: number; max: number }
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
@@ -67,6 +68,9 @@ export type ParamValue<D> = D extends { schema: infer S; default: infer V }
   ? ValueOf<S> | (V extends null ? null : never)
   : D extends { schema: infer S } ? ValueOf<S> | undefined
   : never;
+
+/** A CSS length as Chromium's printing takes it. */
+const CSS_LENGTH = "^\\d+(\\.\\d+)?(px|in|cm|mm)$";
 
 const bool = (description: string, example = "true") => ({
   schema: { kind: "boolean" } as const,
@@ -254,13 +258,24 @@ const DEFINITIONS = {
         },
         scale: {
           schema: { kind: "number", min: 0.1, max: 2 },
-          description: "Rendering scale.",
+          description: "Rendering scale (default 0.6, as Microlink).",
           example: "1",
         },
         margin: {
           schema: { kind: "stringOrTree" },
-          description: "CSS margin for every side, or margin.top/right/bottom/left.",
+          description:
+            "CSS margin for every side, or margin.top/right/bottom/left (default 0.35cm, as Microlink).",
           example: "1cm",
+        },
+        width: {
+          schema: { kind: "string", maxLength: 32, pattern: CSS_LENGTH },
+          description: "Paper width with a unit (px, in, cm, mm); with height, replaces format.",
+          example: "8.5in",
+        },
+        height: {
+          schema: { kind: "string", maxLength: 32, pattern: CSS_LENGTH },
+          description: "Paper height with a unit (px, in, cm, mm); with width, replaces format.",
+          example: "11in",
         },
         landscape: bool("Landscape paper."),
         pageRanges: str("Pages to print, e.g. 1-3.", "1-2"),
@@ -374,8 +389,8 @@ const DEFINITIONS = {
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
   modules: strings(
-    "JavaScript modules (inline, or module URLs) injected into the page as " +
-      '<script type="module">, after `scripts`.',
+    "JavaScript modules (inline, or module URLs) injected into the page as module scripts, " +
+      "after `scripts`.",
     "document.body.dataset.ready='1'",
   ),
   adblock: bool(

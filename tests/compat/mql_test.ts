@@ -55,6 +55,27 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(result.data.order, "script,module");
   });
 
+  await t.step("pdf.width and pdf.height; EPAGERANGE past the last page", async () => {
+    const result: Any = await mql(compat.pageUrl, {
+      endpoint,
+      meta: false,
+      pdf: { width: "4in", height: "3in" },
+    } as Any);
+    const bytes = await (await fetch(result.data.pdf.url)).text();
+    // 4 x 3 inches is 288 x 216 points
+    assert.match(bytes, /\/MediaBox\s*\[\s*0\s+0\s+288\s+216\s*\]/);
+    const past = await failure(
+      mql(compat.pageUrl, { endpoint, meta: false, pdf: { pageRanges: "5-6" } } as Any),
+    );
+    assert.equal(past.code, "EPAGERANGE");
+    assert.equal(past.statusCode, 400);
+    const unitless = await failure(
+      mql(compat.pageUrl, { endpoint, meta: false, pdf: { width: "4 inches" } } as Any),
+    );
+    assert.equal(unitless.code, "EINVALQUERY");
+    assert.match(unitless.description, /pdf\.width/);
+  });
+
   await t.step("custom data rules as mql maps them", async () => {
     const result: Any = await mql(compat.pageUrl, {
       endpoint,

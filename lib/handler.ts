@@ -1,7 +1,8 @@
 /**
  * The HTTP surface, first in every request's path: main.ts's Deno.serve hands each request to
  * the handler made here, which gives it an id (for its log lines), tries a short route table
- * (the API at `/`, /oembed, /health, /ready, /metrics, /openapi.json, /assets/, the playground),
+ * (the API at `/`, /oembed, /mcp, /health, /ready, /metrics, /openapi.json, /assets/, the
+ * playground),
  * compresses the answer, turns any throw into the contract's error answer (lib/boundary.ts) and
  * writes the request's one log line.
  */
@@ -18,6 +19,7 @@ import { CORS_HEADERS, jsonResponse } from "./api/respond.ts";
 import { createServices, type Services } from "./services.ts";
 import { openApiDocument } from "./openapi.ts";
 import { playgroundAsset, wantsPlayground } from "./playground/mod.ts";
+import { type ApiHandler, handleMcp, MCP_PATH } from "./mcp/http.ts";
 
 export interface ConnInfo {
   remoteAddr: string;
@@ -73,9 +75,21 @@ type Route = (
   exchange: Exchange,
 ) => Promise<Response | null> | Response | null;
 
-function routes(services: Services): Route[] {
+/** `self`: the whole handler, which /mcp's tool calls ask as any API client does. */
+function routes(services: Services, self: ApiHandler): Route[] {
   const { config } = services;
   return [
+    // Before the API's OPTIONS and GET-only rules: MCP is POST, with CORS of its own.
+    (request, url, conn) =>
+      url.pathname === MCP_PATH
+        ? handleMcp({
+          request,
+          remoteAddr: conn.remoteAddr,
+          arrivedOnProPort: conn.pro === true,
+          config,
+          api: self,
+        })
+        : null,
     (request) =>
       request.method === "OPTIONS"
         ? new Response(null, {
@@ -143,7 +157,7 @@ function notFound(url: URL): ApiError {
 
 /** Polled by orchestrators and scrapers every few seconds: their successes log at debug. */
 const PROBES = new Set(["/health", "/ready", "/metrics"]);
-const NAMED_PATHS = new Set([...PROBES, "/openapi.json"]);
+const NAMED_PATHS = new Set([...PROBES, "/openapi.json", MCP_PATH]);
 
 /**
  * What an answer's log line calls its route: linkpeek's own names, never the path (an asset
@@ -181,7 +195,7 @@ function logAnswer(exchange: Exchange, response: Response): void {
 /** The whole HTTP surface: a short route table, first match wins, default 404. */
 export async function createHandler(config: Config): Promise<Handler> {
   const services = await createServices(config);
-  const table = routes(services);
+  const table = routes(services, (request, conn) => handler(request, conn));
   const answer = async (exchange: Exchange, conn: ConnInfo): Promise<Response> => {
     const { request, url } = exchange;
     try {

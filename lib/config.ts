@@ -83,7 +83,9 @@ function mcpOrigins(env: Env, publicUrl: string): string[] {
   const origins = list(env, "MCP_ALLOWED_ORIGINS").map((raw) => {
     const origin = URL.parse(raw)?.origin;
     if (!origin || origin === "null") {
-      throw new Error(`MCP_ALLOWED_ORIGINS must list origins like https://app.example, got "${raw}"`);
+      throw new Error(
+        `MCP_ALLOWED_ORIGINS must list origins like https://app.example, got "${raw}"`,
+      );
     }
     return origin;
   });

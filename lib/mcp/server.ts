@@ -13,13 +13,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type ApiClient, callTool, describeTool } from "./call.ts";
 import { TOOLS, TOOLS_BY_NAME } from "./tools.ts";
+import { VERSION } from "../config.ts";
 
 /** What tools/call carries (the SDK's types.js subpath has no type declarations for Deno). */
 interface CallToolRequest {
   params: { name: string; arguments?: Record<string, unknown> };
 }
 
-const SERVER_INFO = { name: "linkpeek", title: "linkpeek", version: "0.1.0" };
+const SERVER_INFO = { name: "linkpeek", title: "linkpeek", version: VERSION };
 
 const INSTRUCTIONS = "linkpeek reads web pages: metadata, Markdown or text, HTML, screenshots, " +
   "PDFs, colours, technologies and Lighthouse, links, images, e-mails, oEmbed, or a function " +

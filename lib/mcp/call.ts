@@ -38,7 +38,8 @@ export const OUTPUT_SCHEMA: JsonObject = {
       description: "The API's `data` (for linkpeek_oembed, the oEmbed answer).",
     },
     statusCode: {
-      type: ["integer", "null"],
+      // anyOf, not a type array: clients that map schemas to one-type dialects take it.
+      anyOf: [{ type: "integer" }, { type: "null" }],
       description: "The HTTP status the target answered (null when not fetched).",
     },
     url: { type: "string", description: "The final URL, after redirects." },

@@ -19,8 +19,8 @@
  */
 import { benchConfig } from "./_config.ts";
 import { conditions, verdict } from "./_proc.ts";
-import { createHandler } from "../lib/handler.ts";
-import { setQuiet } from "../lib/log.ts";
+import { createHandler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
 import { TOOLS_BY_NAME } from "../lib/mcp/tools.ts";
 
 setQuiet(true);

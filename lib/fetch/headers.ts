@@ -1,6 +1,6 @@
 /** The request headers of one hop: defaults, caller headers, origin-only headers. */
-import { ApiError } from "../errors.ts";
-import { basicAuth, isHeaderValue, isReservedHeader } from "../http.ts";
+import { ApiError } from "../util/errors.ts";
+import { basicAuth, isHeaderValue, isReservedHeader } from "../util/http.ts";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

@@ -3,23 +3,23 @@
  * checked and dialled at exactly the checked address; redirects are followed by hand.
  */
 import type { Socket } from "node:net";
-import type { Config } from "../config.ts";
-import { ApiError } from "../errors.ts";
-import type { Redirect } from "../types.ts";
+import type { Config } from "../config/mod.ts";
+import { ApiError } from "../util/errors.ts";
+import type { Redirect } from "../util/payload_types.ts";
 import { pinHost } from "../guard/pin.ts";
 import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
-import { Deadline } from "../deadline.ts";
+import { Deadline } from "../util/deadline.ts";
 import { dialChecked } from "./dial.ts";
 import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
 import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
-import { openTunnel, type ProxySpec } from "./proxy.ts";
+import { openTunnel, type ProxySpec } from "./proxy_client.ts";
 import { withRetries } from "./retry.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
-import { locationText } from "./url.ts";
-import { parseTargetUrl, redact } from "../url.ts";
-import { portOf } from "../http.ts";
+import { locationText } from "./location.ts";
+import { parseTargetUrl, redact } from "../util/target_url.ts";
+import { portOf } from "../util/http.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 

@@ -7,7 +7,7 @@
  * query.
  */
 import { type ParamDef, PARAMS, type Schema } from "../params/schema.ts";
-import { RULE_TYPES } from "../extract/custom_types.ts";
+import { RULE_TYPES } from "../extract/custom/value_types.ts";
 import { type JsonObject, valueSchema } from "../openapi/query.ts";
 
 export type { JsonObject };

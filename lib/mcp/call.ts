@@ -143,7 +143,11 @@ export async function callTool(
   const shown = tool.shows ? data[tool.shows] : data;
   const content: Content[] = [{
     type: "text",
-    text: typeof shown === "string" ? shown : JSON.stringify(shown ?? null),
+    text: typeof shown === "string"
+      ? shown
+      : shown === null || shown === undefined
+      ? `No ${tool.shows} found at ${structured.url}.`
+      : JSON.stringify(shown),
   }];
   if (tool.media) content.push(...await mediaContent(client, data[tool.media]));
   return { content, structuredContent: structured };

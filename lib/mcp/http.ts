@@ -16,7 +16,7 @@
  * address or key.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { ApiClient } from "./call.ts";
 import { createMcpServer } from "./server.ts";
 

@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type ApiClient, callTool, describeTool } from "./call.ts";
 import { TOOLS, TOOLS_BY_NAME } from "./tools.ts";
-import { VERSION } from "../config.ts";
+import { VERSION } from "../config/mod.ts";
 
 /** What tools/call carries (the SDK's types.js subpath has no type declarations for Deno). */
 interface CallToolRequest {

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy.ts";
-import { ApiError } from "../../lib/errors.ts";
+import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy_client.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import { certsFor } from "../extract/_certs.ts";
 import { serve, tableResolver, testConfig } from "../_fixtures.ts";

@@ -7,8 +7,8 @@
 import { PNG } from "pngjs";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createHandler, type Handler } from "../../lib/handler.ts";
-import type { Config } from "../../lib/config.ts";
+import { createHandler, type Handler } from "../../lib/handler/mod.ts";
+import type { Config } from "../../lib/config/mod.ts";
 import { type Fixture, html, serve, testConfig, type TestConfigOptions } from "../_fixtures.ts";
 
 const PARAGRAPH = "Calm interfaces ask for attention only when it matters. They let people " +

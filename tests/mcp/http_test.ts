@@ -366,6 +366,19 @@ Deno.test("Origin: a foreign one is refused (403), PUBLIC_URL's and MCP_ALLOWED_
     await response.body?.cancel();
   }
 
+  // Only /mcp takes these methods: the API's own rules are unchanged.
+  const postApi = await fetch(`${service.origin}/`, { method: "POST", body: "{}" });
+  assert.equal(postApi.status, 405);
+  assert.equal(postApi.headers.get("allow"), "GET, HEAD, OPTIONS");
+  await postApi.body?.cancel();
+  const apiPreflight = await preflight("http://evil.example");
+  assert.equal(apiPreflight.status, 403, "(still /mcp's)");
+  await apiPreflight.body?.cancel();
+  const rootPreflight = await fetch(`${service.origin}/`, { method: "OPTIONS" });
+  assert.equal(rootPreflight.headers.get("access-control-allow-origin"), "*");
+  assert.equal(rootPreflight.headers.get("access-control-allow-methods"), "GET, HEAD, OPTIONS");
+  await rootPreflight.body?.cancel();
+
   // The SDK's client, sent from a foreign page's origin, cannot connect.
   await assert.rejects(httpClient(service.origin, { origin: "http://evil.example" }), /403|Origin/);
 });

@@ -24,8 +24,7 @@ import { setQuiet } from "../lib/util/log.ts";
 import { TOOLS_BY_NAME } from "../lib/mcp/tools.ts";
 
 setQuiet(true);
-const write = (s = "") =>
-  Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+const write = (s = "") => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
 
 const roundsArg = Deno.args.find((a) => a.startsWith("--rounds="));
 const ROUNDS = roundsArg ? Number(roundsArg.slice(9)) : 300;
@@ -47,15 +46,13 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-const PARAGRAPH =
-  "<p>Calm interfaces ask for attention only when it matters. They let people " +
+const PARAGRAPH = "<p>Calm interfaces ask for attention only when it matters. They let people " +
   "finish what they came to do, and they keep quiet otherwise.</p>";
-const PAGE =
-  `<!doctype html><html lang="en"><head><title>Calm interfaces</title>
+const PAGE = `<!doctype html><html lang="en"><head><title>Calm interfaces</title>
 <meta name="description" content="Why calm software wins."></head>
 <body><main><article><h1>Calm interfaces</h1>${
-    PARAGRAPH.repeat(12)
-  }</article></main></body></html>`;
+  PARAGRAPH.repeat(12)
+}</article></main></body></html>`;
 
 async function run(): Promise<void> {
   const target = Deno.serve(
@@ -150,11 +147,9 @@ async function run(): Promise<void> {
     const met = m - a <= TARGET_MS;
     allMet &&= met;
     write(
-      `${name.padEnd(20)} ${a.toFixed(2).padStart(7)} ms ${
-        m.toFixed(2).padStart(10)
-      } ms ${(m - a).toFixed(2).padStart(9)} ms ${
-        (m / a).toFixed(2).padStart(6)
-      }x   ${verdict(met)}`,
+      `${name.padEnd(20)} ${a.toFixed(2).padStart(7)} ms ${m.toFixed(2).padStart(10)} ms ${
+        (m - a).toFixed(2).padStart(9)
+      } ms ${(m / a).toFixed(2).padStart(6)}x   ${verdict(met)}`,
     );
   }
 
@@ -167,15 +162,11 @@ async function run(): Promise<void> {
     ),
   );
   const wall = performance.now() - started;
-  const failed = outcomes.filter((o) =>
-    o.status === "rejected"
-  ) as PromiseRejectedResult[];
+  const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
   write(
     `${CONCURRENT} concurrent tool calls (misses, embedded store): ${
       CONCURRENT - failed.length
-    } answered, ${failed.length} errors, ${wall.toFixed(0)} ms   ${
-      verdict(failed.length === 0)
-    }`,
+    } answered, ${failed.length} errors, ${wall.toFixed(0)} ms   ${verdict(failed.length === 0)}`,
   );
   for (const failure of failed.slice(0, 3)) {
     write(`  ${String(failure.reason).slice(0, 200)}`);

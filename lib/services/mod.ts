@@ -17,7 +17,12 @@ import type { AdmissionPool } from "../util/admission.ts";
 import { paletteAdmission } from "../media/palette_async.ts";
 
 /** What the service's admission pools admit. */
-export type AdmittedWork = "browserPages" | "domWorkers" | "technologies" | "lighthouse" | "palettes";
+export type AdmittedWork =
+  | "browserPages"
+  | "domWorkers"
+  | "technologies"
+  | "lighthouse"
+  | "palettes";
 
 /** What the process remembers between requests, each table bounded (client-chosen keys). */
 export interface Memo {

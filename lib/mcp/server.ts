@@ -5,6 +5,7 @@
  * process.
  */
 import { Server } from "@modelcontextprotocol/sdk/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -30,10 +31,15 @@ const INSTRUCTIONS = "linkpeek reads web pages: metadata, Markdown or text, HTML
 // The same list for every request: built once.
 const LISTED = { tools: TOOLS.map(describeTool) };
 
+// One for the process: a Server left to itself builds its own Ajv with formats, about a
+// millisecond and a heap of garbage for every /mcp request (it is used for elicitation only).
+const VALIDATOR = new AjvJsonSchemaValidator();
+
 export function createMcpServer(client: ApiClient): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
+    jsonSchemaValidator: VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => LISTED);
   server.setRequestHandler(CallToolRequestSchema, (request: CallToolRequest) => {

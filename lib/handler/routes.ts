@@ -246,8 +246,11 @@ export const ALLOWED_METHODS = [
   ),
 ].sort().join(", ");
 
+// Read on every request: split once.
+const ALLOWED = new Set(ALLOWED_METHODS.split(", "));
+const ANY_METHOD_ROUTES = ROUTES.filter((route) => route.method === "ANY");
+
 /** Whether a request with this method may reach a route: one of ALLOWED_METHODS, or an ANY path. */
 export function methodAllowed(method: string, path: string): boolean {
-  return ALLOWED_METHODS.split(", ").includes(method) ||
-    ROUTES.some((route) => route.method === "ANY" && pathMatches(route, path));
+  return ALLOWED.has(method) || ANY_METHOD_ROUTES.some((route) => pathMatches(route, path));
 }

@@ -121,16 +121,13 @@ export async function handleMcp(mcp: McpRequest): Promise<Response> {
     enableJsonResponse: true,
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
   });
-  const server = createMcpServer(clientFor(mcp));
-  await server.connect(transport);
-  try {
-    const response = await transport.handleRequest(request);
-    if (origin === null) return response;
-    const headers = new Headers(response.headers);
-    for (const [name, value] of Object.entries(cors)) headers.set(name, value);
-    return new Response(response.body, { status: response.status, headers });
-  } finally {
-    // With JSON answers every response is complete once handleRequest returns.
-    await server.close();
-  }
+  // Not closed after: with JSON answers every response is complete once handleRequest returns,
+  // and nothing holds the pair but each other (close() would abort handlers that have finished,
+  // a DOMException each, on every request).
+  await createMcpServer(clientFor(mcp)).connect(transport);
+  const response = await transport.handleRequest(request);
+  if (origin === null) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(cors)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
 }

@@ -2,6 +2,7 @@ import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import type { ProxySpec } from "../fetch/proxy_client.ts";
 import type { FunctionResult } from "./evaluate.ts";
+import type { Upstream } from "./upstream.ts";
 import type { AdmissionPool } from "../util/admission.ts";
 
 export type { FunctionResult } from "./evaluate.ts";
@@ -145,6 +146,8 @@ export interface BrowserStats {
   launches: number;
   /** Incognito contexts open now (one per visit in progress; 0 when idle: nothing leaked). */
   contexts: number;
+  /** Tabs open now in the visits' and the spare's contexts (popups included until closed). */
+  pages: number;
 }
 
 export interface BrowserPool extends AsyncDisposable {
@@ -152,6 +155,8 @@ export interface BrowserPool extends AsyncDisposable {
   visit(url: string, options?: VisitOptions): Promise<VisitResult>;
   /** The guarded egress proxy's port (started if needed), for a browser of a tool's own. */
   egressPort(): Promise<number>;
+  /** A guarded egress proxy dialling through `proxy` (shared, closed once idle). */
+  upstream(proxy: ProxySpec): Promise<Upstream>;
   /** True when the binary is present and Chromium launches (launches it if needed). */
   ready(): Promise<boolean>;
   stats(): BrowserStats;

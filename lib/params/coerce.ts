@@ -101,6 +101,8 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
     }
     case "duration": {
       const text = leaf(node, path);
+      const alias = schema.aliases?.[text.toLowerCase()];
+      if (alias !== undefined && Object.hasOwn(schema.aliases!, text.toLowerCase())) return alias;
       const ms = parseDuration(text);
       if (ms === null) {
         throw invalid(path, `must be a duration like 1500, 10s, 2h or 1d, got "${text}".`);

@@ -50,6 +50,7 @@ type AsDefined =
   | "audio"
   | "video"
   | "markdown"
+  | "frontmatter"
   | "force"
   | "signature"
   | "retry"
@@ -286,6 +287,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     audio: values.audio,
     video: values.video,
     markdown: values.markdown,
+    frontmatter: values.frontmatter,
     ttlMs,
     staleTtlMs,
     force: values.force,

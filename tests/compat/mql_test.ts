@@ -97,6 +97,34 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(missing.statusCode, 404);
   });
 
+  await t.step("ttl=max, staleTtl=true and cacheKey as Microlink documents them", async () => {
+    const ask = (options: Record<string, unknown>) =>
+      mql(compat.pageUrl, { endpoint, meta: false, ...options } as Any) as Promise<Any>;
+    const first = await ask({ ttl: "max", cacheKey: "variant-a" });
+    assert.equal(first.response.headers.get("x-cache-ttl"), String(31 * 86_400_000));
+    const again = await ask({ ttl: "max", cacheKey: "variant-a" });
+    assert.equal(again.response.headers.get("x-cache-status"), "HIT");
+    const other = await ask({ ttl: "max", cacheKey: "variant-b" });
+    assert.equal(other.response.headers.get("x-cache-status"), "MISS");
+    const stale = await ask({ ttl: "max", cacheKey: "variant-a", staleTtl: true });
+    assert.equal(stale.response.headers.get("x-cache-status"), "STALE");
+  });
+
+  await t.step("Microlink's codes with Microlink's meanings", async () => {
+    const codeOf = async (options: Record<string, unknown>) =>
+      (await failure(mql(compat.pageUrl, { endpoint, ...options } as Any))).code;
+    assert.equal(await codeOf({ ttl: "soon" }), "EINVALTTL");
+    assert.equal(await codeOf({ ttl: "1h", staleTtl: "2h" }), "EINVALSTTL");
+    assert.equal(await codeOf({ proxy: "http://proxy.invalid:3128" }), "EPROXY");
+    assert.equal(await codeOf({ data: { price: { type: "money", selector: "p" } } }), "EINVALDATA");
+    assert.equal(await codeOf({ function: "() => {" }), "EINVALFUNCTION");
+    assert.equal(
+      await codeOf({ screenshot: { overlay: { background: "expression(x)" } } }),
+      "EINVALOVERLAYBG",
+    );
+    assert.equal(await codeOf({ waitUntil: "never" }), "EINVALQUERY");
+  });
+
   await t.step(
     "MicrolinkError carries Microlink's id and more: the request, its docs",
     async () => {

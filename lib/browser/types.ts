@@ -73,6 +73,8 @@ export interface VisitOptions {
   styles?: string | string[];
   /** JS text, or http(s) URLs of scripts. */
   scripts?: string | string[];
+  /** JS module text, or http(s) URLs of modules, added as <script type="module">. */
+  modules?: string | string[];
   mediaType?: "screen" | "print";
   /**
    * What `prerender=auto` found: a challenge's own navigations are followed, a shell is given

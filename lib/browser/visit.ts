@@ -219,6 +219,11 @@ async function act(page: Page, job: VisitJob): Promise<void> {
     const tag = isUrl(script) ? { url: script } : { content: script };
     await deadline.run(page.addScriptTag(tag)).catch(injectError("scripts", script));
   }
+  for (const module of list(options.modules)) {
+    const tag = isUrl(module) ? { url: module } : { content: module };
+    await deadline.run(page.addScriptTag({ ...tag, type: "module" }))
+      .catch(injectError("modules", module));
+  }
   for (const selector of list(options.click)) {
     const handle = await wait("click", selector, true);
     await deadline.run(handle!.click()).catch((error) => {

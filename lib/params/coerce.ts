@@ -70,7 +70,7 @@ function leaf(node: QueryNode, path: string): string {
   if (node.value === undefined) throw invalid(path, "needs a value.");
   if (/[\r\n]/.test(node.value) && !path.startsWith("data.")) {
     // Line breaks are allowed only where they are content (scripts, styles, function, rules).
-    if (!/^(scripts|styles|function)\b/.test(path)) {
+    if (!/^(scripts|modules|styles|function)\b/.test(path)) {
       throw invalid(path, "must not contain line breaks.");
     }
   }

@@ -37,6 +37,7 @@ export interface PageParams {
   scroll?: string;
   styles?: string[];
   scripts?: string[];
+  modules?: string[];
   adblock?: boolean;
 }
 
@@ -260,6 +261,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
       "scroll",
       "styles",
       "scripts",
+      "modules",
       "adblock",
     ] as const
   ) {

@@ -353,7 +353,10 @@ const DEFINITIONS = {
     example: "500",
   },
   viewport: VIEWPORT,
-  device: str("Device preset, e.g. iPhone 15, iPad, Macbook Pro 13.", "iPhone 15"),
+  device: str(
+    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ...",
+    "iPhone 15",
+  ),
   colorScheme: {
     schema: { kind: "enum", values: ["light", "dark", "no-preference"] },
     description: "prefers-color-scheme.",
@@ -370,6 +373,11 @@ const DEFINITIONS = {
   scroll: str("Selector scrolled into view before capture.", "#footer"),
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  modules: strings(
+    "JavaScript modules (inline, or module URLs) injected into the page as " +
+      '<script type="module">, after `scripts`.',
+    "document.body.dataset.ready='1'",
+  ),
   adblock: bool(
     "Block ads and trackers, reject cookie-consent dialogs and hide ad slots in every browser " +
       "visit (default true).",

@@ -35,6 +35,26 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(result.response.headers.get("content-encoding"), "br");
   });
 
+  await t.step("modules: inline code injected as <script type=module>, after scripts", async () => {
+    const result: Any = await mql(compat.pageUrl, {
+      endpoint,
+      prerender: true,
+      meta: false,
+      scripts: "document.body.dataset.order = 'script'",
+      // import.meta exists only in a module: a classic script would throw here
+      modules: [
+        "document.body.dataset.kind = typeof import.meta.url",
+        "document.body.dataset.order += ',module'",
+      ],
+      data: {
+        kind: { selector: "body", attr: "data-kind" },
+        order: { selector: "body", attr: "data-order" },
+      },
+    } as Any);
+    assert.equal(result.data.kind, "string");
+    assert.equal(result.data.order, "script,module");
+  });
+
   await t.step("custom data rules as mql maps them", async () => {
     const result: Any = await mql(compat.pageUrl, {
       endpoint,

@@ -58,6 +58,7 @@ const BROWSER = [
   "scroll",
   "styles",
   "scripts",
+  "modules",
 ] as const;
 
 const PAGE = [...FETCH, ...BROWSER];

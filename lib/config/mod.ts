@@ -52,6 +52,8 @@ export interface Config {
   ownPorts: readonly number[];
   /** EGRESS_PROXY: every outbound connection through this proxy (a request's `proxy` wins). */
   egressProxy: ProxySpec | null;
+  /** Web origins whose pages may call /mcp: PUBLIC_URL's and MCP_ALLOWED_ORIGINS. */
+  mcpOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -78,17 +80,32 @@ function redisPort(redisUrl: string | undefined): number[] {
   throw new Error(`REDIS_URL must be a URL like redis://127.0.0.1:6379, got "${redisUrl}"`);
 }
 
+/** PUBLIC_URL's origin and MCP_ALLOWED_ORIGINS, each an origin like https://app.example. */
+function mcpOrigins(env: Env, publicUrl: string): string[] {
+  const origins = list(env, "MCP_ALLOWED_ORIGINS").map((raw) => {
+    const origin = URL.parse(raw)?.origin;
+    if (!origin || origin === "null") {
+      throw new Error(
+        `MCP_ALLOWED_ORIGINS must list origins like https://app.example, got "${raw}"`,
+      );
+    }
+    return origin;
+  });
+  return [...new Set([new URL(publicUrl).origin, ...origins])];
+}
+
 /** Reads the contract's environment variables; throws a readable Error on a bad value. */
 export function loadConfig(env: Env = Deno.env.toObject()): Config {
   const port = int(env, "PORT", 3000);
   const proPort = env.PRO_PORT ? int(env, "PRO_PORT", 0, 1) : null;
   const proHosts = list(env, "PRO_HOSTS");
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     port,
     listenHost: env.LISTEN_HOST || "0.0.0.0",
     proHosts: proHosts.length ? proHosts.map((h) => h.toLowerCase()) : null,
     proPort,
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    publicUrl,
     dataDir: env.DATA_DIR || "./data",
     redisUrl: env.REDIS_URL || null,
     trustedTargets: parseTrustedTargets(env.TRUSTED_TARGETS ?? ""),
@@ -113,5 +130,6 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     egressProxy: env.EGRESS_PROXY
       ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))
       : null,
+    mcpOrigins: mcpOrigins(env, publicUrl),
   };
 }

@@ -7,6 +7,7 @@ import type { BrowserPool } from "./browser/types.ts";
 import { createBrowser } from "./browser/mod.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { DomWorkers } from "./extract/dom_workers.ts";
+import { DocumentWorkers } from "./documents/workers.ts";
 import { createLighthouse, type LighthouseRunner } from "./insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "./insights/technologies.ts";
 import { BoundedMap } from "./bounded_map.ts";
@@ -37,6 +38,8 @@ export interface Services {
   metrics: Metrics;
   /** Worker threads for custom rules and markdown (bounded; EBUSY when saturated). */
   dom: DomWorkers;
+  /** Worker threads converting document targets (PDF, Office, ODF, RTF, EPUB) to HTML. */
+  documents: DocumentWorkers;
   /** `insights.lighthouse` runs, bounded by LIGHTHOUSE_RUNS. */
   lighthouse: LighthouseRunner;
   /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
@@ -51,6 +54,7 @@ export async function createServices(config: Config): Promise<Services> {
   const browser = createBrowser({ config, fetcher });
   const metrics = createMetrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
+  const documents = new DocumentWorkers();
   const lighthouse = createLighthouse({
     chromiumPath: config.chromiumPath,
     egressPort: () => browser.egressPort(),
@@ -64,6 +68,7 @@ export async function createServices(config: Config): Promise<Services> {
     browser,
     metrics,
     dom,
+    documents,
     lighthouse,
     technologies,
     memo: createMemo(),
@@ -71,6 +76,7 @@ export async function createServices(config: Config): Promise<Services> {
       technologies.close();
       await lighthouse.close();
       await dom.close();
+      await documents.close();
       await browser.close();
       await store.close();
     },

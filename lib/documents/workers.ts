@@ -1,0 +1,237 @@
+/**
+ * The pool that converts documents off the main thread: at most `maxWorkers` conversions at
+ * once, `maxQueue` waiting (EBUSY past that), and a heap cap per worker thread, so a hostile
+ * document costs one capped thread and never the event loop or the process. A job answers by
+ * its deadline or its caller's signal, whichever comes first; its worker slot is held until the
+ * worker has really stopped (it reads its own deadline and a cancel flag), and one that neither
+ * answers nor stops (stuck in one step, or stopped at its heap cap) is replaced GRACE_MS after.
+ * The same discipline as the DOM workers' pool (lib/extract/dom_workers.ts), for another worker
+ * module: conversions are rare and heavy, page work is frequent and light.
+ */
+import { Worker } from "node:worker_threads";
+import { ApiError } from "../errors.ts";
+import { log } from "../log.ts";
+import type { Converted } from "./convert.ts";
+import type { DocumentFormat } from "./detect.ts";
+import { type RefusalReason } from "./refused.ts";
+
+export interface DocumentWorkersOptions {
+  /** Conversions at once (one worker thread each); default 1. */
+  maxWorkers?: number;
+  /** Conversions waiting for a worker; beyond it EBUSY. Default 8. */
+  maxQueue?: number;
+  /** Old-generation heap one worker may hold, in MB; default 256. */
+  heapMb?: number;
+}
+
+/** What a worker is sent. */
+export interface ConvertJob {
+  format: DocumentFormat;
+  bytes: Uint8Array;
+  endsAt: number;
+  /** Int32 flag: non-zero once the caller gave up. */
+  cancel: SharedArrayBuffer;
+}
+
+/** What a worker answers. */
+export type ConvertReply =
+  | { ok: true; converted: Converted }
+  | { ok: false; refused: RefusalReason | null; overBudget: boolean; message: string };
+
+/** How a conversion ended when it gave no document. */
+export type ConvertFailure = RefusalReason | "over-budget" | "failed";
+
+export type ConvertOutcome =
+  | { ok: true; converted: Converted }
+  | { ok: false; failure: ConvertFailure; message: string };
+
+const GRACE_MS = 2000;
+const WORKER_URL = new URL("./_worker.ts", import.meta.url);
+
+export class DocumentWorkers implements AsyncDisposable {
+  readonly #maxWorkers: number;
+  readonly #maxQueue: number;
+  readonly #heapMb: number;
+  readonly #idle: Worker[] = [];
+  readonly #queue: Array<(worker: Worker | null) => void> = [];
+  readonly #running = new Set<Promise<void>>();
+  readonly #cancels = new Set<Int32Array>();
+  #workers = 0;
+  #replaced = 0;
+  #closed = false;
+
+  constructor(options: DocumentWorkersOptions = {}) {
+    this.#maxWorkers = options.maxWorkers ?? 1;
+    this.#maxQueue = options.maxQueue ?? 8;
+    this.#heapMb = options.heapMb ?? 256;
+  }
+
+  stats(): { busy: number; queued: number; workers: number; replaced: number } {
+    return {
+      busy: this.#running.size,
+      queued: this.#queue.length,
+      workers: this.#workers,
+      replaced: this.#replaced,
+    };
+  }
+
+  /**
+   * Converts `bytes` by `endsAt` (epoch ms). Resolves with the outcome (a refusal is an outcome,
+   * not an error); rejects with EBUSY when saturated, or the signal's reason when it aborts.
+   */
+  async convert(
+    format: DocumentFormat,
+    bytes: Uint8Array,
+    options: { endsAt: number; signal?: AbortSignal },
+  ): Promise<ConvertOutcome> {
+    options.signal?.throwIfAborted();
+    const worker = await this.#acquire(options.signal);
+    return await this.#runOn(worker, { format, bytes, endsAt: options.endsAt }, options.signal);
+  }
+
+  async settled(): Promise<void> {
+    while (this.#running.size) await Promise.all(this.#running);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const waiter of this.#queue.splice(0)) waiter(null);
+    for (const flag of this.#cancels) Atomics.store(flag, 0, 1);
+    await this.settled();
+    await Promise.all(this.#idle.splice(0).map((worker) => worker.terminate()));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #acquire(signal?: AbortSignal): Worker | Promise<Worker> {
+    if (this.#closed) throw busy("shutting down");
+    const idle = this.#idle.pop();
+    if (idle) return idle;
+    if (this.#workers < this.#maxWorkers) return this.#spawn();
+    if (this.#queue.length >= this.#maxQueue) {
+      throw busy(`${this.#maxWorkers} converting, ${this.#queue.length} waiting`);
+    }
+    return new Promise<Worker>((resolve, reject) => {
+      const waiter = (worker: Worker | null) => {
+        signal?.removeEventListener("abort", abort);
+        if (worker) resolve(worker);
+        else reject(busy("shutting down"));
+      };
+      const abort = () => {
+        this.#queue.splice(this.#queue.indexOf(waiter), 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      this.#queue.push(waiter);
+    });
+  }
+
+  #release(worker: Worker | null): void {
+    const next = this.#queue.shift();
+    if (next) next(worker ?? this.#spawn());
+    else if (worker) {
+      worker.unref();
+      this.#idle.push(worker);
+    }
+  }
+
+  #spawn(): Worker {
+    this.#workers++;
+    return new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: this.#heapMb } });
+  }
+
+  #retire(worker: Worker): void {
+    this.#workers--;
+    worker.terminate().catch(() => {});
+  }
+
+  #runOn(
+    worker: Worker,
+    job: Omit<ConvertJob, "cancel">,
+    signal?: AbortSignal,
+  ): Promise<ConvertOutcome> {
+    worker.ref();
+    const cancel = new SharedArrayBuffer(4);
+    const flag = new Int32Array(cancel);
+    this.#cancels.add(flag);
+    let settle!: (outcome: ConvertOutcome | { error: unknown }) => void;
+    const answered = new Promise<ConvertOutcome | { error: unknown }>((resolve) =>
+      settle = resolve
+    );
+    const failed = (failure: ConvertFailure, message: string) =>
+      settle({ ok: false, failure, message });
+
+    const slot = new Promise<void>((freed) => {
+      let watchdog: ReturnType<typeof setTimeout>;
+      const finish = (keep: boolean) => {
+        clearTimeout(watchdog);
+        clearTimeout(deadline);
+        signal?.removeEventListener("abort", abort);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+        if (!keep) this.#retire(worker);
+        this.#release(keep ? worker : null);
+        freed();
+      };
+      const onMessage = (reply: ConvertReply) => {
+        finish(true);
+        if (reply.ok) settle(reply);
+        else failed(reply.refused ?? (reply.overBudget ? "over-budget" : "failed"), reply.message);
+      };
+      const onError = (error: unknown) => {
+        finish(false);
+        failed("failed", error instanceof Error ? error.message : String(error));
+      };
+      const onExit = () => {
+        finish(false);
+        failed("failed", "the conversion worker stopped (its heap cap, or a crash)");
+      };
+      const giveUp = () => {
+        log.warn("document worker did not stop at its deadline; replacing it", {});
+        this.#replaced++;
+        finish(false);
+      };
+      // The caller is answered at the deadline; the worker is given GRACE_MS more to stop.
+      const stop = () => {
+        Atomics.store(flag, 0, 1);
+        clearTimeout(watchdog);
+        watchdog = setTimeout(giveUp, GRACE_MS);
+      };
+      const abort = () => {
+        stop();
+        settle({ error: signal!.reason });
+      };
+      const deadline = setTimeout(() => {
+        stop();
+        failed("over-budget", "the conversion ran out of time");
+      }, Math.max(0, job.endsAt - Date.now()));
+      watchdog = setTimeout(giveUp, Math.max(0, job.endsAt - Date.now()) + GRACE_MS);
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+      if (signal?.aborted) abort();
+      else signal?.addEventListener("abort", abort, { once: true });
+      // A copy is transferred: the caller keeps its bytes to describe the file.
+      const bytes = job.bytes.slice();
+      worker.postMessage({ ...job, bytes, cancel } satisfies ConvertJob, [bytes.buffer]);
+    });
+    this.#running.add(slot);
+    slot.finally(() => {
+      this.#running.delete(slot);
+      this.#cancels.delete(flag);
+    });
+    return answered.then((outcome) => {
+      if ("error" in outcome) throw outcome.error;
+      return outcome;
+    });
+  }
+}
+
+function busy(detail: string): ApiError {
+  return new ApiError("EBUSY", `The document converters are saturated (${detail}); retry later.`, {
+    headers: { "retry-after": "2" },
+  });
+}

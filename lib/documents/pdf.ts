@@ -6,13 +6,39 @@
  * fonts loaded, no * network: it is handed the bytes and no URL, so a document can make it fetch nothing. An
  * encrypted document that needs a password is refused.
  */
-import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import * as pdfjsWorker from "pdfjs-dist/legacy/build/pdf.worker.mjs";
+import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import { BudgetExceeded } from "../extract/budget.ts";
 import { documentHtml, type DocumentProperties, HtmlBody } from "./html.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
 
-// pdf.js looks for its worker's handler here before it would import one by a computed URL.
-(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+let loading: Promise<typeof Pdfjs> | null = null;
+
+/**
+ * pdf.js, loaded on a thread's first PDF (static specifiers: `deno compile` still sees them).
+ * Its worker's handler is put where pdf.js looks before it would import one by a computed URL.
+ * At load it warns that it cannot find @napi-rs/canvas, which only rendering would use: that
+ * warning is kept off stderr.
+ */
+function loadPdfjs(): Promise<typeof Pdfjs> {
+  loading ??= (async () => {
+    // deno-lint-ignore no-console
+    const warn = console.warn;
+    // deno-lint-ignore no-console
+    console.warn = () => {};
+    try {
+      const [pdfjs, worker] = await Promise.all([
+        import("pdfjs-dist/legacy/build/pdf.mjs"),
+        import("pdfjs-dist/legacy/build/pdf.worker.mjs"),
+      ]);
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+      return pdfjs;
+    } finally {
+      // deno-lint-ignore no-console
+      console.warn = warn;
+    }
+  })();
+  return loading;
+}
 
 export interface PdfResult {
   html: string;
@@ -29,6 +55,7 @@ export async function pdfToHtml(
   bytes: Uint8Array,
   check: () => void = () => {},
 ): Promise<PdfResult> {
+  const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
     // pdf.js detaches the buffer it is given: it gets a copy.
     data: bytes.slice(),
@@ -51,7 +78,7 @@ export async function pdfToHtml(
     if (doc.numPages > DOCUMENT_LIMITS.maxParts) {
       throw new DocumentRefused("too-large", `pdf has ${doc.numPages} pages`);
     }
-    const properties = await pdfProperties(doc);
+    const properties = await pdfProperties(pdfjs, doc);
     const pages: Line[][] = [];
     for (let number = 1; number <= doc.numPages; number++) {
       check();
@@ -61,6 +88,11 @@ export async function pdfToHtml(
       page.cleanup();
     }
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
+  } catch (error) {
+    if (error instanceof DocumentRefused || error instanceof BudgetExceeded) throw error;
+    // What pdf.js reports while reading (a stack overflow on nested objects, a bad stream).
+    const message = error instanceof Error ? error.message : String(error);
+    throw new DocumentRefused("corrupt", `pdf does not read: ${message}`);
   } finally {
     await task.destroy();
   }
@@ -132,7 +164,10 @@ function pagesToHtml(pages: Line[][], check: () => void): HtmlBody {
   return body;
 }
 
-async function pdfProperties(doc: pdfjs.PDFDocumentProxy): Promise<DocumentProperties> {
+async function pdfProperties(
+  pdfjs: typeof Pdfjs,
+  doc: Pdfjs.PDFDocumentProxy,
+): Promise<DocumentProperties> {
   const { info } = await doc.getMetadata().catch(() => ({ info: {} }));
   const fields = (info ?? {}) as Record<string, unknown>;
   const text = (key: string) => typeof fields[key] === "string" ? fields[key] as string : undefined;

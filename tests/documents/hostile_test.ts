@@ -79,7 +79,10 @@ Deno.test("hostile documents are answered in time, described, logged; the next i
     if (failure) {
       assert.equal(body.data.markdown, undefined, `${hostile.name} has no content`);
       assert.equal(body.data.all, undefined, `${hostile.name} has no text`);
-      if (hostile.path.endsWith(".pdf")) assert.equal(body.data.pdf.type, "pdf", hostile.name);
+      if (hostile.path.endsWith(".pdf")) {
+        assert.equal(body.data.pdf.type, "pdf", hostile.name);
+        assert.equal(body.data.pdf.pages, null, hostile.name);
+      }
       const logged = await waitFor(() =>
         main.lines.map((line) => JSON.parse(line)).some((line) =>
           line.msg === "document not converted" && line.failure === failure &&

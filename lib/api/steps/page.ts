@@ -158,15 +158,13 @@ async function fetchPage(context: StepContext): Promise<Page> {
   const format = detectDocument({ bytes: result.body, contentType, url: result.url });
   if (format) {
     const read = await readDocument(context, result, format);
+    // A PDF stays `data.pdf`, with its page count (null when it could not be read).
+    const described = describeFileTarget(result);
+    const pdf = described?.pdf ? { pdf: { ...described.pdf, pages: read.pages } } : null;
     if (read.html === null) {
-      return { ...page, file: describeFileTarget(result) ?? fileFields(result) };
+      return { ...page, file: { ...(described ?? fileFields(result)), ...pdf } };
     }
-    const pdf = describeFileTarget(result)?.pdf as Record<string, unknown> | undefined;
-    return {
-      ...page,
-      html: read.html,
-      attach: pdf ? { pdf: { ...pdf, pages: read.pages } } : null,
-    };
+    return { ...page, html: read.html, attach: pdf };
   }
   const decoding = performance.now();
   page.file = describeFileTarget(result);

@@ -84,8 +84,8 @@ export async function pdfToHtml(
       check();
       const page = await doc.getPage(number);
       const content = await page.getTextContent();
+      // No page.cleanup(): it drops the fonts and resources pages share, to parse them again.
       pages.push(linesOf(content.items as TextItem[]));
-      page.cleanup();
     }
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
   } catch (error) {

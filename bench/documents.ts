@@ -237,6 +237,8 @@ await using app = await testApp(
     trustPorts: [site.port],
     requestTimeoutMs: 120_000,
     maxBodyBytes: 32 << 20,
+    // Every request here is a free-plan one from 127.0.0.1.
+    freeDailyLimit: 1_000_000,
   }),
 );
 const viaLinkpeek = async (path: string) => {

@@ -1,7 +1,7 @@
-import { toBase64Url } from "../base64url.ts";
+import { toBase64Url } from "../util/base64url.ts";
 import { prettyBytes } from "../media/pretty.ts";
-import type { MediaObject } from "../types.ts";
-import type { Services } from "../services.ts";
+import type { MediaObject } from "../util/payload_types.ts";
+import type { Services } from "../services/mod.ts";
 import { SANDBOX_CSP, untrustedBodyHeaders } from "./untrusted_body.ts";
 
 export const ASSET_PREFIX = "/assets/";

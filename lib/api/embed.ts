@@ -1,5 +1,5 @@
-import { ApiError } from "../errors.ts";
-import type { Services } from "../services.ts";
+import { ApiError } from "../util/errors.ts";
+import type { Services } from "../services/mod.ts";
 import { assetDisposition, assetIdOf } from "./assets.ts";
 import { fieldAt } from "./field_path.ts";
 import type { HeaderMap } from "./respond.ts";

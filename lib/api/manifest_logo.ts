@@ -1,5 +1,5 @@
 import { type Fetcher, targetHeaderOptions, type TargetHeaders } from "../fetch/types.ts";
-import { httpUrl } from "../url.ts";
+import { httpUrl } from "../util/target_url.ts";
 
 const MAX_MANIFEST_BYTES = 256 * 1024;
 

@@ -2,7 +2,7 @@
  * `overlay.background`: a CSS colour, a gradient, or an http(s) image URL. Validated strictly
  * (a whitelist of tokens, never free CSS) because it is written into the overlay page's style.
  */
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 
 const NAMED_COLORS = new Set(
   ("aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue " +

@@ -1,8 +1,8 @@
 /** Screenshot (page, full page or element, optionally framed) and PDF of a loaded page. */
 import type { BrowserContext, Page, PaperFormat } from "puppeteer-core";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 import type { CapturedImage, CapturedPdf, PdfOptions, ScreenshotOptions } from "./types.ts";
-import type { Deadline } from "../deadline.ts";
+import type { Deadline } from "../util/deadline.ts";
 import { imageSize } from "../media/image_size.ts";
 import { typeFromBytes } from "../media/sniff.ts";
 import { overlayPage, wantsOverlay } from "./overlay.ts";

@@ -10,7 +10,7 @@
  * run last in a visit and the context's disposal ends the renderer.
  */
 import type { Page } from "puppeteer-core";
-import { toBase64Url } from "../base64url.ts";
+import { toBase64Url } from "../util/base64url.ts";
 import { firstLine } from "./capture.ts";
 
 export interface FunctionResult {

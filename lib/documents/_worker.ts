@@ -1,6 +1,6 @@
 /** A document-conversion thread (see workers.ts): one job at a time, each under its budget. */
 import { parentPort } from "node:worker_threads";
-import { BudgetExceeded } from "../extract/budget.ts";
+import { BudgetExceeded } from "../extract/dom/budget.ts";
 import { convertDocument } from "./convert.ts";
 import { DocumentRefused } from "./refused.ts";
 import type { ConvertJob, ConvertReply } from "./workers.ts";

@@ -3,7 +3,7 @@
  * converters spend from it inside their loops (lib/extract/budget.ts), the asynchronous ones
  * (pdf.js, the RTF tokenizer) check it between pages or tokens.
  */
-import { type Budget, BudgetExceeded, withBudget } from "../extract/budget.ts";
+import { type Budget, BudgetExceeded, withBudget } from "../extract/dom/budget.ts";
 import type { DocumentFormat } from "./detect.ts";
 import { docxToHtml } from "./docx.ts";
 import { epubToHtml } from "./epub.ts";

@@ -2,8 +2,9 @@
  * The HTML a converted document becomes: a <head> carrying the document's own properties where
  * the default-field rules read them (title, meta author/description/date, html lang), and a body
  * of plain blocks (headings, paragraphs, lists, tables, sections), all inside <main data-document>
- * which the main-content views take whole (lib/extract/markdown.ts's mainContent), with no attribute that could make the pipeline fetch
- * something (no images, no styles, no scripts; links kept for http(s) and mailto).
+ * which the main-content views take whole (the markdown view's mainContent), with no attribute
+ * that could make the pipeline fetch something (no images, styles or scripts; links kept for
+ * http(s) and mailto).
  */
 import { escapeAttribute, escapeText } from "entities";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";

@@ -7,7 +7,7 @@
  * encrypted document that needs a password is refused.
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import { BudgetExceeded } from "../extract/budget.ts";
+import { BudgetExceeded } from "../extract/dom/budget.ts";
 import { documentHtml, type DocumentProperties, HtmlBody } from "./html.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
 

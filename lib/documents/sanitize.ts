@@ -7,8 +7,8 @@
  */
 import { escapeAttribute, escapeText } from "entities";
 import { type AnyNode, isTag, isText } from "domhandler";
-import { spend } from "../extract/budget.ts";
-import { parseHtml } from "../extract/dom.ts";
+import { spend } from "../extract/dom/budget.ts";
+import { parseHtml } from "../extract/dom/mod.ts";
 
 const KEPT = new Set([
   "h1",

@@ -5,12 +5,13 @@
  * its deadline or its caller's signal, whichever comes first; its worker slot is held until the
  * worker has really stopped (it reads its own deadline and a cancel flag), and one that neither
  * answers nor stops (stuck in one step, or stopped at its heap cap) is replaced GRACE_MS after.
- * The same discipline as the DOM workers' pool (lib/extract/dom_workers.ts), for another worker
+ * The same discipline as the DOM workers' pool (lib/extract/dom/workers.ts), for another worker
  * module: conversions are rare and heavy, page work is frequent and light.
  */
 import { Worker } from "node:worker_threads";
-import { ApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import { ApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
+import { AdmissionPool, Busy, type Permit } from "../util/admission.ts";
 import type { Converted } from "./convert.ts";
 import type { DocumentFormat } from "./detect.ts";
 import { type RefusalReason } from "./refused.ts";
@@ -49,27 +50,34 @@ const GRACE_MS = 2000;
 const WORKER_URL = new URL("./_worker.ts", import.meta.url);
 
 export class DocumentWorkers implements AsyncDisposable {
-  readonly #maxWorkers: number;
-  readonly #maxQueue: number;
+  /** Conversions holding a worker: `maxWorkers` at once, `maxQueue` in line, EBUSY past that. */
+  readonly admission: AdmissionPool;
   readonly #heapMb: number;
   readonly #idle: Worker[] = [];
-  readonly #queue: Array<(worker: Worker | null) => void> = [];
   readonly #running = new Set<Promise<void>>();
   readonly #cancels = new Set<Int32Array>();
   #workers = 0;
   #replaced = 0;
-  #closed = false;
 
   constructor(options: DocumentWorkersOptions = {}) {
-    this.#maxWorkers = options.maxWorkers ?? 1;
-    this.#maxQueue = options.maxQueue ?? 8;
+    this.admission = new AdmissionPool({
+      running: options.maxWorkers ?? 1,
+      waiting: options.maxQueue ?? 8,
+      busyMessage: (s) =>
+        `The document converters are saturated (${s.maxRunning} converting, ` +
+        `${s.waiting} waiting); retry later.`,
+      closedError: () =>
+        new ApiError("EBUSY", "The document converters are shutting down; retry later.", {
+          headers: { "retry-after": "2" },
+        }),
+    });
     this.#heapMb = options.heapMb ?? 256;
   }
 
   stats(): { busy: number; queued: number; workers: number; replaced: number } {
     return {
       busy: this.#running.size,
-      queued: this.#queue.length,
+      queued: this.admission.state().waiting,
       workers: this.#workers,
       replaced: this.#replaced,
     };
@@ -84,9 +92,10 @@ export class DocumentWorkers implements AsyncDisposable {
     bytes: Uint8Array,
     options: { endsAt: number; signal?: AbortSignal },
   ): Promise<ConvertOutcome> {
-    options.signal?.throwIfAborted();
-    const worker = await this.#acquire(options.signal);
-    return await this.#runOn(worker, { format, bytes, endsAt: options.endsAt }, options.signal);
+    const outcome = this.admission.admit(options.signal);
+    if (outcome instanceof Busy) throw outcome.error();
+    const place = await outcome;
+    return await this.#runOn(place, { format, bytes, endsAt: options.endsAt }, options.signal);
   }
 
   async settled(): Promise<void> {
@@ -94,47 +103,15 @@ export class DocumentWorkers implements AsyncDisposable {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    for (const waiter of this.#queue.splice(0)) waiter(null);
+    const closing = this.admission.close();
     for (const flag of this.#cancels) Atomics.store(flag, 0, 1);
     await this.settled();
+    await closing;
     await Promise.all(this.#idle.splice(0).map((worker) => worker.terminate()));
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  #acquire(signal?: AbortSignal): Worker | Promise<Worker> {
-    if (this.#closed) throw busy("shutting down");
-    const idle = this.#idle.pop();
-    if (idle) return idle;
-    if (this.#workers < this.#maxWorkers) return this.#spawn();
-    if (this.#queue.length >= this.#maxQueue) {
-      throw busy(`${this.#maxWorkers} converting, ${this.#queue.length} waiting`);
-    }
-    return new Promise<Worker>((resolve, reject) => {
-      const waiter = (worker: Worker | null) => {
-        signal?.removeEventListener("abort", abort);
-        if (worker) resolve(worker);
-        else reject(busy("shutting down"));
-      };
-      const abort = () => {
-        this.#queue.splice(this.#queue.indexOf(waiter), 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", abort, { once: true });
-      this.#queue.push(waiter);
-    });
-  }
-
-  #release(worker: Worker | null): void {
-    const next = this.#queue.shift();
-    if (next) next(worker ?? this.#spawn());
-    else if (worker) {
-      worker.unref();
-      this.#idle.push(worker);
-    }
   }
 
   #spawn(): Worker {
@@ -147,11 +124,13 @@ export class DocumentWorkers implements AsyncDisposable {
     worker.terminate().catch(() => {});
   }
 
+  /** Runs one conversion on an idle worker or a new one; its place is held until it stopped. */
   #runOn(
-    worker: Worker,
+    place: Permit,
     job: Omit<ConvertJob, "cancel">,
     signal?: AbortSignal,
   ): Promise<ConvertOutcome> {
+    const worker = this.#idle.pop() ?? this.#spawn();
     worker.ref();
     const cancel = new SharedArrayBuffer(4);
     const flag = new Int32Array(cancel);
@@ -172,8 +151,12 @@ export class DocumentWorkers implements AsyncDisposable {
         worker.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
-        if (!keep) this.#retire(worker);
-        this.#release(keep ? worker : null);
+        if (keep) {
+          // Idle, it does not keep the process alive.
+          worker.unref();
+          this.#idle.push(worker);
+        } else this.#retire(worker);
+        place.release();
         freed();
       };
       const onMessage = (reply: ConvertReply) => {
@@ -228,10 +211,4 @@ export class DocumentWorkers implements AsyncDisposable {
       return outcome;
     });
   }
-}
-
-function busy(detail: string): ApiError {
-  return new ApiError("EBUSY", `The document converters are saturated (${detail}); retry later.`, {
-    headers: { "retry-after": "2" },
-  });
 }

@@ -5,8 +5,8 @@
  * literal, and nothing a document names (external entities, XInclude) is ever fetched.
  */
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
-import { spend } from "../extract/budget.ts";
-import { parseDocument } from "../extract/html_parser.ts";
+import { spend } from "../extract/dom/budget.ts";
+import { parseDocument } from "../extract/stream/html_parser.ts";
 
 export type { Document, Element };
 

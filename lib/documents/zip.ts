@@ -5,7 +5,7 @@
  * or the archive's total bound. A declared size is never trusted (a zip bomb lies about it).
  */
 import { Inflate } from "fflate";
-import { spend } from "../extract/budget.ts";
+import { spend } from "../extract/dom/budget.ts";
 import { DocumentRefused } from "./refused.ts";
 
 export interface ZipLimits {

@@ -1,5 +1,5 @@
 /** A query string as a tree of dotted names: `a.b=1&a=true` -> a{value:"true", kids{b{value:"1"}}}. */
-import { BoundedMap } from "../bounded_map.ts";
+import { BoundedMap } from "../util/bounded_map.ts";
 export interface QueryNode {
   value?: string;
   kids: Map<string, QueryNode>;

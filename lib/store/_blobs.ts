@@ -12,7 +12,7 @@
  * a large blob's file then has no index entry, and the next start sweeps it away.
  */
 import { join } from "node:path";
-import { log } from "../log.ts";
+import { log } from "../util/log.ts";
 
 const SYNC_READ_MAX = 256 * 1024;
 /** Blobs up to this size are KV values: under the 64 KiB cap with room for its encoding. */

@@ -7,9 +7,9 @@
  */
 import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
-import { ApiError } from "../errors.ts";
-import { log } from "../log.ts";
-import { settlesWithin } from "../deadline.ts";
+import { ApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
+import { settlesWithin } from "../util/deadline.ts";
 import { onceUntilSuccess } from "./_once.ts";
 import {
   checkId,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PNG as PngEncoder } from "pngjs";
-import { WORKER_THRESHOLD } from "../../lib/extract/dom_work.ts";
+import { WORKER_THRESHOLD } from "../../lib/extract/dom/work.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 function redPng(): Uint8Array<ArrayBuffer> {

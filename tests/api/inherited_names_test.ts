@@ -4,13 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
-import { toLang } from "../../lib/extract/languages.ts";
-import { documentToMarkdown } from "../../lib/extract/markdown.ts";
-import { parseHtml } from "../../lib/extract/dom.ts";
+import { toLang } from "../../lib/extract/fields/lang_codes.ts";
+import { documentToMarkdown } from "../../lib/extract/content/markdown.ts";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { typeFromContentType } from "../../lib/media/sniff.ts";
 import { parseDuration } from "../../lib/params/duration.ts";
 import { parseParams } from "../../lib/params/mod.ts";
-import { validateRules } from "../../lib/extract/custom_rules.ts";
+import { validateRules } from "../../lib/extract/custom/rules.ts";
 
 const INHERITED = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty"];
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseBackground } from "../../lib/browser/background.ts";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 
 Deno.test("parseBackground() accepts colours, gradients and http(s) image URLs", () => {
   for (

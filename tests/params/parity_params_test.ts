@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { parseParams } from "../../lib/params/mod.ts";
 import { sanitizeFilename } from "../../lib/params/filename.ts";
-import { ApiError } from "../../lib/errors.ts";
-import { validateRules } from "../../lib/extract/custom.ts";
-import { evaluateSources } from "../../lib/extract/custom_rules.ts";
+import { ApiError } from "../../lib/util/errors.ts";
+import { validateRules } from "../../lib/extract/custom/mod.ts";
+import { evaluateSources } from "../../lib/extract/custom/rules.ts";
 
 const parse = (query: string) => parseParams(new URLSearchParams(query), { maxTimeoutMs: 28_000 });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseParams } from "../../lib/params/mod.ts";
 import { queryApiKey } from "../../lib/api/plan.ts";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 
 const parse = (query: string) => parseParams(new URLSearchParams(query), { maxTimeoutMs: 28_000 });
 

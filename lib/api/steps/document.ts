@@ -4,10 +4,10 @@
  * any page. One the converters refuse or cannot finish in time (corrupt, encrypted, a bomb, over
  * a budget) is described as a file without its content, with a log line saying why.
  */
-import { isApiError } from "../../errors.ts";
+import { isApiError } from "../../util/errors.ts";
 import type { DocumentFormat } from "../../documents/detect.ts";
 import type { FetchResult } from "../../fetch/types.ts";
-import { log } from "../../log.ts";
+import { log } from "../../util/log.ts";
 import type { StepContext } from "./context.ts";
 
 export interface ReadDocument {

@@ -4,14 +4,14 @@
  * is an image, audio or video. A document (PDF, Office, ODF, RTF, EPUB) is converted to HTML and
  * read like a page (lib/api/steps/document.ts); one that cannot be is described as a file.
  */
-import { ApiError } from "../../errors.ts";
+import { ApiError } from "../../util/errors.ts";
 import { detectDocument } from "../../documents/detect.ts";
 import { decodeHtml } from "../../fetch/decode.ts";
 import type { FetchResult } from "../../fetch/types.ts";
 import { describeMedia } from "../../media/describe.ts";
 import { sniffMedia } from "../../media/sniff.ts";
 import type { VisitResult } from "../../browser/types.ts";
-import type { FetchMode, Redirect } from "../../types.ts";
+import type { FetchMode, Redirect } from "../../util/payload_types.ts";
 import { type PrerenderReason, prerenderReason } from "../prerender.ts";
 import { needsHtml, startVisit, type StepContext, wantsBrowser } from "./context.ts";
 import { readDocument } from "./document.ts";

@@ -4,10 +4,10 @@
  * release date, preview clip and cover come from the embed page (open.spotify.com/embed/...),
  * whose state is JSON in script#__NEXT_DATA__, fetched as the platform's endpoint.
  */
-import { LinearParser } from "../html_parser.ts";
-import { meta, type Rule } from "../rules.ts";
+import { LinearParser } from "../stream/html_parser.ts";
+import { meta, type Rule } from "../fields/rules.ts";
 import { always, fromEndpoint, hostIs } from "./helpers.ts";
-import type { Platform, PlatformData } from "./types.ts";
+import type { Platform, PlatformData } from "./platform.ts";
 
 const KINDS = "track|album|playlist|artist|episode|show";
 const PAGE = new RegExp(`^/(?:intl-[a-z-]+/)?(${KINDS})/([A-Za-z0-9]{22})`);

@@ -4,9 +4,9 @@
  * the profile's user and its creation time. A video id also encodes its upload time (its top 32
  * bits are epoch seconds).
  */
-import { memo, type Rule } from "../rules.ts";
+import { memo, type Rule } from "../fields/rules.ts";
 import { always, before, byId, hostIs } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 type Json = Record<string, unknown> | undefined;
 const STATE = "__UNIVERSAL_DATA_FOR_REHYDRATION__";

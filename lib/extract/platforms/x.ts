@@ -5,9 +5,9 @@
  * X serves most clients an empty shell, so a post's facts come first from the public
  * syndication endpoint that embedded posts use (cdn.syndication.twimg.com), when fetched.
  */
-import { ld, meta, type Rule } from "../rules.ts";
+import { ld, meta, type Rule } from "../fields/rules.ts";
 import { always, before, byTestId, firstSegment, fromEndpoint, hostIs, probed } from "./helpers.ts";
-import type { Platform, PlatformData } from "./types.ts";
+import type { Platform, PlatformData } from "./platform.ts";
 
 const SYNDICATION = "https://cdn.syndication.twimg.com/tweet-result";
 

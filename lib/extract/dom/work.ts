@@ -1,0 +1,45 @@
+/**
+ * The DOM-based extras of a request (custom `data` rules, the `markdown` view) from one parse,
+ * under a budget that every loop over the DOM checks (lib/extract/dom/budget.ts). Small pages run
+ * here; the rest in the bounded pool of worker threads (lib/extract/dom/workers.ts), because a
+ * full DOM of a page of several MB takes a second or more that must not stall other requests.
+ */
+import { type Budget, withBudget } from "./budget.ts";
+import { runRulesOnDocument } from "../custom/mod.ts";
+import type { CustomRules } from "../custom/rules.ts";
+import { parseHtml } from "./mod.ts";
+import { documentToMarkdown } from "../content/markdown.ts";
+
+export interface DomWork {
+  html: string;
+  url: string;
+  rules: CustomRules | null;
+  markdown: boolean;
+  /** Values of the rules' `evaluate` sources, computed in the browser. */
+  evaluated?: unknown[];
+}
+
+export interface DomResult {
+  custom: Record<string, unknown>;
+  markdown: string | null;
+}
+
+/**
+ * Above this many characters of HTML the work moves off the main thread. Below it, even a
+ * hostile page takes a few milliseconds (every step is linear in the page).
+ */
+export const WORKER_THRESHOLD = 16 * 1024;
+
+/** The work itself, synchronous; throws BudgetExceeded once `budget` is spent. */
+export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
+  const run = (): DomResult => {
+    const doc = parseHtml(work.html);
+    return {
+      custom: work.rules
+        ? runRulesOnDocument(doc, { url: work.url, rules: work.rules, evaluated: work.evaluated })
+        : {},
+      markdown: work.markdown ? documentToMarkdown(doc, work.url) : null,
+    };
+  };
+  return budget ? withBudget(budget, run) : run();
+}

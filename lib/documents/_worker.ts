@@ -9,7 +9,9 @@ parentPort!.on("message", async ({ format, bytes, endsAt, cancel }: ConvertJob) 
   let reply: ConvertReply;
   try {
     const budget = { endsAt, cancelled: new Int32Array(cancel) };
-    reply = { ok: true, converted: await convertDocument(format, bytes, budget) };
+    // A private copy: decoders may refuse views of shared memory.
+    const converted = await convertDocument(format, new Uint8Array(bytes).slice(), budget);
+    reply = { ok: true, converted };
   } catch (error) {
     reply = {
       ok: false,

@@ -1,7 +1,7 @@
 /**
  * One document converted to HTML by its format's converter, under a budget: the synchronous
  * converters spend from it inside their loops (lib/extract/budget.ts), the asynchronous ones
- * (pdf.js, the RTF tokenizer) check it between pages or tokens.
+ * (pdf.js) check it between pages.
  */
 import { type Budget, BudgetExceeded, withBudget } from "../extract/dom/budget.ts";
 import type { DocumentFormat } from "./detect.ts";
@@ -39,7 +39,7 @@ export async function convertDocument(
     case "docx":
       return sync(docxToHtml);
     case "rtf":
-      return { html: await rtfToHtml(bytes, check) };
+      return sync(rtfToHtml);
     case "xlsx":
       return sync(xlsxToHtml);
     case "pptx":

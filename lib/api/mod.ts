@@ -19,6 +19,7 @@ import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
 import { preferredEncoding } from "../handler/compress.ts";
+import { withApiHeaders } from "./api_headers.ts";
 import { Deadline } from "../util/deadline.ts";
 
 export interface ApiRequest {
@@ -88,7 +89,7 @@ async function answer(
   let prepared: Prepared | null = null;
   let invalid: unknown = null;
   try {
-    prepared = prepare(endpoint.query ? endpoint.query() : url, services);
+    prepared = prepare(endpoint.query ? endpoint.query() : withApiHeaders(url, request), services);
   } catch (error) {
     invalid = error;
   }
@@ -116,7 +117,7 @@ async function answer(
   const { params, target, credentialed, rules } = prepared;
   if (params.proxy && meta.plan !== "pro") {
     await admitted;
-    throw new ApiError("EPRO", "The parameter `proxy` is available on the pro endpoint only.");
+    throw new ApiError("EPROXY", "The parameter `proxy` is available on the pro endpoint only.");
   }
   meta.targetHost = target.host;
   meta.private = credentialed;

@@ -32,7 +32,7 @@ const HANDSHAKE_MS = 3_000;
 /**
  * How long opening a tunnel may take with `remainingMs` left to the caller's deadline: a few
  * seconds, and never more than half of what is left, so a proxy that accepts and never answers
- * is named (EPROXY) before the deadline turns it into a timeout of the target's.
+ * is named (EPROXYFAILED) before the deadline turns it into a timeout of the target's.
  */
 export function handshakeBudget(remainingMs: number): number {
   return Math.max(1, Math.min(HANDSHAKE_MS, Math.floor(remainingMs / 2)));
@@ -64,7 +64,7 @@ export function proxyHost(proxy: ProxySpec): string {
 }
 
 export function proxyError(proxy: ProxySpec, what: string, cause?: unknown): ApiError {
-  return new ApiError("EPROXY", `The proxy "${proxyHost(proxy)}" ${what}.`, { cause });
+  return new ApiError("EPROXYFAILED", `The proxy "${proxyHost(proxy)}" ${what}.`, { cause });
 }
 
 export interface TunnelOptions {
@@ -151,7 +151,7 @@ function connect(
   });
 }
 
-/** CONNECT ip:port; resolves once the proxy answered 2xx, rejects with EPROXY otherwise. */
+/** CONNECT ip:port; resolves once the proxy answered 2xx, rejects with EPROXYFAILED otherwise. */
 function handshake(
   socket: net.Socket,
   proxy: ProxySpec,

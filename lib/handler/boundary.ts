@@ -6,6 +6,7 @@
  */
 import { ApiError, causeChain, type ErrorCode, isApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
+import { API_HEADER_PREFIX } from "../api/api_headers.ts";
 import { errorResponse, plainError, type ResponseMeta } from "../api/respond.ts";
 
 /** What the answer's log line and the request metrics read of the route that took a request. */
@@ -42,7 +43,7 @@ const SECRET_HEADERS = ["x-api-key", "authorization", "cookie", "proxy-authoriza
 
 /**
  * Everything in the request that may be a secret: `headers.*` values (all of them: a name
- * does not tell), the signature, the target's userinfo, and credential headers.
+ * does not tell), the signature, the target's userinfo, credential and `x-api-header-*` headers.
  */
 function secretsOf(exchange: Exchange): string[] {
   const secrets: string[] = [];
@@ -53,8 +54,8 @@ function secretsOf(exchange: Exchange): string[] {
   for (const part of [target?.username, target?.password]) {
     if (part) secrets.push(part, safeDecode(part));
   }
-  for (const name of SECRET_HEADERS) {
-    const value = exchange.request.headers.get(name);
+  for (const [name, value] of exchange.request.headers) {
+    if (!SECRET_HEADERS.includes(name) && !name.startsWith(API_HEADER_PREFIX)) continue;
     if (value) secrets.push(value, ...value.split(/[\s;=,]+/));
   }
   return secrets;

@@ -1,6 +1,6 @@
 /**
  * Egress through real proxies (tinyproxy, squid) on loopback: http and https targets, the
- * browser, EGRESS_PROXY, the guard around and behind the proxy, and EPROXY. Target names
+ * browser, EGRESS_PROXY, the guard around and behind the proxy, and EPROXYFAILED. Target names
  * resolve (injected resolver) straight to 127.0.0.1, so what a proxy is asked to CONNECT to is
  * a loopback fixture: nothing leaves the machine.
  */
@@ -116,16 +116,19 @@ Deno.test("the fetcher tunnels to the checked address through tinyproxy and squi
     assert.ok(tunnelledBytes(log, `127.0.0.1:${plain.port}`).slice(before).some((n) => n > 100));
   });
 
-  await t.step("407 without or with wrong credentials: EPROXY naming the host only", async () => {
-    for (
-      const url of [`http://127.0.0.1:${tiny.port}`, `http://ada:wrong@127.0.0.1:${tiny.port}`]
-    ) {
-      await assert.rejects(
-        fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(url) }),
-        isCode("EPROXY", /^The proxy "127\.0\.0\.1" asked for credentials \(40[17]\)\.$/),
-      );
-    }
-  });
+  await t.step(
+    "407 without or with wrong credentials: EPROXYFAILED naming the host only",
+    async () => {
+      for (
+        const url of [`http://127.0.0.1:${tiny.port}`, `http://ada:wrong@127.0.0.1:${tiny.port}`]
+      ) {
+        await assert.rejects(
+          fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(url) }),
+          isCode("EPROXYFAILED", /^The proxy "127\.0\.0\.1" asked for credentials \(40[17]\)\.$/),
+        );
+      }
+    },
+  );
 });
 
 Deno.test("the guard holds around and behind a proxy", async (t) => {
@@ -151,20 +154,23 @@ Deno.test("the guard holds around and behind a proxy", async (t) => {
     assert.doesNotMatch(await squid.log(), /10\.0\.0\.9/);
   });
 
-  await t.step("a proxy that refuses connections is EPROXY, never a direct fetch", async () => {
-    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (closed.addr as Deno.NetAddr).port;
-    closed.close();
-    const fetcher = createFetcher({ config: configFor([plain.port, port]) });
-    await assert.rejects(
-      fetcher.fetch(`http://${SITE}:${plain.port}/`, {
-        proxy: proxyOf(`http://user:pw@127.0.0.1:${port}`),
-        retries: 2,
-      }),
-      isCode("EPROXY", /^The proxy "127\.0\.0\.1" refused the connection\.$/),
-    );
-    assert.equal(plain.hits, 0);
-  });
+  await t.step(
+    "a proxy that refuses connections is EPROXYFAILED, never a direct fetch",
+    async () => {
+      const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = (closed.addr as Deno.NetAddr).port;
+      closed.close();
+      const fetcher = createFetcher({ config: configFor([plain.port, port]) });
+      await assert.rejects(
+        fetcher.fetch(`http://${SITE}:${plain.port}/`, {
+          proxy: proxyOf(`http://user:pw@127.0.0.1:${port}`),
+          retries: 2,
+        }),
+        isCode("EPROXYFAILED", /^The proxy "127\.0\.0\.1" refused the connection\.$/),
+      );
+      assert.equal(plain.hits, 0);
+    },
+  );
 });
 
 Deno.test("the browser's traffic leaves through the request's proxy", async () => {
@@ -184,5 +190,5 @@ Deno.test("the browser's traffic leaves through the request's proxy", async () =
     html: true,
     proxy: proxyOf(`http://127.0.0.1:${tiny.port}`),
   });
-  await assert.rejects(denied, isCode("EPROXY", /asked for credentials/));
+  await assert.rejects(denied, isCode("EPROXYFAILED", /asked for credentials/));
 });

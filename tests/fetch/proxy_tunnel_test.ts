@@ -285,7 +285,7 @@ Deno.test("the fetch deadline cuts a body that stalls inside the tunnel", async 
   }
 });
 
-Deno.test("a proxy that accepts and never answers is EPROXY before the deadline", async (t) => {
+Deno.test("a proxy that accepts and never answers is EPROXYFAILED before the deadline", async (t) => {
   await using target = site();
   await using proxy = await startRecordingProxy("silent");
   // The request's deadline under the 5 s connect timeout: today's handshake waited for it.
@@ -296,25 +296,28 @@ Deno.test("a proxy that accepts and never answers is EPROXY before the deadline"
       createFetcher({ config }).fetch(`http://${SITE}:${target.port}/`, {
         proxy: proxyOf(proxy.url),
       }),
-      isCode("EPROXY", /^The proxy "127\.0\.0\.1" did not answer in time\.$/),
+      isCode("EPROXYFAILED", /^The proxy "127\.0\.0\.1" did not answer in time\.$/),
     );
   });
 
-  await t.step("an API request with `timeout=4s` through EGRESS_PROXY answers EPROXY", async () => {
-    // The fetch's own deadline (10 s) is not the request's: the bound holds under both.
-    await using app = await testApp(
-      configFor([target.port, proxy.port], { egressProxy: proxyOf(proxy.url) }),
-    );
-    const { status, body } = await app.json(q(`http://${SITE}:${target.port}/`, "&timeout=4s"));
-    assert.equal(status, 502, JSON.stringify(body));
-    assert.equal((body as Answer).code, "EPROXY");
-  });
+  await t.step(
+    "an API request with `timeout=4s` through EGRESS_PROXY answers EPROXYFAILED",
+    async () => {
+      // The fetch's own deadline (10 s) is not the request's: the bound holds under both.
+      await using app = await testApp(
+        configFor([target.port, proxy.port], { egressProxy: proxyOf(proxy.url) }),
+      );
+      const { status, body } = await app.json(q(`http://${SITE}:${target.port}/`, "&timeout=4s"));
+      assert.equal(status, 502, JSON.stringify(body));
+      assert.equal((body as Answer).code, "EPROXYFAILED");
+    },
+  );
 
   await t.step("a dial of the browser's egress proxy through EGRESS_PROXY", async () => {
     const egress = createFetcher({ config: { ...config, egressProxy: proxyOf(proxy.url) } });
     await assert.rejects(
       egress.dial(SITE, target.port),
-      isCode("EPROXY", /did not answer in time/),
+      isCode("EPROXYFAILED", /did not answer in time/),
     );
   });
   assert.equal(target.hits, 0);

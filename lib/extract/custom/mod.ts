@@ -20,6 +20,7 @@ import { applyType, type RuleType, typeContext } from "./value_types.ts";
 import type { Context } from "../fields/rules.ts";
 import type { CustomRule, CustomRules } from "./rules.ts";
 import { nodeToMarkdown } from "../content/markdown.ts";
+import { parseJson } from "../../util/json_depth.ts";
 
 export { evaluateSources, validateRules } from "./rules.ts";
 export type { CustomRule, CustomRules } from "./rules.ts";
@@ -204,7 +205,7 @@ function val(node: AnyNode): string | null {
 function json(node: AnyNode): unknown {
   const text = isDocument(node) || isTag(node) ? rawText(node) : "";
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 /** Screenshot (page, full page or element, optionally framed) and PDF of a loaded page. */
-import type { BrowserContext, Page, PaperFormat } from "puppeteer-core";
+import type { Page, PaperFormat } from "puppeteer-core";
+import type { TabOpener } from "./popup_guard.ts";
 import { ApiError } from "../util/errors.ts";
 import type { CapturedImage, CapturedPdf, PdfOptions, ScreenshotOptions } from "./types.ts";
 import type { Deadline } from "../util/deadline.ts";
@@ -9,7 +10,7 @@ import { overlayPage, wantsOverlay } from "./overlay.ts";
 
 export async function captureScreenshot(
   page: Page,
-  job: { options: ScreenshotOptions; context: BrowserContext; deadline: Deadline },
+  job: { options: ScreenshotOptions; context: TabOpener; deadline: Deadline },
 ): Promise<CapturedImage> {
   const { options, deadline } = job;
   const type = options.type ?? "png";
@@ -54,7 +55,7 @@ async function drawOverlay(
   capture: Uint8Array,
   job: {
     options: ScreenshotOptions;
-    context: BrowserContext;
+    context: TabOpener;
     deadline: Deadline;
     type: "png" | "jpeg";
     quality: number | undefined;

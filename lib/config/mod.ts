@@ -37,6 +37,8 @@ export interface Config {
   browserPages: number;
   /** Visits waiting for a page (BROWSER_QUEUE); one more is EBUSY. */
   browserQueue: number;
+  /** A renderer's resident memory past this (BROWSER_PAGE_MEMORY_MB) gets it killed. */
+  browserPageMemoryMb: number;
   /** Called with each finished visit's phase times; benchmarks observe the pool through it. */
   onVisit: ((timings: VisitTimings) => void) | null;
   /** Lines below this level are not written (LOG_LEVEL). */
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     lighthouseRuns: int(env, "LIGHTHOUSE_RUNS", 1, 1),
     browserPages: int(env, "BROWSER_PAGES", 3, 1),
     browserQueue: int(env, "BROWSER_QUEUE", 16),
+    browserPageMemoryMb: int(env, "BROWSER_PAGE_MEMORY_MB", 1024, 128),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,

@@ -53,7 +53,9 @@ const DATA: JsonObject = {
     ),
     screenshot: { oneOf: [ref("Media"), { type: "null" }], description: "With screenshot." },
     pdf: { oneOf: [ref("Media"), { type: "null" }], description: "With pdf." },
-    markdown: nullable("string", { description: "With markdown=true." }),
+    markdown: nullable("string", {
+      description: "With markdown=true; opens with YAML front matter with frontmatter=true.",
+    }),
     iframe: {
       description: "With iframe: the oEmbed provider's answer.",
       oneOf: [{

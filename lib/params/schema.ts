@@ -15,8 +15,16 @@ export type Schema =
   | { kind: "integer"; min: number; max: number }
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
-  /** Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see duration.ts). */
-  | { kind: "duration"; min: number; max: number }
+  /**
+   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see duration.ts), and the
+   * named `aliases` (case-insensitive; null turns the feature off).
+   */
+  | {
+    kind: "duration";
+    min: number;
+    max: number;
+    aliases?: Readonly<Record<string, number | null>>;
+  }
   /** A single value or index-dotted items (`click.0=a&click.1=b`). */
   | { kind: "list"; of: Schema }
   /** Named members; with `boolean` the bare parameter may also be true/false. */
@@ -291,22 +299,42 @@ const DEFINITIONS = {
     default: true,
   },
   markdown: { ...bool("Add data.markdown, the main content as Markdown."), default: false },
+  frontmatter: {
+    ...bool(
+      "With markdown=true: open data.markdown with YAML front matter (title, description, " +
+        "author, publisher, date, url, word_count, reading_time). Whole-page `data` Markdown " +
+        "rules get it whenever meta is on, as on Microlink.",
+    ),
+    default: false,
+  },
   ttl: {
-    schema: { kind: "duration", min: MIN_TTL_MS, max: MAX_TTL_MS },
-    description: "How long the answer is cached (1m to 31d, e.g. 1d).",
+    schema: {
+      kind: "duration",
+      min: MIN_TTL_MS,
+      max: MAX_TTL_MS,
+      aliases: { min: MIN_TTL_MS, max: MAX_TTL_MS },
+    },
+    description: "How long the answer is cached (1m to 31d, e.g. 1d; min and max as Microlink).",
     example: "1h",
     default: null,
     errorCode: "EINVALTTL",
   },
   staleTtl: {
-    schema: { kind: "duration", min: 0, max: MAX_TTL_MS },
+    schema: { kind: "duration", min: 0, max: MAX_TTL_MS, aliases: { "": 0, true: 0, false: null } },
     description:
-      "Serve a cached answer older than this (0 up to ttl) at once and refresh it in the background.",
+      "Serve a cached answer older than this (0 up to ttl) at once and refresh it in the " +
+      "background; true is 0 (always serve the cached copy and refresh it), false is off.",
     example: "0",
     default: null,
     errorCode: "EINVALSTTL",
   },
   force: { ...bool("Bypass the cache."), default: false },
+  cacheKey: {
+    schema: { kind: "string", maxLength: 256 },
+    description: "Extends the cache key: the same request with another cacheKey is another " +
+      "cache entry (A/B variants, audiences). Every plan may use it.",
+    example: "variant-a",
+  },
   timeout: {
     schema: { kind: "duration", min: 1_000, max: 600_000 },
     description: "Deadline for the whole request (1s up to REQUEST_TIMEOUT_MS).",
@@ -325,7 +353,10 @@ const DEFINITIONS = {
     example: "500",
   },
   viewport: VIEWPORT,
-  device: str("Device preset, e.g. iPhone 15, iPad, Macbook Pro 13.", "iPhone 15"),
+  device: str(
+    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ...",
+    "iPhone 15",
+  ),
   colorScheme: {
     schema: { kind: "enum", values: ["light", "dark", "no-preference"] },
     description: "prefers-color-scheme.",
@@ -342,6 +373,11 @@ const DEFINITIONS = {
   scroll: str("Selector scrolled into view before capture.", "#footer"),
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  modules: strings(
+    "JavaScript modules (inline, or module URLs) injected into the page as " +
+      '<script type="module">, after `scripts`.',
+    "document.body.dataset.ready='1'",
+  ),
   adblock: bool(
     "Block ads and trackers, reject cookie-consent dialogs and hide ad slots in every browser " +
       "visit (default true).",

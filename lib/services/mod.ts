@@ -72,7 +72,11 @@ export async function createServices(config: Config): Promise<Services> {
   const documents = new DocumentWorkers();
   const lighthouse = createLighthouse({
     chromiumPath: config.chromiumPath,
-    egressPort: () => browser.egressPort(),
+    egress: async (proxy) => {
+      if (!proxy) return { port: await browser.egressPort(), release: () => {} };
+      const upstream = await browser.upstream(proxy);
+      return { port: upstream.egress.port, release: upstream.release };
+    },
     maxRuns: config.lighthouseRuns,
   });
   const technologies = createTechnologyDetector();

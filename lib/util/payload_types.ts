@@ -41,5 +41,8 @@ export interface Redirect {
   url: string;
 }
 
-/** How the page was read: fetched, rendered in Chromium, or not read (x-fetch-mode). */
-export type FetchMode = "fetch" | "prerender" | "skipped";
+/**
+ * How the page was read: fetched, rendered in Chromium, or not read (x-fetch-mode); with
+ * Microlink's `-proxy` suffix when an upstream proxy (`proxy=`, EGRESS_PROXY) carried it.
+ */
+export type FetchMode = "fetch" | "prerender" | "skipped" | "fetch-proxy" | "prerender-proxy";

@@ -89,6 +89,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   if (media && meta !== false) {
     for (const field of MEDIA_FIELDS) if (meta.has(field)) data[field] = media[field];
   }
+  if (meta !== false) Object.assign(data, page.attach);
   addCapture(data, captured);
   if (iframe !== undefined) data.iframe = iframe;
   const fields = dom ? frontMatterFields(data, extracted, meta) : {};

@@ -11,6 +11,8 @@ export interface MediaObject {
   /** audio and video only, when the file's header tells. */
   duration?: number | null;
   duration_pretty?: string | null;
+  /** A PDF target read as a document: its pages (null when it could not be read). */
+  pages?: number | null;
   /** With `palette=true` on image and logo. */
   palette?: string[];
   background_color?: string | null;

@@ -53,9 +53,17 @@ function pageTitle(doc: Document): string | null {
 
 const MARKED = ["article", '[itemprop="articleBody"]', "main", '[role="main"]'];
 
+/**
+ * A converted document (lib/documents/html.ts) marks its body as all content: a short one would
+ * otherwise lose every part after its first to the scoring below.
+ */
+export const WHOLE_CONTENT = "main[data-document]";
+
 /** The element holding the page's main content; the body when nothing stands out. */
 export function mainContent(doc: Document): AnyNode {
   const body = select(doc, "body") ?? doc;
+  const whole = select(body, WHOLE_CONTENT);
+  if (whole) return whole;
   for (const selector of MARKED) {
     const found = pickMarked(selectAll(body, selector));
     if (found) return found;

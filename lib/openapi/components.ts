@@ -65,8 +65,19 @@ const DATA: JsonObject = {
           html: { type: "string" },
           scripts: {
             type: "array",
-            items: { type: "string" },
-            description: "Absolute URLs of the scripts split out of html.",
+            items: {
+              type: "object",
+              required: ["src"],
+              properties: {
+                src: { type: "string" },
+                async: { type: "boolean" },
+                defer: { type: "boolean" },
+                charset: { type: "string" },
+                type: { type: "string" },
+              },
+            },
+            description: "The scripts split out of html, as Microlink answers them: " +
+              "each <script>'s attributes with an absolute src.",
           },
         },
       }, { type: "null" }],

@@ -201,14 +201,15 @@ function canonicalPairs(values: Values): [string, string][] {
 }
 
 /**
- * `embed=markdown`, `embed=screenshot.url`, `embed=pdf.url`: the field's feature is on unless
+ * `embed=markdown`, `embed=screenshot.url`, `embed=pdf.url`, `embed=iframe.html`: the field's
+ * feature is on unless
  * the query turns it off, so the embed has something to answer with. Before the cache key is
  * made: with and without the explicit switch, it is the same request.
  */
 function enableEmbeddedFeature(values: Values): void {
   const feature = typeof values.embed === "string" ? values.embed.split(".")[0] : undefined;
   if (feature === "markdown") values.markdown ??= true;
-  if (feature === "screenshot" || feature === "pdf") {
+  if (feature === "screenshot" || feature === "pdf" || feature === "iframe") {
     const nested = (values[feature] ?? {}) as Values;
     if (nested.enabled === undefined) values[feature] = { ...nested, enabled: true };
   }

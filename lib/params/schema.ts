@@ -206,7 +206,8 @@ const DEFINITIONS = {
   embed: {
     ...str(
       "Answer with this field's content instead of JSON; turns on the feature the field comes " +
-        "from (markdown, screenshot, pdf) unless it is set to false.",
+        "from (markdown, screenshot, pdf, iframe) unless it is set to false; iframe.html is " +
+        "served as a page whose scripts run sandboxed, never as the service's origin.",
       "screenshot.url",
     ),
     default: null,

@@ -20,7 +20,7 @@ import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { decodeHtml } from "../lib/fetch/decode.ts";
 import { parseHtml } from "../lib/extract/dom.ts";
-import { mainContent } from "../lib/extract/markdown.ts";
+import { extractMainContent } from "../lib/extract/content/mod.ts";
 import { renderPlainText } from "../lib/extract/content/plain_text.ts";
 import { createHandler } from "../lib/handler.ts";
 import { setQuiet } from "../lib/log.ts";
@@ -74,7 +74,7 @@ function loadPages(root: string): Page[] {
 
 /** linkpeek: the service's path from decoded HTML to the main content's plain text. */
 function linkpeekText(html: string): string {
-  return renderPlainText(mainContent(parseHtml(html)));
+  return renderPlainText(extractMainContent(parseHtml(html)));
 }
 
 const BLOCK = new Set(
@@ -195,8 +195,7 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   const handler = await createHandler(config);
   const app = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (request, info) =>
-      handler(request, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }),
+    (request, info) => handler(request, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }),
   );
   const origin = `http://127.0.0.1:${target.addr.port}`;
   const appOrigin = `http://127.0.0.1:${app.addr.port}`;
@@ -284,7 +283,10 @@ async function main(): Promise<void> {
   const out = option("write");
   if (out) Deno.writeTextFileSync(out, JSON.stringify(ours));
   if (option("no-speed") === null) {
-    await speed(pages.filter((p) => !folds || folds.includes(p.fold)), Number(option("speed") ?? 40));
+    await speed(
+      pages.filter((p) => !folds || folds.includes(p.fold)),
+      Number(option("speed") ?? 40),
+    );
   }
 }
 

@@ -1,0 +1,150 @@
+/**
+ * Chrome inside the chosen content: what Readability's conditional cleaning and trafilatura's
+ * boilerplate rules remove, decided top-down from the page's counts (no element's text is
+ * measured twice). Returns the elements to drop; nothing is removed here.
+ */
+import type { Element } from "domhandler";
+import { spend } from "../budget.ts";
+import { textOf, walkElements } from "../dom.ts";
+import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
+import { isChromeText, SHORT_BLOCK } from "./boilerplate.ts";
+import { linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
+import type { Scores } from "./score.ts";
+
+/** Never content inside an article. */
+const CHROME_TAGS = new Set([
+  "nav",
+  "aside",
+  "button",
+  "input",
+  "select",
+  "textarea",
+  "label",
+  "figcaption",
+  "menu",
+  "dialog",
+]);
+/** Judged by their counts: Readability's conditionally cleaned tags. */
+const CONDITIONAL = new Set([
+  "table",
+  "ul",
+  "ol",
+  "dl",
+  "div",
+  "section",
+  "form",
+  "fieldset",
+  "header",
+  "footer",
+]);
+const CAPTION_WORDS = new Set([
+  "caption",
+  "credit",
+  "credits",
+  "byline",
+  "dateline",
+  "author",
+  "bio",
+  "gallery",
+  "slideshow",
+  "carousel",
+  "timestamp",
+  "published",
+  "updated",
+]);
+
+export interface PruneContext {
+  stats: PageStats;
+  scores: Scores;
+  title: string;
+  /** Characters of the whole content: the scale "small" is measured on. */
+  contentText: number;
+  cleanConditionally: boolean;
+}
+
+/** The elements of `roots` (and their subtrees) that are chrome. */
+export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> {
+  const drop = new Set<Element>();
+  let titleSeen = false;
+  for (const root of roots) {
+    const visit = (el: Element): boolean => {
+      if (SILENT.has(el.name) || ctx.stats.hidden.has(el)) {
+        drop.add(el);
+        return false;
+      }
+      const s = ctx.stats.of(el);
+      if (
+        !titleSeen && /^h[1-3]$/.test(el.name) && ctx.title && similar(textOf(el), ctx.title)
+      ) {
+        titleSeen = true;
+        drop.add(el);
+        return false;
+      }
+      if (isChrome(el, s, ctx)) {
+        drop.add(el);
+        return false;
+      }
+      return true;
+    };
+    if (visit(root)) walkElements(root, visit);
+  }
+  return drop;
+}
+
+function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
+  if (CHROME_TAGS.has(el.name)) return true;
+  if (s.text === 0) return false;
+  // Much of the content is never chrome, whatever its names say.
+  const small = s.text < ctx.contentText * 0.3;
+  if (small && isUnlikely(el)) return true;
+  if (small && nameTokens(el).some((words) => words.some((w) => CAPTION_WORDS.has(w)))) {
+    return true;
+  }
+  if (s.text <= SHORT_BLOCK && isChromeText(textOf(el))) return true;
+  if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
+    return conditionallyChrome(el, s, ctx);
+  }
+  return false;
+}
+
+/** Readability's _cleanConditionally, on counts. */
+function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
+  const weight = classWeight(el);
+  const score = ctx.scores.get(el) ?? 0;
+  if (weight + score < 0) return true;
+  if (s.commas >= 10) return false;
+  const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
+  const density = linkDensity(s);
+  const paragraphs = s.paragraphs;
+  const listItems = s.listItems - 100;
+  const headingDensity = s.text ? s.headingText / s.text : 0;
+  if (s.images > 1 && paragraphs / s.images < 0.5) return true;
+  if (!isList && listItems > paragraphs) return true;
+  if (s.inputs > Math.floor(paragraphs / 3)) return true;
+  if (
+    !isList && headingDensity < 0.9 && s.text < 25 && (s.images === 0 || s.images > 2) &&
+    density > 0
+  ) {
+    return true;
+  }
+  if (!isList && weight < 25 && density > 0.2) return true;
+  if (weight >= 25 && density > 0.5) return true;
+  if (isList && density > 0.5) return true;
+  if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
+  return false;
+}
+
+/** Two headlines that say the same (the page title often adds " | Site"). */
+function similar(a: string, b: string): boolean {
+  spend();
+  const x = words(a);
+  const y = words(b);
+  if (!x.length || !y.length) return false;
+  const ys = new Set(y);
+  const shared = x.filter((w) => ys.has(w)).length;
+  return shared / x.length >= 0.75 && shared / y.length >= 0.5;
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
+}

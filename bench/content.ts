@@ -84,7 +84,6 @@ const BLOCK = new Set(
 );
 
 /** Readability's `content` as text, a line break at each block (the corpus baseline's rule). */
-// deno-lint-ignore no-explicit-any
 function blockText(html: string): string {
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   const out: string[] = [];

@@ -66,7 +66,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
     capture,
     extracted && meta !== false ? mediaFields(context, extracted, page.url) : null,
     extracted && params.iframe !== null ? iframeOf(context, extracted, page.url) : undefined,
-    html !== null && (params.markdown || context.rules !== null)
+    html !== null && (params.markdown || params.text || context.rules !== null)
       ? domParts(context, { html, url: page.url }, visit)
       : null,
     params.insights
@@ -82,6 +82,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   addCapture(data, captured);
   if (iframe !== undefined) data.iframe = iframe;
   if (dom?.markdown != null) data.markdown = dom.markdown;
+  if (dom?.text != null) data.text = dom.text;
   if (insights !== undefined) data.insights = insights;
   Object.assign(data, dom?.custom);
   const { statusCode, redirects, headers } = page;

@@ -1,5 +1,5 @@
 /**
- * The DOM-based extras of a request (custom `data` rules, the `markdown` view) from one parse,
+ * The DOM-based extras of a request (custom `data` rules, the `markdown` and `text` views) from one parse,
  * under a budget that every loop over the DOM checks (lib/extract/budget.ts). Small pages run
  * here; the rest in the bounded pool of worker threads (lib/extract/dom_workers.ts), because a
  * full DOM of a page of several MB takes a second or more that must not stall other requests.
@@ -9,12 +9,16 @@ import { runRulesOnDocument } from "./custom.ts";
 import type { CustomRules } from "./custom_rules.ts";
 import { parseHtml } from "./dom.ts";
 import { documentToMarkdown } from "./markdown.ts";
+import { extractMainContent } from "./content/mod.ts";
+import { renderPlainText } from "./content/plain_text.ts";
 
 export interface DomWork {
   html: string;
   url: string;
   rules: CustomRules | null;
   markdown: boolean;
+  /** The main content as plain text. */
+  text?: boolean;
   /** Values of the rules' `evaluate` sources, computed in the browser. */
   evaluated?: unknown[];
 }
@@ -22,6 +26,7 @@ export interface DomWork {
 export interface DomResult {
   custom: Record<string, unknown>;
   markdown: string | null;
+  text: string | null;
 }
 
 /**
@@ -34,11 +39,15 @@ export const WORKER_THRESHOLD = 16 * 1024;
 export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   const run = (): DomResult => {
     const doc = parseHtml(work.html);
+    const custom = work.rules
+      ? runRulesOnDocument(doc, { url: work.url, rules: work.rules, evaluated: work.evaluated })
+      : {};
+    // Last: finding the main content removes the chrome from the DOM the rules read.
+    const content = work.markdown || work.text ? extractMainContent(doc) : null;
     return {
-      custom: work.rules
-        ? runRulesOnDocument(doc, { url: work.url, rules: work.rules, evaluated: work.evaluated })
-        : {},
-      markdown: work.markdown ? documentToMarkdown(doc, work.url) : null,
+      custom,
+      markdown: content && work.markdown ? documentToMarkdown(doc, work.url, content) : null,
+      text: content && work.text ? renderPlainText(content) : null,
     };
   };
   return budget ? withBudget(budget, run) : run();

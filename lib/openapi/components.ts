@@ -50,6 +50,7 @@ const DATA: JsonObject = {
     screenshot: { oneOf: [ref("Media"), { type: "null" }], description: "With screenshot." },
     pdf: { oneOf: [ref("Media"), { type: "null" }], description: "With pdf." },
     markdown: nullable("string", { description: "With markdown=true." }),
+    text: nullable("string", { description: "With text=true." }),
     iframe: {
       description: "With iframe: the oEmbed provider's answer.",
       oneOf: [{

@@ -54,6 +54,8 @@ export interface Params {
   audio: boolean;
   video: boolean;
   markdown: boolean;
+  /** data.text: the main content as plain text. */
+  text: boolean;
   ttlMs: number | null;
   staleTtlMs: number | null;
   force: boolean;
@@ -199,6 +201,7 @@ function canonicalPairs(values: Values): [string, string][] {
 function enableEmbeddedFeature(values: Values): void {
   const feature = typeof values.embed === "string" ? values.embed.split(".")[0] : undefined;
   if (feature === "markdown") values.markdown ??= true;
+  if (feature === "text") values.text ??= true;
   if (feature === "screenshot" || feature === "pdf") {
     const nested = (values[feature] ?? {}) as Values;
     if (nested.enabled === undefined) values[feature] = { ...nested, enabled: true };
@@ -283,6 +286,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     audio: (values.audio as boolean | undefined) ?? true,
     video: (values.video as boolean | undefined) ?? true,
     markdown: (values.markdown as boolean | undefined) ?? false,
+    text: (values.text as boolean | undefined) ?? false,
     ttlMs,
     staleTtlMs,
     force: (values.force as boolean | undefined) ?? false,

@@ -247,6 +247,7 @@ export const PARAMS: Record<string, ParamDef> = {
   audio: bool("Detect audio (default true); false makes data.audio null.", "false"),
   video: bool("Detect video (default true); false makes data.video null.", "false"),
   markdown: bool("Add data.markdown, the main content as Markdown."),
+  text: bool("Add data.text, the main content as plain text (a line per block)."),
   ttl: {
     schema: { kind: "duration", min: MIN_TTL_MS, max: MAX_TTL_MS },
     description: "How long the answer is cached (1m to 31d, e.g. 1d).",

@@ -1,6 +1,6 @@
 /**
  * The steps only some requests ask for: the oEmbed `iframe`, custom `data` rules with
- * `markdown` (one DOM parse on the worker pool), and `insights`.
+ * `markdown` and `text` (one DOM parse on the worker pool), and `insights`.
  */
 import type { VisitResult } from "../../browser/types.ts";
 import type { Extracted } from "../../extract/mod.ts";
@@ -25,6 +25,7 @@ export async function iframeOf(
 export interface DomParts {
   custom: Record<string, unknown>;
   markdown: string | null;
+  text: string | null;
 }
 
 export async function domParts(
@@ -43,6 +44,7 @@ export async function domParts(
       url: page.url,
       rules,
       markdown: params.markdown,
+      text: params.text,
       evaluated,
     }, { signal }));
 }

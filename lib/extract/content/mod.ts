@@ -8,10 +8,9 @@
  * The DOM is changed: dropped chrome is removed and joined siblings are moved into one
  * wrapper. Callers run every other reader of the DOM first.
  */
-import { type AnyNode, type Document, Element } from "domhandler";
-import { appendChild, removeElement } from "domutils";
+import { type AnyNode, type ChildNode, type Document, Element, type ParentNode } from "domhandler";
 import { spend } from "../budget.ts";
-import { attr, collapse, select, textOf } from "../dom.ts";
+import { select, selectAll } from "../dom.ts";
 import { chromeWithin } from "./prune.ts";
 import { type Flags, scoreCandidates } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";
@@ -37,38 +36,80 @@ interface Choice {
   kept: number;
 }
 
+/**
+ * When the best article holds less than this share of the words outside links that the whole
+ * main region holds, the page is no article (a listing, a product, a forum thread, docs) and
+ * the region is the content.
+ */
+const WIDE_RATIO = Number(Deno.env.get("WIDE_RATIO") ?? "0.45");
+
 /** Finds the main content of `doc`, removes the chrome inside it and returns it. */
 export function extractMainContent(doc: Document): AnyNode {
   const body = select(doc, "body") ?? adoptedBody(doc);
   const stats = measure(body);
-  const title = pageTitle(doc);
   let best: Choice | null = null;
   for (const pass of PASSES) {
-    const choice = choose(body, stats, title, pass);
+    const choice = choose(body, stats, pass);
     if (!choice) continue;
     if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
   }
-  if (!best) return body;
-  for (const el of best.drop) removeElement(el);
+  const wide = wideChoice(body, stats);
+  if (!best || plainText(wide, stats) * WIDE_RATIO > plainText(best, stats)) best = wide;
+  removeAll(best.drop);
   if (best.roots.length === 1) return best.roots[0]!;
-  const wrapper = new Element("div", {});
-  for (const root of best.roots) appendChild(wrapper, root);
+  return adopt(new Element("div", {}), best.roots);
+}
+
+/**
+ * Takes `drop` out of the tree: one pass over each parent's children (removing them one by
+ * one would search and splice the same long child list again for each).
+ */
+function removeAll(drop: Set<ChildNode>): void {
+  const parents = new Set<ParentNode>();
+  for (const el of drop) if (el.parent) parents.add(el.parent);
+  for (const parent of parents) {
+    const kept: ChildNode[] = [];
+    for (const child of parent.children) {
+      spend();
+      if (drop.has(child)) {
+        child.parent = child.prev = child.next = null;
+        continue;
+      }
+      child.prev = kept[kept.length - 1] ?? null;
+      if (child.prev) child.prev.next = child;
+      kept.push(child);
+    }
+    if (kept.length) kept[kept.length - 1]!.next = null;
+    parent.children = kept;
+  }
+}
+
+/** Moves `nodes` (children of one parent, in order) under `wrapper`, in linear time. */
+function adopt(wrapper: Element, nodes: ChildNode[]): Element {
+  const moving = [...nodes];
+  removeAll(new Set(moving));
+  let prev: ChildNode | null = null;
+  for (const node of moving) {
+    spend();
+    node.parent = wrapper;
+    node.prev = prev;
+    if (prev) prev.next = node;
+    prev = node;
+  }
+  wrapper.children = moving;
   return wrapper;
 }
 
 /** A page without <body> (fragments, old markup): its top-level nodes moved into one. */
 function adoptedBody(doc: Document): Element {
-  const body = new Element("body", {});
-  for (const child of [...doc.children]) {
-    spend();
-    appendChild(body, child);
-  }
-  appendChild(doc, body);
+  const body = adopt(new Element("body", {}), doc.children);
+  doc.children = [body];
+  body.parent = doc;
   return body;
 }
 
-function choose(body: Element, stats: PageStats, title: string, pass: Pass): Choice {
+function choose(body: Element, stats: PageStats, pass: Pass): Choice {
   const scores = scoreCandidates(body, stats, pass);
   const top = topCandidate(scores, body) ?? body;
   const roots = withSiblings(top, scores, stats);
@@ -77,9 +118,9 @@ function choose(body: Element, stats: PageStats, title: string, pass: Pass): Cho
   const drop = chromeWithin(roots, {
     stats,
     scores,
-    title,
     contentText,
     cleanConditionally: pass.cleanConditionally,
+    wide: false,
   });
   let kept = contentText;
   for (const el of drop) {
@@ -89,10 +130,31 @@ function choose(body: Element, stats: PageStats, title: string, pass: Pass): Cho
   return { roots, drop, kept };
 }
 
-function pageTitle(doc: Document): string {
-  const og = select(doc, 'meta[property="og:title"]');
-  const fromOg = og ? collapse(attr(og, "content") ?? "") : "";
-  if (fromOg) return fromOg;
-  const title = select(doc, "title");
-  return title ? textOf(title) : "";
+/** The page's marked main region (or the body), with only plain chrome dropped. */
+function wideChoice(body: Element, stats: PageStats): Choice {
+  const total = stats.of(body).text;
+  const region =
+    selectAll(body, 'main, [role="main"]').find((el) => stats.of(el).text >= total * 0.4) ?? body;
+  const contentText = stats.of(region).text;
+  const drop = chromeWithin([region], {
+    stats,
+    scores: new Map(),
+    contentText,
+    cleanConditionally: false,
+    wide: true,
+  });
+  let kept = contentText;
+  for (const el of drop) kept -= stats.of(el).text;
+  return { roots: [region], drop, kept };
+}
+
+/** Characters outside links kept by `choice`. */
+function plainText(choice: Choice, stats: PageStats): number {
+  let kept = 0;
+  for (const root of choice.roots) kept += stats.of(root).text - stats.of(root).linkText;
+  for (const el of choice.drop) {
+    spend();
+    kept -= stats.of(el).text - stats.of(el).linkText;
+  }
+  return kept;
 }

@@ -4,7 +4,6 @@
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
 import type { Element } from "domhandler";
-import { spend } from "../budget.ts";
 import { textOf, walkElements } from "../dom.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
 import { isChromeText, SHORT_BLOCK } from "./boilerplate.ts";
@@ -23,6 +22,19 @@ const CHROME_TAGS = new Set([
   "figcaption",
   "menu",
   "dialog",
+]);
+/** Page furniture around a region. */
+const WIDE_CHROME = new Set(["header", "footer", "form"]);
+const CHROME_ROLES = new Set([
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "menu",
+  "menubar",
+  "dialog",
+  "alertdialog",
 ]);
 /** Judged by their counts: Readability's conditionally cleaned tags. */
 const CONDITIONAL = new Set([
@@ -56,16 +68,16 @@ const CAPTION_WORDS = new Set([
 export interface PruneContext {
   stats: PageStats;
   scores: Scores;
-  title: string;
   /** Characters of the whole content: the scale "small" is measured on. */
   contentText: number;
   cleanConditionally: boolean;
+  /** A whole region, not an article: its page furniture goes too. */
+  wide: boolean;
 }
 
 /** The elements of `roots` (and their subtrees) that are chrome. */
 export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> {
   const drop = new Set<Element>();
-  let titleSeen = false;
   for (const root of roots) {
     const visit = (el: Element): boolean => {
       if (SILENT.has(el.name) || ctx.stats.hidden.has(el)) {
@@ -73,13 +85,6 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         return false;
       }
       const s = ctx.stats.of(el);
-      if (
-        !titleSeen && /^h[1-3]$/.test(el.name) && ctx.title && similar(textOf(el), ctx.title)
-      ) {
-        titleSeen = true;
-        drop.add(el);
-        return false;
-      }
       if (isChrome(el, s, ctx)) {
         drop.add(el);
         return false;
@@ -93,6 +98,10 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (CHROME_TAGS.has(el.name)) return true;
+  if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
+  if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
+  const role = el.attribs.role;
+  if (role && CHROME_ROLES.has(role)) return true;
   if (s.text === 0) return false;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
@@ -111,7 +120,8 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const weight = classWeight(el);
   const score = ctx.scores.get(el) ?? 0;
-  if (weight + score < 0) return true;
+  // Lists and headings start below zero: only a name that says chrome sinks them.
+  if (weight < 0 && weight + score < 0) return true;
   if (s.commas >= 10) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
   const density = linkDensity(s);
@@ -132,19 +142,4 @@ function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean 
   if (isList && density > 0.5) return true;
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
   return false;
-}
-
-/** Two headlines that say the same (the page title often adds " | Site"). */
-function similar(a: string, b: string): boolean {
-  spend();
-  const x = words(a);
-  const y = words(b);
-  if (!x.length || !y.length) return false;
-  const ys = new Set(y);
-  const shared = x.filter((w) => ys.has(w)).length;
-  return shared / x.length >= 0.75 && shared / y.length >= 0.5;
-}
-
-function words(text: string): string[] {
-  return text.toLowerCase().normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
 }

@@ -112,7 +112,7 @@ export interface PageStats {
   hidden: Set<Element>;
 }
 
-/** Counts every element under `root`; hidden and silent elements count nothing. */
+/** Counts every element under `root`; silent elements count nothing. */
 export function measure(root: AnyNode): PageStats {
   const stats = new Map<Element, Stats>();
   const hidden = new Set<Element>();
@@ -149,10 +149,7 @@ export function measure(root: AnyNode): PageStats {
         }
         if (EMBEDS.has(el.name)) totals[totals.length - 1]!.embeds++;
         if (SILENT.has(el.name)) continue;
-        if (isHidden(el)) {
-          hidden.add(el);
-          continue;
-        }
+        if (isHidden(el)) hidden.add(el);
       }
       stack.push([node, true]);
       totals.push(open());
@@ -179,6 +176,13 @@ export function measure(root: AnyNode): PageStats {
     parent.embeds += own.embeds;
     parent.headingText += own.headingText;
     parent.hasBlock ||= own.hasBlock;
+  }
+  // Most of the page hidden is content a script shows (a paywall or age gate in the markup):
+  // readers of the page see it, and so it counts.
+  const total = stats.get(root as Element)?.text ?? totals[0]!.text;
+  for (const el of hidden) {
+    spend();
+    if (stats.get(el)!.text >= total * 0.25) hidden.delete(el);
   }
   return { of: (el) => stats.get(el) ?? EMPTY, hidden };
 }

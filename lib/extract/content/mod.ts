@@ -10,7 +10,7 @@
  */
 import { type AnyNode, type ChildNode, type Document, Element, type ParentNode } from "domhandler";
 import { spend } from "../budget.ts";
-import { select, selectAll } from "../dom.ts";
+import { rawText, select, selectAll } from "../dom.ts";
 import { chromeWithin } from "./prune.ts";
 import { type Flags, scoreCandidates } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";
@@ -41,7 +41,10 @@ interface Choice {
  * main region holds, the page is no article (a listing, a product, a forum thread, docs) and
  * the region is the content.
  */
-const WIDE_RATIO = Number(Deno.env.get("WIDE_RATIO") ?? "0.45");
+const WIDE_RATIO = {
+  article: Number(Deno.env.get("WR_A") ?? "0.2"),
+  other: Number(Deno.env.get("WR_O") ?? "0.5"),
+};
 
 /** Finds the main content of `doc`, removes the chrome inside it and returns it. */
 export function extractMainContent(doc: Document): AnyNode {
@@ -55,7 +58,12 @@ export function extractMainContent(doc: Document): AnyNode {
     if (choice.kept >= ENOUGH_TEXT) break;
   }
   const wide = wideChoice(body, stats);
-  if (!best || plainText(wide, stats) * WIDE_RATIO > plainText(best, stats)) best = wide;
+  const ratio = saysArticle(doc) ? WIDE_RATIO.article : WIDE_RATIO.other;
+  if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
+  if (best.kept < ENOUGH_TEXT / 2) {
+    const bare = wideChoice(body, stats, true);
+    if (bare.kept > best.kept * 2) best = bare;
+  }
   removeAll(best.drop);
   if (best.roots.length === 1) return best.roots[0]!;
   return adopt(new Element("div", {}), best.roots);
@@ -130,8 +138,20 @@ function choose(body: Element, stats: PageStats, pass: Pass): Choice {
   return { roots, drop, kept };
 }
 
+const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review|Recipe|HowTo)"/;
+
+/** Whether the page says it is an article (og:type, or a schema.org article type). */
+function saysArticle(doc: Document): boolean {
+  const og = select(doc, 'meta[property="og:type"]');
+  if (og && /article/i.test(og.attribs.content ?? "")) return true;
+  for (const script of selectAll(doc, 'script[type="application/ld+json"]')) {
+    if (ARTICLE_TYPE.test(rawText(script))) return true;
+  }
+  return false;
+}
+
 /** The page's marked main region (or the body), with only plain chrome dropped. */
-function wideChoice(body: Element, stats: PageStats): Choice {
+function wideChoice(body: Element, stats: PageStats, bare = false): Choice {
   const total = stats.of(body).text;
   const region =
     selectAll(body, 'main, [role="main"]').find((el) => stats.of(el).text >= total * 0.4) ?? body;
@@ -142,6 +162,7 @@ function wideChoice(body: Element, stats: PageStats): Choice {
     contentText,
     cleanConditionally: false,
     wide: true,
+    bare,
   });
   let kept = contentText;
   for (const el of drop) kept -= stats.of(el).text;

@@ -73,6 +73,8 @@ export interface PruneContext {
   cleanConditionally: boolean;
   /** A whole region, not an article: its page furniture goes too. */
   wide: boolean;
+  /** Only what no reader sees goes (the last resort when everything else kept nothing). */
+  bare?: boolean;
 }
 
 /** The elements of `roots` (and their subtrees) that are chrome. */
@@ -85,7 +87,7 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         return false;
       }
       const s = ctx.stats.of(el);
-      if (isChrome(el, s, ctx)) {
+      if (!ctx.bare && isChrome(el, s, ctx)) {
         drop.add(el);
         return false;
       }

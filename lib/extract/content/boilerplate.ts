@@ -35,6 +35,17 @@ const CHROME_LINE = new RegExp(
     "(?:leave|post|write|add) a (?:comment|reply)",
     "(?:previous|next) (?:article|post|story)",
     "back to top",
+    // The same in the corpus's other languages.
+    "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
+    "lesen sie (?:auch|mehr|hier)|weiterlesen|mehr zum thema|auch interessant",
+    "das könnte sie (?:auch )?interessieren|empfehlungen|verwandte|ähnliche (?:artikel|beiträge)",
+    "lire (?:aussi|la suite|plus|également)|à lire aussi|articles? (?:similaires|liés)",
+    "(?:artículos|noticias|notas) relacionad[ao]s|te puede interesar|leggi anche",
+    "czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|powiązane",
+    "(?:beitrag |artikel )?teilen|partager|compartir|compartilhe|udostępnij|permalien|permalink",
+    "(?:\\d+ )?(?:kommentare?|commentaires?|comentarios?|komentarze?|responses?)\\s*\\(?\\d*\\)?$",
+    "no (?:responses?|comments?) (?:so far|yet)",
+    "(?:\\S+ )?is powered by|powered by",
   ].join("|") + ")",
   "i",
 );

@@ -46,6 +46,7 @@ const NEGATIVE = new Set([
   "recommended",
   "remark",
   "replies",
+  "reviews",
   "rss",
   "share",
   "sharing",

@@ -11,6 +11,8 @@ import { spend } from "../budget.ts";
 const LINE_BREAKS = new Set([...BLOCK_TAGS, "br", "option", "dialog"]);
 /** Never read as text. */
 const SILENT = new Set(["script", "style", "noscript", "template", "head", "svg", "math"]);
+/** Marks the ends of preformatted text (decoding removed every control character). */
+const PRE = "\u0001";
 const NEWLINE = { type: "text", data: "\n" } as unknown as AnyNode;
 
 /** `node`'s text, one line per block, read without recursion. */
@@ -28,7 +30,7 @@ export function renderPlainText(node: AnyNode): string {
       if (SILENT.has(current.name)) continue;
       // Preformatted text keeps its own line breaks.
       if (current.name === "pre") {
-        parts.push("\n", rawText(current), "\n");
+        parts.push("\n", PRE + rawText(current).replace(/^\n|\s+$/g, "") + PRE, "\n");
         continue;
       }
       const breaks = LINE_BREAKS.has(current.name);
@@ -39,8 +41,8 @@ export function renderPlainText(node: AnyNode): string {
       for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]!);
     }
   }
-  return parts.join("")
-    .replace(/[ \t\r\f\v\u00a0\u200b]+/g, " ")
-    .replace(/ *\n[\n ]*/g, "\n")
-    .trim();
+  // Whitespace is tidied outside <pre> only: odd pieces of the split are preformatted.
+  return parts.join("").split(PRE).map((piece, i) =>
+    i % 2 ? piece : piece.replace(/[ \t\r\f\v\u00a0\u200b]+/g, " ").replace(/ *\n[\n ]*/g, "\n")
+  ).join("").replace(/^\n+|\s+$/g, "").replace(/^ +/, "");
 }

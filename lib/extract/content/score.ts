@@ -94,6 +94,14 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
       return false;
     }
     if (!own.hasBlock) {
+      // Paragraphs written as text between <br>s: the block holding them is the candidate.
+      if (BLOCKS.has(el.name) && el.children.some((c) => isTag(c) && c.name === "br")) {
+        const runs = inlineRuns(el, stats).filter((run) => run.length >= MIN_PARAGRAPH);
+        if (runs.length > 1) {
+          for (const run of runs) give(el, paragraphScore(run));
+          return false;
+        }
+      }
       // A block of inline content only reads as one paragraph; an inline element was read
       // as part of its parent's run.
       if (own.text >= MIN_PARAGRAPH && BLOCKS.has(el.name)) {

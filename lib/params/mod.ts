@@ -194,7 +194,7 @@ function canonicalPairs(values: Values): [string, string][] {
 }
 
 /**
- * `embed=markdown`, `embed=screenshot.url`, `embed=pdf.url`: the field's feature is on unless
+ * `embed=markdown`, `embed=text`, `embed=screenshot.url`, `embed=pdf.url`: the field's feature is on unless
  * the query turns it off, so the embed has something to answer with. Before the cache key is
  * made: with and without the explicit switch, it is the same request.
  */

@@ -138,6 +138,10 @@ Deno.test("text=true adds data.text, the main content as plain text", async () =
   assert.equal(status, 200);
   assert.match(body.data.text, /^Guide\nA sentence of the article/);
   assert.doesNotMatch(body.data.text, /Home/);
+  // embed=text turns text on by itself and answers the text as text/plain.
+  const embedded = await app.get(q(`${target.origin}/`, "&ping=false&meta=false&embed=text"));
+  assert.equal(embedded.headers.get("content-type"), "text/plain; charset=utf-8");
+  assert.equal(await embedded.text(), body.data.text);
   const off = await app.json(q(`${target.origin}/`, "&ping=false&meta=false"));
   assert.equal(off.body.data.text, undefined);
 });

@@ -163,10 +163,21 @@ const UNLIKELY = new Set([
 /** Words of content that keep an unlikely-looking element in the running. */
 const MAYBE = new Set(["and", "article", "body", "column", "content", "main", "story", "post"]);
 
+/** Read once per element: every pass asks again of the same elements. */
+const TOKENS = new WeakMap<Element, string[][]>();
+const NONE: string[][] = [];
+
 /** The words of each class token and of the id, lowercased. */
 export function nameTokens(el: Element): string[][] {
+  if (el.attribs.class === undefined && el.attribs.id === undefined) return NONE;
+  let tokens = TOKENS.get(el);
+  if (!tokens) TOKENS.set(el, tokens = readTokens(el));
+  return tokens;
+}
+
+function readTokens(el: Element): string[][] {
   const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.trim();
-  if (!names) return [];
+  if (!names) return NONE;
   const tokens: string[][] = [];
   for (const token of names.split(/\s+/)) {
     const words = token.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/)
@@ -202,8 +213,19 @@ export function classWeight(el: Element): number {
   return weight;
 }
 
+const UNLIKELY_SEEN = new WeakMap<Element, boolean>();
+
 /** An element whose names say chrome and never content: skipped with its subtree. */
 export function isUnlikely(el: Element): boolean {
+  if (el.attribs.class === undefined && el.attribs.id === undefined && !el.attribs.role) {
+    return false;
+  }
+  let unlikely = UNLIKELY_SEEN.get(el);
+  if (unlikely === undefined) UNLIKELY_SEEN.set(el, unlikely = readUnlikely(el));
+  return unlikely;
+}
+
+function readUnlikely(el: Element): boolean {
   const tokens = nameTokens(el);
   const role = el.attribs.role;
   if (role && /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog)$/.test(role)) {

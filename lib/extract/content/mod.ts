@@ -15,6 +15,7 @@ import { chromeWithin } from "./prune.ts";
 import { type Flags, scoreCandidates } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
+import { statedBody, statedContainer } from "./structure.ts";
 
 /** Below this many characters a pass is taken as a miss and a more lenient one is tried. */
 const ENOUGH_TEXT = 500;
@@ -50,15 +51,19 @@ const WIDE_RATIO = {
 export function extractMainContent(doc: Document): AnyNode {
   const body = select(doc, "body") ?? adoptedBody(doc);
   const stats = measure(body);
+  const head = select(doc, "head");
+  const jsonLd = [...(head ? selectAll(head, LD_JSON) : []), ...stats.jsonLd];
+  const stated = statedBody(jsonLd);
+  const anchor = stated ? statedContainer(body, stated) : null;
   let best: Choice | null = null;
   for (const pass of PASSES) {
-    const choice = choose(body, stats, pass);
+    const choice = choose(body, stats, pass, anchor);
     if (!choice) continue;
     if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
   }
   const wide = wideChoice(body, stats);
-  const ratio = saysArticle(doc) ? WIDE_RATIO.article : WIDE_RATIO.other;
+  const ratio = saysArticle(head, jsonLd) ? WIDE_RATIO.article : WIDE_RATIO.other;
   if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
   if (best.kept < ENOUGH_TEXT / 2) {
     const bare = wideChoice(body, stats, true);
@@ -117,9 +122,9 @@ function adoptedBody(doc: Document): Element {
   return body;
 }
 
-function choose(body: Element, stats: PageStats, pass: Pass): Choice {
+function choose(body: Element, stats: PageStats, pass: Pass, anchor: Element | null): Choice {
   const scores = scoreCandidates(body, stats, pass);
-  const top = topCandidate(scores, body) ?? body;
+  const top = anchor ?? topCandidate(scores, body) ?? body;
   const roots = withSiblings(top, scores, stats);
   let contentText = 0;
   for (const root of roots) contentText += stats.of(root).text;
@@ -138,13 +143,14 @@ function choose(body: Element, stats: PageStats, pass: Pass): Choice {
   return { roots, drop, kept };
 }
 
+const LD_JSON = 'script[type="application/ld+json"]';
 const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review|Recipe|HowTo)"/;
 
 /** Whether the page says it is an article (og:type, or a schema.org article type). */
-function saysArticle(doc: Document): boolean {
-  const og = select(doc, 'meta[property="og:type"]');
+function saysArticle(head: Element | null, jsonLd: Element[]): boolean {
+  const og = head && select(head, 'meta[property="og:type"]');
   if (og && /article/i.test(og.attribs.content ?? "")) return true;
-  for (const script of selectAll(doc, 'script[type="application/ld+json"]')) {
+  for (const script of jsonLd) {
     if (ARTICLE_TYPE.test(rawText(script))) return true;
   }
   return false;

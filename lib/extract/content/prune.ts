@@ -108,14 +108,29 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
   if (small && isUnlikely(el)) return true;
-  if (small && nameTokens(el).some((words) => words.some((w) => CAPTION_WORDS.has(w)))) {
-    return true;
-  }
-  if (s.text <= SHORT_BLOCK && isChromeText(textOf(el))) return true;
+  if (small && namedLikeCaption(el)) return true;
+  if (s.text <= SHORT_BLOCK && !readShort(el) && isChromeText(textOf(el))) return true;
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
     return conditionallyChrome(el, s, ctx);
   }
   return false;
+}
+
+/**
+ * Short blocks already read: inside one whose words were not chrome, each descendant's text is
+ * part of it, and reading each again would make nesting quadratic.
+ */
+const SHORT_READ = new WeakSet<Element>();
+
+function readShort(el: Element): boolean {
+  const parent = el.parent as Element | null;
+  const seen = parent !== null && SHORT_READ.has(parent);
+  SHORT_READ.add(el);
+  return seen;
+}
+
+function namedLikeCaption(el: Element): boolean {
+  return nameTokens(el).some((words) => words.some((w) => CAPTION_WORDS.has(w)));
 }
 
 /** Readability's _cleanConditionally, on counts. */

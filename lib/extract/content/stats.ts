@@ -110,12 +110,18 @@ export interface PageStats {
   of(el: Element): Stats;
   /** Hidden by the page (or inside something hidden). */
   hidden: Set<Element>;
+  /** <main> and role=main elements, in document order. */
+  mains: Element[];
+  /** JSON-LD scripts. */
+  jsonLd: Element[];
 }
 
 /** Counts every element under `root`; silent elements count nothing. */
 export function measure(root: AnyNode): PageStats {
   const stats = new Map<Element, Stats>();
   const hidden = new Set<Element>();
+  const mains: Element[] = [];
+  const jsonLd: Element[] = [];
   // Text lengths of text nodes wait on the stack beside their parents' running totals.
   const stack: [AnyNode, boolean][] = [[root, false]];
   const totals: Stats[] = [];
@@ -148,7 +154,9 @@ export function measure(root: AnyNode): PageStats {
           continue;
         }
         if (EMBEDS.has(el.name)) totals[totals.length - 1]!.embeds++;
+        if (el.name === "script" && el.attribs.type === "application/ld+json") jsonLd.push(el);
         if (SILENT.has(el.name)) continue;
+        if (el.name === "main" || el.attribs.role === "main") mains.push(el);
         if (isHidden(el)) hidden.add(el);
       }
       stack.push([node, true]);
@@ -184,7 +192,7 @@ export function measure(root: AnyNode): PageStats {
     spend();
     if (stats.get(el)!.text >= total * 0.25) hidden.delete(el);
   }
-  return { of: (el) => stats.get(el) ?? EMPTY, hidden };
+  return { of: (el) => stats.get(el) ?? EMPTY, hidden, mains, jsonLd };
 }
 
 export function linkDensity(s: Stats): number {

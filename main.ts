@@ -1,6 +1,6 @@
-import { loadConfig } from "./lib/config.ts";
-import { createHandler } from "./lib/handler.ts";
-import { flushLog, log, setLogLevel } from "./lib/log.ts";
+import { loadConfig } from "./lib/config/mod.ts";
+import { createHandler } from "./lib/handler/mod.ts";
+import { flushLog, log, setLogLevel } from "./lib/util/log.ts";
 
 const config = loadConfig();
 setLogLevel(config.logLevel);

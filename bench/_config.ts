@@ -3,7 +3,7 @@
  * trusted, and no daily limit in the way of thousands of requests. Each bench adds its own
  * settings on top (`settings`), and may start from the process's environment (`base`).
  */
-import { type Config, loadConfig } from "../lib/config.ts";
+import { type Config, loadConfig } from "../lib/config/mod.ts";
 
 export async function benchConfig(
   targetPort: number,

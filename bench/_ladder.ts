@@ -6,15 +6,15 @@
  *   a. a page in the browser's default context (shared cache and sockets across shots)
  *   b. + a fresh incognito context per shot
  *   c. + request interception that continues every request (CDP round trip per request)
- *   d. + all traffic through the guarded egress proxy (lib/browser/proxy.ts, one upstream
+ *   d. + all traffic through the guarded egress proxy (lib/browser/proxy_server.ts, one upstream
  *      connection per request), set on the context as `proxy=` visits do
  *   e. + adblock: the engine's verdict per request, autoconsent's bundle per document, its
  *      settling and ad-slot hiding before the capture (linkpeek's own lib/browser/adblock)
  */
 import type { Browser, BrowserContext, Page, Viewport } from "puppeteer-core";
-import type { Config } from "../lib/config.ts";
+import type { Config } from "../lib/config/mod.ts";
 import { createFetcher } from "../lib/fetch/mod.ts";
-import { type EgressProxy, startProxy } from "../lib/browser/proxy.ts";
+import { type EgressProxy, startProxy } from "../lib/browser/proxy_server.ts";
 import { type Adblock, startAdblock } from "../lib/browser/adblock/mod.ts";
 
 export interface Rung {

@@ -15,10 +15,10 @@
  * Nothing listens or connects beyond 127.0.0.1.
  */
 import { benchConfig } from "./_config.ts";
-import { createHandler } from "../lib/handler.ts";
-import { setQuiet } from "../lib/log.ts";
+import { createHandler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
 import { extract } from "../lib/extract/mod.ts";
-import { PHASES } from "../lib/timings.ts";
+import { PHASES } from "../lib/util/server_timing.ts";
 import { type CaseSet, loadCorpus } from "../tests/extract/_corpus.ts";
 
 setQuiet(true);

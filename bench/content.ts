@@ -19,11 +19,11 @@ import { parseHTML } from "npm:linkedom@0.18.15";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { decodeHtml } from "../lib/fetch/decode.ts";
-import { parseHtml } from "../lib/extract/dom.ts";
+import { parseHtml } from "../lib/extract/dom/mod.ts";
 import { extractMainContent } from "../lib/extract/content/mod.ts";
 import { renderPlainText } from "../lib/extract/content/plain_text.ts";
-import { createHandler } from "../lib/handler.ts";
-import { setQuiet } from "../lib/log.ts";
+import { createHandler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
 import { benchConfig } from "./_config.ts";
 
 interface Page {
@@ -118,7 +118,8 @@ function blockText(html: string): string {
 /** Readability's article, or null when it finds none or throws (as in the corpus baseline). */
 function readabilityContent(html: string): string | null {
   try {
-    const { document } = parseHTML(html);
+    // deno-lint-ignore no-explicit-any
+    const { document } = parseHTML(html) as any;
     // deno-lint-ignore no-explicit-any
     return new Readability(document as any).parse()?.content ?? null;
   } catch {

@@ -1,14 +1,14 @@
 /**
- * `deno task bench:micro`: the costs the extraction code quotes. lib/extract/collect.ts: the
- * streaming pass is cheaper than building a tree. lib/extract/dom_workers.ts: the cost a
+ * `deno task bench:micro`: the costs the extraction code quotes. lib/extract/stream/collect.ts: the
+ * streaming pass is cheaper than building a tree. lib/extract/dom/workers.ts: the cost a
  * character of the worst pages at EXTRACT_THRESHOLD (64 KB), the size above which extraction
  * leaves the main thread. And the markdown view of a 2 MB article
  * (tests/extract/markdown_test.ts checks its result; this times it).
  */
-import { collect } from "../lib/extract/collect.ts";
-import { parseHtml } from "../lib/extract/dom.ts";
-import { EXTRACT_THRESHOLD } from "../lib/extract/dom_workers.ts";
-import { documentToMarkdown } from "../lib/extract/markdown.ts";
+import { collect } from "../lib/extract/stream/collect.ts";
+import { parseHtml } from "../lib/extract/dom/mod.ts";
+import { EXTRACT_THRESHOLD } from "../lib/extract/dom/workers.ts";
+import { documentToMarkdown } from "../lib/extract/content/markdown.ts";
 import { extract } from "../lib/extract/mod.ts";
 
 /** Unclosed, misnested tags and attributes: the parser's worst ordinary input. */

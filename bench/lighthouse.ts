@@ -4,9 +4,9 @@
  * of the same page in the same run as the reference. Everything is local: a page on 127.0.0.1,
  * Chromium from the machine. Memory is sampled every 50 ms from /proc (Linux only).
  */
-import { loadConfig } from "../lib/config.ts";
-import { createHandler } from "../lib/handler.ts";
-import { setQuiet } from "../lib/log.ts";
+import { loadConfig } from "../lib/config/mod.ts";
+import { createHandler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
 
 setQuiet(true);
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 3);

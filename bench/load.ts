@@ -20,8 +20,8 @@
  * or connects beyond 127.0.0.1.
  */
 import { benchConfig } from "./_config.ts";
-import { createHandler } from "../lib/handler.ts";
-import { setQuiet } from "../lib/log.ts";
+import { createHandler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
 
 setQuiet(true);
 const write = (s: string) => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));

@@ -8,11 +8,11 @@
  */
 import puppeteer from "puppeteer-core";
 import { benchConfig } from "./_config.ts";
-import { createHandler } from "../lib/handler.ts";
+import { createHandler } from "../lib/handler/mod.ts";
 import { findChromium } from "../lib/browser/launch.ts";
-import { setQuiet } from "../lib/log.ts";
+import { setQuiet } from "../lib/util/log.ts";
 import { engineLoad, loadEngine } from "../lib/browser/adblock/mod.ts";
-import type { VisitTimings } from "../lib/browser/timings.ts";
+import type { VisitTimings } from "../lib/browser/visit_timings.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { ladder } from "./_ladder.ts";
 import {

@@ -10,8 +10,8 @@
  * are linkpeek's and its Chromium's alone, not other programs'.
  */
 import { benchConfig } from "./_config.ts";
-import { createHandler } from "../lib/handler.ts";
-import { setQuiet } from "../lib/log.ts";
+import { createHandler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
 import { conditions, fdCount, linkpeekChromium, mib, treeOf, treeRss, verdict } from "./_proc.ts";
 
 const COUNT = Number(Deno.args[0] ?? Deno.env.get("SOAK_REQUESTS") ?? 2000);

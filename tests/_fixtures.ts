@@ -5,11 +5,11 @@
  * from a table, the connector only ever returns 127.0.0.1, and servers listen on 127.0.0.1.
  */
 import { join } from "node:path";
-import { type Config, loadConfig } from "../lib/config.ts";
+import { type Config, loadConfig } from "../lib/config/mod.ts";
 import type { Connector, Resolver } from "../lib/guard/types.ts";
 import { DnsError } from "../lib/guard/resolve.ts";
-import { createHandler, type Handler } from "../lib/handler.ts";
-import { setQuiet } from "../lib/log.ts";
+import { createHandler, type Handler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
 
 // Request log lines would drown the test report; tests/ops checks the log itself.
 setQuiet(true);

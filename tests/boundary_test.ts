@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { errorAnswer, type Exchange } from "../lib/boundary.ts";
-import { ApiError, causeChain } from "../lib/errors.ts";
+import { errorAnswer, type Exchange } from "../lib/handler/boundary.ts";
+import { ApiError, causeChain } from "../lib/util/errors.ts";
 import { toApiError } from "../lib/fetch/failure.ts";
-import { setQuiet } from "../lib/log.ts";
+import { setQuiet } from "../lib/util/log.ts";
 import { evalTs } from "./_eval.ts";
 
 setQuiet(true);
@@ -64,6 +64,7 @@ Deno.test("errorAnswer() turns an ApiError into its envelope, status and headers
       headers: { "retry-after": "5" },
     }),
     ex,
+    "https://links.example",
   );
   assert.equal(response.status, 503);
   assert.equal(response.headers.get("retry-after"), "5");
@@ -74,13 +75,15 @@ Deno.test("errorAnswer() turns an ApiError into its envelope, status and headers
     status: "error",
     code: "EUNAVAILABLE",
     message: "Shared state (Redis) is unavailable.",
+    id: ex.requestId,
+    more: "https://links.example/errors#eunavailable",
     data: { url: "Shared state (Redis) is unavailable." },
   });
 });
 
 Deno.test("errorAnswer() logs anything else once, without the request's secrets", async () => {
-  const boundary = new URL("../lib/boundary.ts", import.meta.url).href;
-  const logModule = new URL("../lib/log.ts", import.meta.url).href;
+  const boundary = new URL("../lib/handler/boundary.ts", import.meta.url).href;
+  const logModule = new URL("../lib/util/log.ts", import.meta.url).href;
   // The thrown error quotes every secret the request holds, as a careless library might.
   const script = `import { errorAnswer } from "${boundary}";
 import { inRequest } from "${logModule}";
@@ -91,7 +94,7 @@ const request = new Request("http://localhost:3000/?url=" + target +
 });
 const exchange = { request, url: new URL(request.url), requestId: "id-1", startedAt: 0 };
 const cause = new Error("sent cookie-5b1e token-8c3d lp_key-4e9f auth-2d6b to http://user:pass-7f2a@a.test/");
-const response = inRequest("id-1", () => errorAnswer(new RangeError("broke", { cause }), exchange));
+const response = inRequest("id-1", () => errorAnswer(new RangeError("broke", { cause }), exchange, "http://localhost:3000"));
 console.log(response.status, await response.text());`;
   const { stdout, stderr } = await evalTs(script);
   const lines = stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));

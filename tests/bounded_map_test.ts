@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BoundedMap } from "../lib/bounded_map.ts";
+import { BoundedMap } from "../lib/util/bounded_map.ts";
 
 Deno.test("BoundedMap keeps at most max entries, least recently used out first", () => {
   const map = new BoundedMap<string, number>(2);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { abortable, Deadline, settlesWithin } from "../lib/deadline.ts";
-import { ApiError } from "../lib/errors.ts";
+import { abortable, Deadline, settlesWithin } from "../lib/util/deadline.ts";
+import { ApiError } from "../lib/util/errors.ts";
 
 const never = new Promise<never>(() => {});
 const timeout = () => new ApiError("ETIMEOUT", "own timeout");

@@ -1,13 +1,13 @@
-/** The HTTP rules every part shares (lib/http.ts, lib/url.ts): one answer wherever asked. */
+/** The HTTP rules every part shares (lib/util/http.ts, lib/util/target_url.ts): one answer wherever asked. */
 import assert from "node:assert/strict";
 import { withUserinfo } from "../lib/api/visit_options.ts";
-import { ApiError } from "../lib/errors.ts";
+import { ApiError } from "../lib/util/errors.ts";
 import { hopHeaders } from "../lib/fetch/headers.ts";
-import { parseProxy } from "../lib/fetch/proxy.ts";
+import { parseProxy } from "../lib/fetch/proxy_client.ts";
 import { formatIp, parseIp, unmapV4 } from "../lib/guard/ip.ts";
-import { basicAuth, isHopByHop, isReservedHeader, portOf } from "../lib/http.ts";
+import { basicAuth, isHopByHop, isReservedHeader, portOf } from "../lib/util/http.ts";
 import { parseParams } from "../lib/params/mod.ts";
-import { httpUrl, parseTargetUrl } from "../lib/url.ts";
+import { httpUrl, parseTargetUrl } from "../lib/util/target_url.ts";
 
 const parse = (query: string) => parseParams(new URLSearchParams(query), { maxTimeoutMs: 28_000 });
 

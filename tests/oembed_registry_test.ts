@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { createFetcher } from "../lib/fetch/mod.ts";
-import { fetchIframe, oembedEndpoint } from "../lib/oembed.ts";
-import { registeredOembedUrl } from "../lib/oembed_registry.ts";
-import { withProviderEmbed } from "../lib/oembed_provider/provider.ts";
+import { fetchIframe, oembedEndpoint } from "../lib/oembed/mod.ts";
+import { registeredOembedUrl } from "../lib/oembed/registry.ts";
+import { withProviderEmbed } from "../lib/oembed_endpoint/target_embed.ts";
 import { certsFor } from "./extract/_certs.ts";
 import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "./_fixtures.ts";
 

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../lib/fetch/mod.ts";
-import { embedHtml, fetchIframe, MAX_OEMBED_BYTES, splitScripts, withSize } from "../lib/oembed.ts";
+import {
+  embedHtml,
+  fetchIframe,
+  MAX_OEMBED_BYTES,
+  splitScripts,
+  withSize,
+} from "../lib/oembed/mod.ts";
 import { extract } from "../lib/extract/mod.ts";
 import { serve, testConfig } from "./_fixtures.ts";
 

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { testConfig } from "./_fixtures.ts";
-import { ERROR_STATUS } from "../lib/errors.ts";
-import { openApiDocument } from "../lib/openapi.ts";
+import { ERROR_STATUS } from "../lib/util/errors.ts";
+import { openApiDocument } from "../lib/openapi/mod.ts";
 import { type ParamDef, PARAMS } from "../lib/params/schema.ts";
 
 type Json = Record<string, unknown>;
@@ -138,6 +138,7 @@ Deno.test("openApiDocument() covers the service's other routes and the x-api-key
   assert.deepEqual(paths.sort(), [
     "/",
     "/assets/{id}",
+    "/errors",
     "/health",
     "/metrics",
     "/oembed",

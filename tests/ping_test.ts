@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../lib/fetch/mod.ts";
-import { type PingOptions, resolveMedia } from "../lib/ping.ts";
-import type { MediaField } from "../lib/types.ts";
+import { type PingOptions, resolveMedia } from "../lib/media/ping.ts";
+import type { MediaField } from "../lib/util/payload_types.ts";
 import * as fx from "./media/_fixtures.ts";
 import { type Fixture, serve, testConfig } from "./_fixtures.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { RULE_TYPES } from "../lib/extract/custom_types.ts";
+import { RULE_TYPES } from "../lib/extract/custom/value_types.ts";
 import { playgroundAsset, wantsPlayground } from "../lib/playground/mod.ts";
 import { html, type Routes, serve, testConfig } from "./_fixtures.ts";
 import { serveLinkpeek } from "./ops/_listen.ts";

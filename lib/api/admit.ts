@@ -1,5 +1,5 @@
 import { authorize, clientIp } from "../plans/mod.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "../services/mod.ts";
 import type { Plan } from "./respond.ts";
 
 /**

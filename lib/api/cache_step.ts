@@ -1,6 +1,6 @@
 import { cached, cacheKey, DEFAULT_TTL_MS, type Entry } from "../cache/mod.ts";
 import type { Params } from "../params/mod.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "../services/mod.ts";
 import type { Payload, PayloadResult } from "./payload.ts";
 import type { ResponseMeta } from "./respond.ts";
 

@@ -1,13 +1,13 @@
 /**
- * The API route, second in a request's path (after lib/handler.ts): picks the plan, checks the
+ * The API route, second in a request's path (after lib/handler/mod.ts): picks the plan, checks the
  * query (prepare.ts) while the daily count runs (admit.ts), arms the request's deadline only
  * when work starts, gets the payload from the response cache or buildPayload() (cache_step.ts,
  * payload.ts) and renders the envelope, a `filter`ed envelope or one `embed`ded field. /oembed
  * answers on the same pipeline through an `Endpoint`. Errors are thrown to the handler.
  */
-import { ApiError, isApiError } from "../errors.ts";
-import type { Exchange } from "../boundary.ts";
-import type { Services } from "../services.ts";
+import { ApiError, isApiError } from "../util/errors.ts";
+import type { Exchange } from "../handler/boundary.ts";
+import type { Services } from "../services/mod.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
 import { buildPayload, type Payload } from "./payload.ts";
@@ -18,8 +18,9 @@ import { prepare, type Prepared } from "./prepare.ts";
 import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
-import { acceptsGzip } from "../compress.ts";
-import { Deadline } from "../deadline.ts";
+import { preferredEncoding } from "../handler/compress.ts";
+import { withApiHeaders } from "./api_headers.ts";
+import { Deadline } from "../util/deadline.ts";
 
 export interface ApiRequest {
   /** The request, its parsed URL and id; its `api` is set here, for the error boundary. */
@@ -44,7 +45,7 @@ export interface Checked {
 
 /**
  * An answer built on the API's pipeline (plan, key and daily count, query preparation, the
- * response cache, buildPayload): the API itself, and /oembed (lib/oembed_provider/).
+ * response cache, buildPayload): the API itself, and /oembed (lib/oembed_endpoint/).
  */
 export interface Endpoint {
   /** The query the pipeline reads, when not the request's own; a throw is a bad query. */
@@ -69,7 +70,7 @@ async function renderApi(checked: Checked, services: Services): Promise<Response
   }
   if (!params.filter) {
     return templatedJsonResponse(json, 200, headers, {
-      gzip: acceptsGzip(request),
+      encoding: preferredEncoding(request),
       templates: services.memo.templates,
     });
   }
@@ -88,7 +89,7 @@ async function answer(
   let prepared: Prepared | null = null;
   let invalid: unknown = null;
   try {
-    prepared = prepare(endpoint.query ? endpoint.query() : url, services);
+    prepared = prepare(endpoint.query ? endpoint.query() : withApiHeaders(url, request), services);
   } catch (error) {
     invalid = error;
   }
@@ -116,7 +117,7 @@ async function answer(
   const { params, target, credentialed, rules } = prepared;
   if (params.proxy && meta.plan !== "pro") {
     await admitted;
-    throw new ApiError("EPRO", "The parameter `proxy` is available on the pro endpoint only.");
+    throw new ApiError("EPROXY", "The parameter `proxy` is available on the pro endpoint only.");
   }
   meta.targetHost = target.host;
   meta.private = credentialed;
@@ -159,7 +160,7 @@ async function answer(
 
 /**
  * One API request, start to finish (or, with `endpoint`, another answer on the same pipeline).
- * It throws what fails; the handler's error boundary (lib/boundary.ts) answers it with the
+ * It throws what fails; the handler's error boundary (lib/handler/boundary.ts) answers it with the
  * headers gathered in `exchange.api`.
  */
 export async function handleApi(

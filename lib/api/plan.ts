@@ -1,5 +1,5 @@
-import type { Config } from "../config.ts";
-import type { Services } from "../services.ts";
+import type { Config } from "../config/mod.ts";
+import type { Services } from "../services/mod.ts";
 import type { Plan } from "./respond.ts";
 import { isApiKeyHeader } from "../params/mod.ts";
 import { toCamel } from "../params/tree.ts";

@@ -1,11 +1,11 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import { findDevice, parseBackground } from "../browser/mod.ts";
 import { isCredentialHeader } from "../cache/mod.ts";
-import { type CustomRules, validateRules } from "../extract/custom.ts";
+import { type CustomRules, validateRules } from "../extract/custom/mod.ts";
 import { type Params, parseParams } from "../params/mod.ts";
-import { parseTargetUrl } from "../url.ts";
+import { parseTargetUrl } from "../util/target_url.ts";
 import { queryApiKey } from "./plan.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "../services/mod.ts";
 
 /** What a query string asks for, checked: typed parameters and the target URL. */
 export interface Prepared {

@@ -1,7 +1,7 @@
 import type { VisitOptions, WaitUntil } from "../browser/types.ts";
 import type { Params } from "../params/mod.ts";
-import { basicAuth } from "../http.ts";
-import { type CustomRules, evaluateSources } from "../extract/custom.ts";
+import { basicAuth } from "../util/http.ts";
+import { type CustomRules, evaluateSources } from "../extract/custom/mod.ts";
 
 /**
  * Maps the request's browser-related parameters onto one page visit. `headers.*` go along only

@@ -2,7 +2,7 @@
  * `overlay.background`: a CSS colour, a gradient, or an http(s) image URL. Validated strictly
  * (a whitelist of tokens, never free CSS) because it is written into the overlay page's style.
  */
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 
 const NAMED_COLORS = new Set(
   ("aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue " +
@@ -55,7 +55,7 @@ function isGradient(value: string): boolean {
 
 /**
  * Returns the CSS `background` value for a valid `overlay.background`, else throws
- * EINVALQUERY naming the parameter and the value.
+ * EINVALOVERLAYBG (Microlink's code) naming the parameter and the value.
  */
 export function parseBackground(value: string): string {
   const trimmed = value.trim();
@@ -72,7 +72,7 @@ export function parseBackground(value: string): string {
     }
   }
   throw new ApiError(
-    "EINVALQUERY",
+    "EINVALOVERLAYBG",
     `The \`overlay.background\` parameter "${value}" is not a CSS colour, gradient or ` +
       "http(s) image URL.",
   );

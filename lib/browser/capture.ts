@@ -1,8 +1,8 @@
 /** Screenshot (page, full page or element, optionally framed) and PDF of a loaded page. */
 import type { BrowserContext, Page, PaperFormat } from "puppeteer-core";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 import type { CapturedImage, CapturedPdf, PdfOptions, ScreenshotOptions } from "./types.ts";
-import type { Deadline } from "../deadline.ts";
+import type { Deadline } from "../util/deadline.ts";
 import { imageSize } from "../media/image_size.ts";
 import { typeFromBytes } from "../media/sniff.ts";
 import { overlayPage, wantsOverlay } from "./overlay.ts";
@@ -106,10 +106,15 @@ export async function capturePdf(
     timeout: deadline.remaining(),
   })).catch((error) => {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(
-      "EINVALQUERY",
-      `The \`pdf\` options could not be applied (${firstLine(error)}).`,
-    );
+    const why = firstLine(error);
+    // Chromium refuses a range past the last page or backwards ("Page range exceeds page count").
+    if (options.pageRanges && /page range/i.test(why)) {
+      throw new ApiError(
+        "EPAGERANGE",
+        `The parameter \`pdf.pageRanges\` "${options.pageRanges}" is outside the document (${why}).`,
+      );
+    }
+    throw new ApiError("EINVALQUERY", `The \`pdf\` options could not be applied (${why}).`);
   });
   return { bytes, type: "pdf" };
 }

@@ -6,7 +6,7 @@
  */
 import type { BrowserContext, HTTPResponse, Page } from "puppeteer-core";
 import { hljsTheme } from "./code_themes.ts";
-import type { Deadline } from "../deadline.ts";
+import type { Deadline } from "../util/deadline.ts";
 import type { HighlightJob } from "./_highlight_worker.ts";
 
 /** A screenshot shows the start of a file: more is not worth highlighting. */

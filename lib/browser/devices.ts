@@ -1,5 +1,5 @@
 /** Device presets for `device=`; names match ignoring case, spaces, dashes and underscores. */
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 
 export interface Device {
   name: string;

@@ -1,6 +1,6 @@
 /** Finding the Chromium binary and launching it behind the egress proxy. */
 import puppeteer, { type Browser } from "puppeteer-core";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 
 // Debian's /usr/bin/chromium is a shell wrapper adding extension flags; prefer the binary.
 const CANDIDATES = [

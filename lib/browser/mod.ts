@@ -3,17 +3,18 @@
  * incognito context per visit, a bounded number of pages at once and a bounded queue.
  */
 import type { Browser } from "puppeteer-core";
-import { ApiError } from "../errors.ts";
-import { log, outsideRequest } from "../log.ts";
+import { ApiError } from "../util/errors.ts";
+import { log, outsideRequest } from "../util/log.ts";
 import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
-import { Deadline, settlesWithin } from "../deadline.ts";
-import { httpUrl } from "../url.ts";
-import { type EgressProxy, startProxy } from "./proxy.ts";
+import { Deadline, settlesWithin } from "../util/deadline.ts";
+import { httpUrl } from "../util/target_url.ts";
+import { type EgressProxy, startProxy } from "./proxy_server.ts";
 import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
 import { SpareContexts } from "./spare.ts";
 import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
-import { PhaseClock } from "./timings.ts";
+import { PhaseClock } from "./visit_timings.ts";
+import { AdmissionPool } from "../util/admission.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
@@ -26,12 +27,6 @@ interface Running {
   userAgent: string;
 }
 
-interface Waiter {
-  granted: boolean;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 export function createBrowser(options: BrowserOptions): BrowserPool {
   const { config, fetcher } = options;
   const maxPages = options.maxPages ?? config.browserPages;
@@ -40,11 +35,17 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   let running: Running | null = null;
   let launching: Promise<Running> | null = null;
   let launches = 0;
-  let inUse = 0;
   let closed = false;
   /** Contexts of finished visits still being disposed of. */
   const closings = new Set<Promise<void>>();
-  const queue: Waiter[] = [];
+  /** Pages open at once and visits waiting for one; a page's place is held until it is gone. */
+  const admission = new AdmissionPool({
+    running: maxPages,
+    waiting: maxQueue,
+    busyMessage: (s) =>
+      `The browser is saturated (${s.maxRunning} pages open, ${s.waiting} waiting); retry later.`,
+    closedError: () => new ApiError("EBROWSER", "No browser available: the pool is closed."),
+  });
   /** Egress proxies for visits of requests that name `proxy=`. */
   const upstreams = new UpstreamProxies({ fetcher, config });
 
@@ -99,41 +100,6 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     return await launching;
   };
 
-  const acquire = async (deadline: Deadline): Promise<void> => {
-    if (inUse < maxPages) {
-      inUse++;
-      return;
-    }
-    if (queue.length >= maxQueue) {
-      throw new ApiError(
-        "EBUSY",
-        `The browser is saturated (${maxPages} pages open, ${queue.length} waiting); retry later.`,
-        { headers: { "retry-after": "2" } },
-      );
-    }
-    let waiter!: Waiter;
-    const granted = new Promise<void>((resolve, reject) => {
-      waiter = { granted: false, resolve, reject };
-    });
-    queue.push(waiter);
-    try {
-      await deadline.run(granted);
-    } catch (error) {
-      if (waiter.granted) release(); // granted just as the deadline passed: hand it on
-      else if (queue.includes(waiter)) queue.splice(queue.indexOf(waiter), 1);
-      throw error;
-    }
-  };
-
-  // A freed slot goes straight to the next waiter, so inUse never dips under load.
-  const release = () => {
-    const next = queue.shift();
-    if (next) {
-      next.granted = true;
-      next.resolve();
-    } else inUse--;
-  };
-
   const kill = (r: Running) => {
     try {
       r.browser.process()?.kill("SIGKILL");
@@ -160,7 +126,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
         new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${url}" within ${ms} ms.`),
     });
     const clock = new PhaseClock();
-    await acquire(deadline);
+    const place = await admission.enter(deadline.signal);
     clock.lap("queue");
     let released = false;
     try {
@@ -199,13 +165,13 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       }).finally(() => {
         closings.delete(closing);
         upstream?.release();
-        release();
+        place.release();
       });
       closings.add(closing);
       if (!outcome.ok) throw outcome.error;
       return outcome.result;
     } finally {
-      if (!released) release();
+      if (!released) place.release();
     }
   };
 
@@ -220,9 +186,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
 
   const close = async () => {
     closed = true;
-    for (const waiter of queue.splice(0)) {
-      waiter.reject(new ApiError("EBROWSER", "No browser available: the pool is closed."));
-    }
+    const drained = admission.close();
     const pending = launching;
     if (pending) await pending.catch(() => {});
     while (closings.size) await Promise.all(closings);
@@ -234,6 +198,8 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
     await proxy?.close();
     proxy = null;
     await upstreams.close();
+    // Visits still running fail fast now that their browser is gone, and free their places.
+    await drained;
   };
 
   return {
@@ -245,9 +211,10 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       // Each lease taken starts a new spare: counting contexts is exact once it is open.
       await running?.spares.settled();
     },
+    admission,
     stats: () => ({
-      inUse,
-      queued: queue.length,
+      inUse: admission.state().running,
+      queued: admission.state().waiting,
       maxPages,
       maxQueue,
       pid: running?.browser.process()?.pid ?? null,

@@ -6,7 +6,7 @@
  * (dynamic imports, data fetches): the capture waits for the first visible text.
  */
 import type { HTTPResponse, Page } from "puppeteer-core";
-import type { Deadline } from "../deadline.ts";
+import type { Deadline } from "../util/deadline.ts";
 
 /** How long the first page may take to navigate on its own (a challenge computes first). */
 const FIRST_WAIT_MS = 5000;

@@ -1,7 +1,8 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
-import type { ProxySpec } from "../fetch/proxy.ts";
+import type { ProxySpec } from "../fetch/proxy_client.ts";
 import type { FunctionResult } from "./evaluate.ts";
+import type { AdmissionPool } from "../util/admission.ts";
 
 export type { FunctionResult } from "./evaluate.ts";
 
@@ -154,6 +155,8 @@ export interface BrowserPool extends AsyncDisposable {
   /** True when the binary is present and Chromium launches (launches it if needed). */
   ready(): Promise<boolean>;
   stats(): BrowserStats;
+  /** Admission of visits: pages open at once, visits waiting for one. */
+  readonly admission: AdmissionPool;
   /** Resolves once every finished visit's context is disposed of and no spare is opening. */
   settled(): Promise<void>;
   close(): Promise<void>;

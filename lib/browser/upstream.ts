@@ -1,14 +1,14 @@
 /**
  * A visit whose request names `proxy=` gets a browser context of its own whose proxy is an
- * egress proxy (lib/browser/proxy.ts) dialling through that upstream: the same guard, the same
+ * egress proxy (lib/browser/proxy_server.ts) dialling through that upstream: the same guard, the same
  * denials, only the way out differs. One egress proxy per upstream, shared while in use, closed
  * once idle; upstream credentials stay in this process, never in Chromium's flags.
  */
 import type { Browser } from "puppeteer-core";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
-import { type ProxySpec, viaProxy } from "../fetch/proxy.ts";
-import { type EgressProxy, startProxy } from "./proxy.ts";
+import { type ProxySpec, viaProxy } from "../fetch/proxy_client.ts";
+import { type EgressProxy, startProxy } from "./proxy_server.ts";
 import type { Lease } from "./spare.ts";
 import { DEFAULT_VIEWPORT } from "./page_setup.ts";
 

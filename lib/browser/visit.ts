@@ -6,14 +6,14 @@ import {
   type Page,
 } from "puppeteer-core";
 import { type Lease, responsive } from "./spare.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 import type { VisitOptions, VisitResult, WaitUntil } from "./types.ts";
-import { type Deadline, settlesWithin } from "../deadline.ts";
-import type { EgressProxy } from "./proxy.ts";
-import type { PhaseClock } from "./timings.ts";
+import { type Deadline, settlesWithin } from "../util/deadline.ts";
+import type { EgressProxy } from "./proxy_server.ts";
+import type { PhaseClock } from "./visit_timings.ts";
 import { stripControls } from "../fetch/decode.ts";
-import { isHopByHop, portOf } from "../http.ts";
-import { DENIED_HEADER } from "./proxy.ts";
+import { isHopByHop, portOf } from "../util/http.ts";
+import { DENIED_HEADER } from "./proxy_server.ts";
 import { type PageState, setupPage } from "./page_setup.ts";
 import { type Adblock, startAdblock, withoutConsent } from "./adblock/mod.ts";
 import { trackMainDocuments, waitForText } from "./prerender_wait.ts";

@@ -7,8 +7,8 @@
  * one minute (never longer than ttl) and re-thrown on a hit with x-cache-status/x-cache-ttl in
  * the ApiError's headers; every other error (query, auth, rate, browser, Redis) is never cached.
  */
-import { ApiError, type ErrorCode, isApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import { ApiError, type ErrorCode, isApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
 import type { Store } from "../store/types.ts";
 import { decodeEntry, encodeEntry, type Entry, type StoredEntry } from "./entry.ts";
 

@@ -3,8 +3,8 @@
  * Version 2 keeps how the payload was made as fields; version 1 entries (the same facts as
  * `x-fetch-mode`/`x-fetch-time` headers) are still read.
  */
-import type { ErrorCode } from "../errors.ts";
-import type { FetchMode } from "../types.ts";
+import type { ErrorCode } from "../util/errors.ts";
+import type { FetchMode } from "../util/payload_types.ts";
 
 export interface Entry {
   /** The payload: its JSON text as stored (a caller may cache bytes instead). */

@@ -6,9 +6,9 @@
  *   deno task keys sign <name> '<query>'          prints the query with &signature=...
  * State comes from loadConfig(), so DATA_DIR and REDIS_URL apply as for the server.
  */
-import { loadConfig } from "../config.ts";
-import { isApiError } from "../errors.ts";
-import { setQuiet } from "../log.ts";
+import { loadConfig } from "../config/mod.ts";
+import { isApiError } from "../util/errors.ts";
+import { setQuiet } from "../util/log.ts";
 import { createKey } from "../plans/keys.ts";
 import { signedQuery } from "../plans/sign.ts";
 import { openStore } from "../store/mod.ts";

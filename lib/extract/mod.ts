@@ -3,37 +3,37 @@
  * field runs its ordered rule list over it (see the per-field files), the rules of the page's
  * platform first (lib/extract/platforms/).
  */
-import { audio } from "./audio.ts";
-import { author } from "./author.ts";
-import { collect } from "./collect.ts";
-import { date } from "./date.ts";
-import { description } from "./description.ts";
-import { image } from "./image.ts";
-import { JsonLd } from "./jsonld.ts";
-import { lang } from "./lang.ts";
-import { logo } from "./logo.ts";
-import { manifestUrl } from "./manifest.ts";
+import { audio } from "./fields/audio.ts";
+import { author } from "./fields/author.ts";
+import { collect } from "./stream/collect.ts";
+import { date } from "./fields/date.ts";
+import { description } from "./fields/description.ts";
+import { image } from "./fields/image.ts";
+import { JsonLd } from "./fields/jsonld.ts";
+import { lang } from "./fields/lang.ts";
+import { logo } from "./fields/logo.ts";
+import { manifestUrl } from "./fields/manifest.ts";
 import { platformFor } from "./platforms/mod.ts";
-import type { PlatformData } from "./platforms/types.ts";
-import { publisher } from "./publisher.ts";
-import { baseFor, resolveUrl } from "./resolve.ts";
-import type { Context } from "./rules.ts";
-import { title } from "./title.ts";
-import { url as canonicalUrl } from "./url.ts";
-import { video } from "./video.ts";
+import type { PlatformData } from "./platforms/platform.ts";
+import { publisher } from "./fields/publisher.ts";
+import { baseFor, resolveUrl } from "./fields/resolve.ts";
+import type { Context } from "./fields/rules.ts";
+import { title } from "./fields/title.ts";
+import { url as canonicalUrl } from "./fields/url.ts";
+import { video } from "./fields/video.ts";
 
 // Each field's normaliser, (value, ctx) -> value or null: what a rule's raw value must pass.
-export { normaliseAudio } from "./audio.ts";
-export { normaliseAuthor } from "./author.ts";
-export { normaliseDate } from "./date.ts";
-export { normaliseDescription } from "./description.ts";
-export { normaliseImage } from "./image.ts";
-export { normaliseLang } from "./lang.ts";
-export { normaliseLogo } from "./logo.ts";
-export { normalisePublisher } from "./publisher.ts";
-export { normaliseTitle } from "./title.ts";
-export { normaliseUrl } from "./url.ts";
-export { normaliseVideo } from "./video.ts";
+export { normaliseAudio } from "./fields/audio.ts";
+export { normaliseAuthor } from "./fields/author.ts";
+export { normaliseDate } from "./fields/date.ts";
+export { normaliseDescription } from "./fields/description.ts";
+export { normaliseImage } from "./fields/image.ts";
+export { normaliseLang } from "./fields/lang.ts";
+export { normaliseLogo } from "./fields/logo.ts";
+export { normalisePublisher } from "./fields/publisher.ts";
+export { normaliseTitle } from "./fields/title.ts";
+export { normaliseUrl } from "./fields/url.ts";
+export { normaliseVideo } from "./fields/video.ts";
 
 export interface Extracted {
   title: string | null;

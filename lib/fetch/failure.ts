@@ -1,6 +1,6 @@
 /** Turns whatever a network operation threw into the contract's ApiError. */
-import { ApiError, causeChain, isApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import { ApiError, causeChain, isApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ALTNAME|HANDSHAKE/i;
 

@@ -1,6 +1,6 @@
 /** The request headers of one hop: defaults, caller headers, origin-only headers. */
-import { ApiError } from "../errors.ts";
-import { basicAuth, isHeaderValue, isReservedHeader } from "../http.ts";
+import { ApiError } from "../util/errors.ts";
+import { basicAuth, isHeaderValue, isReservedHeader } from "../util/http.ts";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -39,5 +39,17 @@ export function hopHeaders(options: HopHeaderOptions): Record<string, string> {
   // identity encoding or Range.
   merge(out, options.originHeaders);
   merge(out, options.headers);
+  return out;
+}
+
+/** An answer's raw `[name, value, …]` list as lower-cased names, repeated ones joined by ", ". */
+export function joinRawHeaders(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    // Own keys only: a target may name a header `constructor`.
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${value}` : value;
+  }
   return out;
 }

@@ -3,23 +3,23 @@
  * checked and dialled at exactly the checked address; redirects are followed by hand.
  */
 import type { Socket } from "node:net";
-import type { Config } from "../config.ts";
-import { ApiError } from "../errors.ts";
-import type { Redirect } from "../types.ts";
+import type { Config } from "../config/mod.ts";
+import { ApiError } from "../util/errors.ts";
+import type { Redirect } from "../util/payload_types.ts";
 import { pinHost } from "../guard/pin.ts";
 import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
-import { Deadline } from "../deadline.ts";
+import { Deadline } from "../util/deadline.ts";
 import { dialChecked } from "./dial.ts";
 import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
 import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
-import { openTunnel, type ProxySpec } from "./proxy.ts";
+import { handshakeBudget, openTunnel, type ProxySpec } from "./proxy_client.ts";
 import { withRetries } from "./retry.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
-import { locationText } from "./url.ts";
-import { parseTargetUrl, redact } from "../url.ts";
-import { portOf } from "../http.ts";
+import { locationText } from "./location.ts";
+import { parseTargetUrl, redact } from "../util/target_url.ts";
+import { portOf } from "../util/http.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 
@@ -46,7 +46,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   async function hop(
     url: URL,
     init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
-    connectTimeoutMs: number,
+    limit: { connectTimeoutMs: number; remainingMs: () => number },
     stage: RefusalStage,
     proxy: ProxySpec | null,
   ): Promise<HopResponse> {
@@ -61,11 +61,13 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     // Every address passed the check; try them in order while the TCP connect itself fails.
     for (const target of targets) {
       try {
+        const { connectTimeoutMs } = limit;
         const tunnel = proxy
           ? await openTunnel(proxy, target, {
             config,
             ca: options.ca,
-            signal: AbortSignal.any([init.signal, AbortSignal.timeout(connectTimeoutMs)]),
+            signal: init.signal,
+            timeoutMs: Math.min(connectTimeoutMs, handshakeBudget(limit.remainingMs())),
           })
           : undefined;
         return await sendHop({ url, target, ...init, connectTimeoutMs, ca: options.ca, tunnel });
@@ -111,7 +113,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         const response = await hop(
           url,
           { method, headers, signal: limit.signal },
-          connectTimeoutMs,
+          { connectTimeoutMs, remainingMs: () => limit.remaining() },
           redirects.length > 0 ? "redirect" : "request",
           opts.proxy ?? config.egressProxy,
         );

@@ -3,7 +3,7 @@
  * is asked again after a backoff, within the same fetch deadline. What is not transient (DNS,
  * TLS, the guard, a proxy's refusal, the deadline) is never retried.
  */
-import { type ApiError, isApiError } from "../errors.ts";
+import { type ApiError, isApiError } from "../util/errors.ts";
 import type { FetchOptions, FetchResult } from "./types.ts";
 
 /** Backoff before retry n (0-based): 250 ms, 500 ms, 1 s. */

@@ -2,10 +2,10 @@
  * Resolve once, check every address, and hand back exactly the addresses to dial, so that
  * the address checked is the address connected to (no DNS-rebinding gap).
  */
-import type { Config } from "../config.ts";
-import { abortable } from "../deadline.ts";
-import { ApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import type { Config } from "../config/mod.ts";
+import { abortable } from "../util/deadline.ts";
+import { ApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
 import { addressRefusal, hostnameRefusal } from "./policy.ts";
 import { countRefusal, type Refusal, type RefusalStage } from "./refusal.ts";
 import { DnsError, ipLiteral, systemResolver } from "./resolve.ts";

@@ -5,7 +5,7 @@
  * it makes goes through linkpeek's guarded egress proxy.
  */
 import { launchChromium, removeDir } from "../browser/launch.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 import type { LighthouseJob, LighthouseMessage } from "./lighthouse_types.ts";
 
 declare const self: {

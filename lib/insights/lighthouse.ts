@@ -7,9 +7,10 @@
  * one more is EBUSY at once. The request's signal ends a run: the Worker is terminated and its
  * Chromium killed.
  */
-import { ApiError, ERROR_STATUS, type ErrorCode } from "../errors.ts";
+import { ApiError, ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import { findChromium, removeDir } from "../browser/launch.ts";
-import { log } from "../log.ts";
+import { log } from "../util/log.ts";
+import { AdmissionPool } from "../util/admission.ts";
 import type { LighthouseJob, LighthouseMessage, LighthouseOptions } from "./lighthouse_types.ts";
 
 export type { LighthouseOptions } from "./lighthouse_types.ts";
@@ -17,7 +18,7 @@ export { LIGHTHOUSE_CATEGORIES } from "./lighthouse_types.ts";
 
 const WORKER_URL = new URL("./_lighthouse_worker.ts", import.meta.url).href;
 /** A run takes 5-10 s; a client told to come back sooner would find it still busy. */
-const RETRY_AFTER_SECONDS = "10";
+const RETRY_AFTER_SECONDS = 10;
 /** Lighthouse's own default page-load wait; the request's deadline usually ends it first. */
 const MAX_WAIT_FOR_LOAD_MS = 45_000;
 
@@ -28,6 +29,8 @@ export interface LighthouseRunner {
   ): Promise<Record<string, unknown>>;
   /** Runs in progress now. */
   running(): number;
+  /** Admission of runs: LIGHTHOUSE_RUNS at once, none waiting. */
+  readonly admission: AdmissionPool;
   /** Ends every run in progress. */
   close(): Promise<void>;
 }
@@ -40,17 +43,18 @@ export function createLighthouse(options: {
 }): LighthouseRunner {
   /** Runs in progress, each with its way to stop. */
   const active = new Set<{ stop: () => void }>();
+  const admission = new AdmissionPool({
+    running: options.maxRuns,
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+    busyMessage: ({ maxRunning }) =>
+      `Lighthouse is saturated (${maxRunning} run${
+        maxRunning === 1 ? "" : "s"
+      } in progress); retry later.`,
+    closedError: () => new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."),
+  });
 
   const run: LighthouseRunner["run"] = async (url, { options: wanted, signal, timeoutMs }) => {
-    if (active.size >= options.maxRuns) {
-      throw new ApiError(
-        "EBUSY",
-        `Lighthouse is saturated (${options.maxRuns} run${
-          options.maxRuns === 1 ? "" : "s"
-        } in progress); retry later.`,
-        { headers: { "retry-after": RETRY_AFTER_SECONDS } },
-      );
-    }
+    using _place = await admission.enter();
     const entry = { stop: () => {} };
     active.add(entry);
     try {
@@ -110,10 +114,11 @@ export function createLighthouse(options: {
 
   return {
     run,
-    running: () => active.size,
-    close() {
+    running: () => admission.state().running,
+    admission,
+    async close() {
       for (const entry of [...active]) entry.stop();
-      return Promise.resolve();
+      await admission.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 /** `data.insights`: the parts the request asked for, computed beside the rest of the payload. */
-import type { Services } from "../services.ts";
+import type { Services } from "../services/mod.ts";
 import type { LighthouseOptions } from "./lighthouse.ts";
 
 export interface InsightsRequest {

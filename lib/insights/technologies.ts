@@ -1,12 +1,13 @@
 /**
  * `insights.technologies`: which technologies a page uses (lib/insights/wappalyzer.ts), in one
  * long-lived Worker started on first use: the rules take ~300 ms to load and the patterns
- * ~100-300 ms to run, which must not stall other requests. Jobs run one at a time; past
- * MAX_WAITING waiting ones a request gets EBUSY. A request that ends while its job runs takes
+ * ~100-300 ms to run, which must not stall other requests. Jobs are admitted one at a time
+ * (an AdmissionPool); past MAX_WAITING waiting ones a request gets EBUSY. A request that ends while its job runs takes
  * the Worker with it (the next job starts a new one); an idle Worker is ended after a minute.
  */
-import { ApiError } from "../errors.ts";
-import { log } from "../log.ts";
+import { ApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
+import { AdmissionPool, type Permit } from "../util/admission.ts";
 import type { DetectInput, Technology } from "./wappalyzer.ts";
 
 export type { DetectInput, Technology } from "./wappalyzer.ts";
@@ -22,15 +23,23 @@ interface Job {
   signal: AbortSignal;
   resolve: (technologies: Technology[]) => void;
   reject: (error: unknown) => void;
+  place: Permit;
 }
 
 export interface TechnologyDetector {
   detect(input: DetectInput, options: { signal: AbortSignal }): Promise<Technology[]>;
+  /** Admission of jobs: one at a time, MAX_WAITING in line. */
+  readonly admission: AdmissionPool;
   close(): void;
 }
 
 export function createTechnologyDetector(): TechnologyDetector {
-  const waiting: Job[] = [];
+  const admission = new AdmissionPool({
+    running: 1,
+    waiting: MAX_WAITING,
+    busyMessage: () => "The technology detector is saturated; retry later.",
+    closedError: () => new ApiError("EBROWSER", "The service is closing."),
+  });
   let worker: Worker | null = null;
   let current: Job | null = null;
   let idle: ReturnType<typeof setTimeout> | undefined;
@@ -40,26 +49,22 @@ export function createTechnologyDetector(): TechnologyDetector {
     worker = null;
   };
 
-  const next = () => {
-    if (current) return;
-    const job = waiting.shift();
-    if (!job) {
+  /** The running job is over: its place goes to the next in line, else the Worker idles. */
+  const done = (job: Job) => {
+    current = null;
+    job.signal.removeEventListener("abort", onAbort);
+    job.place.release();
+    if (admission.state().running === 0) {
       clearTimeout(idle);
       idle = setTimeout(stopWorker, IDLE_MS);
       Deno.unrefTimer(idle);
-      return;
     }
-    clearTimeout(idle);
-    current = job;
-    const running = worker ??= start();
-    running.postMessage(job.input);
   };
 
   const settle = (answer: Answer | Error) => {
     const job = current;
     if (!job) return;
-    current = null;
-    job.signal.removeEventListener("abort", onAbort);
+    done(job);
     if (answer instanceof Error) job.reject(answer);
     else if (answer.ok) job.resolve(answer.technologies);
     else {
@@ -68,20 +73,14 @@ export function createTechnologyDetector(): TechnologyDetector {
         new ApiError("EFATAL", `Detecting the technologies of "${job.input.url}" failed.`),
       );
     }
-    next();
   };
 
   function onAbort(this: AbortSignal) {
-    const queued = waiting.findIndex((job) => job.signal === this);
-    if (queued !== -1) {
-      waiting.splice(queued, 1)[0]!.reject(this.reason);
-    } else if (current?.signal === this) {
-      stopWorker(); // the only way to stop a pattern run mid-way
-      const job = current;
-      current = null;
-      job.reject(this.reason);
-      next();
-    }
+    if (current?.signal !== this) return;
+    stopWorker(); // the only way to stop a pattern run mid-way
+    const job = current;
+    done(job);
+    job.reject(this.reason);
   }
 
   function start(): Worker {
@@ -97,27 +96,30 @@ export function createTechnologyDetector(): TechnologyDetector {
   }
 
   return {
-    detect(input, { signal }) {
-      if (signal.aborted) return Promise.reject(signal.reason);
-      if (waiting.length >= MAX_WAITING) {
-        return Promise.reject(
-          new ApiError("EBUSY", "The technology detector is saturated; retry later.", {
-            headers: { "retry-after": "2" },
-          }),
-        );
-      }
-      return new Promise((resolve, reject) => {
+    admission,
+    async detect(input, { signal }) {
+      signal.throwIfAborted();
+      const place = await admission.enter(signal);
+      return await new Promise<Technology[]>((resolve, reject) => {
+        if (signal.aborted) {
+          place.release();
+          return reject(signal.reason);
+        }
+        clearTimeout(idle);
+        current = { input, signal, resolve, reject, place };
         signal.addEventListener("abort", onAbort, { once: true });
-        waiting.push({ input, signal, resolve, reject });
-        next();
+        (worker ??= start()).postMessage(input);
       });
     },
     close() {
+      // The line is refused first, so that no waiter is handed the running job's place.
+      void admission.close();
+      const job = current;
+      if (job) {
+        done(job);
+        job.reject(new ApiError("EBROWSER", "The service is closing."));
+      }
       clearTimeout(idle);
-      const closing = new ApiError("EBROWSER", "The service is closing.");
-      for (const job of waiting.splice(0)) job.reject(closing);
-      current?.reject(closing);
-      current = null;
       stopWorker();
     },
   };

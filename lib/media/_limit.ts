@@ -1,4 +1,5 @@
 /** The bounds on probing one request: a probe budget and a few concurrent probes per host. */
+import { AdmissionPool } from "../util/admission.ts";
 
 /** At most `total` probes; `take()` is false once they are spent. */
 export class ProbeBudget {
@@ -13,30 +14,17 @@ export class ProbeBudget {
   }
 }
 
-/** At most `perHost` tasks at once per host; the others wait in order. */
+/** At most `perHost` tasks at once per host; the others wait in order (the budget bounds them). */
 export class HostLimiter {
-  #active = new Map<string, number>();
-  #waiting = new Map<string, (() => void)[]>();
+  #pools = new Map<string, AdmissionPool>();
   constructor(readonly perHost: number) {}
 
   async run<T>(host: string, task: () => Promise<T>): Promise<T> {
-    const active = this.#active.get(host) ?? 0;
-    if (active >= this.perHost) {
-      // Wait for a finishing task to hand its slot over (the count stays as it is).
-      await new Promise<void>((resolve) => {
-        const queue = this.#waiting.get(host) ?? [];
-        queue.push(resolve);
-        this.#waiting.set(host, queue);
-      });
-    } else {
-      this.#active.set(host, active + 1);
+    let pool = this.#pools.get(host);
+    if (!pool) {
+      this.#pools.set(host, pool = new AdmissionPool({ running: this.perHost, waiting: Infinity }));
     }
-    try {
-      return await task();
-    } finally {
-      const next = this.#waiting.get(host)?.shift();
-      if (next) next();
-      else this.#active.set(host, this.#active.get(host)! - 1);
-    }
+    using _place = await pool.enter();
+    return await task();
   }
 }

@@ -1,6 +1,6 @@
 /** A MediaObject from what a probe (or a full fetch) returned: type, size, dimensions, duration. */
-import type { MediaObject } from "../types.ts";
-import { mediaDuration } from "./duration.ts";
+import type { MediaObject } from "../util/payload_types.ts";
+import { mediaDuration } from "./duration/mod.ts";
 import { imageSize } from "./image_size.ts";
 import { prettyBytes, prettyDuration } from "./pretty.ts";
 import { sniffMedia } from "./sniff.ts";

@@ -10,11 +10,12 @@ import {
   targetHeaderOptions,
   type TargetHeaders,
 } from "../fetch/types.ts";
-import type { MediaField, MediaObject } from "../types.ts";
+import type { MediaField, MediaObject } from "../util/payload_types.ts";
 import type { HostLimiter, ProbeBudget } from "./_limit.ts";
 import { describeMedia } from "./describe.ts";
-import { mediaDuration, mp4MoovOffset } from "./duration.ts";
+import { mediaDuration, mp4MoovOffset } from "./duration/mod.ts";
 import { imagePaletteAsync } from "./palette_async.ts";
+import type { AdmissionPool } from "../util/admission.ts";
 import { prettyDuration } from "./pretty.ts";
 import { kindOfType, mimeOf, typeFromBytes } from "./sniff.ts";
 
@@ -34,6 +35,8 @@ export interface ProbeContext {
   timeoutMs: number;
   /** Read whole images (image, logo) and add their palette. */
   palette: boolean;
+  /** Admission of palette decodes. */
+  palettes?: AdmissionPool;
 }
 
 type Fit = "yes" | "maybe" | "no";
@@ -218,7 +221,11 @@ export async function probeMedia(
   }
   if (whole) {
     const colours = get && ok(get) && !get.truncated
-      ? await imagePaletteAsync(get.body, { signal: ctx.signal, timeoutMs: ctx.timeoutMs })
+      ? await imagePaletteAsync(get.body, {
+        signal: ctx.signal,
+        timeoutMs: ctx.timeoutMs,
+        admission: ctx.palettes,
+      })
       : null;
     media.palette = colours?.palette ?? [];
     media.background_color = colours?.background_color ?? null;

@@ -1,9 +1,9 @@
 /**
  * Response shapes, headers and security schemes of the OpenAPI document. Error codes and their
- * statuses come from ERROR_STATUS, media and text fields from lib/types.ts.
+ * statuses come from ERROR_STATUS, media and text fields from lib/util/payload_types.ts.
  */
-import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
-import { MEDIA_FIELDS, TEXT_FIELDS } from "../types.ts";
+import { ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
+import { MEDIA_FIELDS, TEXT_FIELDS } from "../util/payload_types.ts";
 import type { JsonObject } from "./query.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -153,6 +153,12 @@ const ERROR: JsonObject = {
     status: { enum: ["fail", "error"], description: "fail for 4xx, error for 5xx." },
     code: ref("ErrorCode"),
     message: { type: "string" },
+    id: { type: "string", description: "The request id (x-request-id, the log line)." },
+    more: {
+      type: "string",
+      format: "uri",
+      description: "This code's documentation: its anchor on the service's /errors page.",
+    },
     url: { type: "string", description: "The url parameter as given." },
     data: {
       type: "object",

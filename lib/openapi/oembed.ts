@@ -3,8 +3,8 @@
  * (PASSED_PARAMS, described by PARAMS), the oEmbed 1.0 answer, and the API's error codes at the
  * statuses /oembed answers them with (OEMBED_STATUS, FORMAT_STATUS).
  */
-import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
-import { FORMAT_STATUS, MAX_PIXELS, OEMBED_STATUS, PASSED_PARAMS } from "../oembed_provider/mod.ts";
+import { ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
+import { FORMAT_STATUS, MAX_PIXELS, OEMBED_STATUS, PASSED_PARAMS } from "../oembed_endpoint/mod.ts";
 import { type JsonObject, queryParameters } from "./query.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

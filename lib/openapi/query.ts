@@ -19,10 +19,7 @@ export function snakeCase(name: string): string {
 export function valueSchema(schema: Schema): JsonObject {
   switch (schema.kind) {
     case "boolean":
-      return {
-        type: "boolean",
-        ...(schema.default !== undefined ? { default: schema.default } : {}),
-      };
+      return { type: "boolean" };
     case "string":
       return { type: "string", ...(schema.maxLength ? { maxLength: schema.maxLength } : {}) };
     case "integer":

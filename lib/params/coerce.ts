@@ -1,11 +1,12 @@
-import { ApiError } from "../errors.ts";
-import { isHeaderValue, isReservedHeader } from "../http.ts";
+import { ApiError } from "../util/errors.ts";
+import { isHeaderValue, isReservedHeader } from "../util/http.ts";
 import { parseDuration } from "./duration.ts";
-import type { ParamDef, Schema } from "./schema.ts";
+import { invalidCode, type ParamDef, PARAMS, type QueryValues, type Schema } from "./schema.ts";
 import { canonicalKids, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
 
+/** EINVALQUERY, or the parameter's own code (Microlink's EINVALTTL, EINVALDATA, ...). */
 function invalid(path: string, message: string): ApiError {
-  return new ApiError("EINVALQUERY", `The parameter \`${path}\` ${message}`);
+  return new ApiError(invalidCode(path), `The parameter \`${path}\` ${message}`);
 }
 
 function coerceBoolean(text: string, path: string): boolean {
@@ -48,6 +49,16 @@ function coerceHeaders(node: QueryNode, path: string): Record<string, string> {
     out[name] = value;
   }
   return out;
+}
+
+/** The query's values, each parameter the query does not name at its definition's default. */
+export function applyDefaults(values: Record<string, unknown>): QueryValues {
+  const out = { ...values };
+  for (const [name, def] of Object.entries(PARAMS)) {
+    if (out[name] === undefined && def.default !== undefined) out[name] = def.default;
+  }
+  // The shape is the table's: every value came from coerce() or a definition's default.
+  return out as QueryValues;
 }
 
 /** Turns one query subtree into the value its schema describes. */

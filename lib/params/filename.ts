@@ -1,4 +1,4 @@
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 
 const MAX_LENGTH = 100;
 /** What a hosted asset's own extension may look like, dropped from the name. */

@@ -1,13 +1,20 @@
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../util/errors.ts";
 import { DEFAULT_TTL_MS } from "../cache/ttl.ts";
 import { isCredentialHeader } from "../cache/key.ts";
 import type { PdfOptions, ScreenshotOptions, ViewportOptions } from "../browser/types.ts";
-import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../types.ts";
-import { coerce } from "./coerce.ts";
-import { parseProxy, type ProxySpec } from "../fetch/proxy.ts";
+import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField } from "../util/payload_types.ts";
+import { applyDefaults, coerce } from "./coerce.ts";
+import { parseProxy, type ProxySpec } from "../fetch/proxy_client.ts";
 import type { LighthouseOptions } from "../insights/lighthouse_types.ts";
 import { sanitizeFilename } from "./filename.ts";
-import { FORBIDDEN_PARAMS, NOT_IN_CACHE_KEY, PARAMS, SCREENSHOT_OPTIONS } from "./schema.ts";
+import { functionSource } from "./function_code.ts";
+import {
+  FORBIDDEN_PARAMS,
+  NOT_IN_CACHE_KEY,
+  PARAMS,
+  type QueryValues,
+  SCREENSHOT_OPTIONS,
+} from "./schema.ts";
 import { buildTree, canonicalKids, findKid, type QueryNode, toCamel } from "./tree.ts";
 
 /** The parsed shapes are the browser's own option types (lib/browser/types.ts). */
@@ -33,9 +40,23 @@ export interface PageParams {
   adblock?: boolean;
 }
 
-export interface Params {
-  /** The raw `url` value; validated by lib/url.ts. */
-  url: string | null;
+/** Parameters read as they are (their type and default come from their definition, PARAMS). */
+type AsDefined =
+  | "url"
+  | "embed"
+  | "data"
+  | "prerender"
+  | "palette"
+  | "audio"
+  | "video"
+  | "markdown"
+  | "text"
+  | "force"
+  | "signature"
+  | "retry"
+  | "function";
+
+export interface Params extends Pick<QueryValues, AsDefined> {
   /** Caller headers for the target (lower-case names), the API key removed. */
   headers: Record<string, string>;
   /** Per media field: verify (probe) its URLs. */
@@ -43,32 +64,17 @@ export interface Params {
   screenshot: ScreenshotParams | null;
   pdf: PdfParams | null;
   page: PageParams;
-  embed: string | null;
   /** false: no extraction; otherwise the default fields kept. */
   meta: false | Set<string>;
   filter: string[] | null;
-  data: unknown | null;
-  prerender: "auto" | "true" | "false";
   iframe: { maxWidth?: number; maxHeight?: number } | null;
-  palette: boolean;
-  audio: boolean;
-  video: boolean;
-  markdown: boolean;
-  /** data.text: the main content as plain text. */
-  text: boolean;
-  ttlMs: number | null;
-  staleTtlMs: number | null;
-  force: boolean;
-  timeoutMs: number | null;
-  signature: string | null;
+  ttlMs: QueryValues["ttl"];
+  staleTtlMs: QueryValues["staleTtl"];
+  timeoutMs: QueryValues["timeout"];
   /** `proxy` (pro only), its credentials kept out of the canonical pairs. */
   proxy: ProxySpec | null;
-  /** Retries of the target fetch (0-3). */
-  retry: number;
   /** `insights`: what data.insights holds; null without it. */
   insights: { technologies: boolean; lighthouse: LighthouseOptions | null } | null;
-  /** `function`: JavaScript source run in the page (lib/browser/evaluate.ts). */
-  function: string | null;
   /** `filename`, sanitised: the hosted screenshot's and pdf's name, without extension. */
   filename: string | null;
   /** Sorted [name, value] pairs of everything that changes the answer (for the cache key). */
@@ -212,37 +218,33 @@ function enableEmbeddedFeature(values: Values): void {
 export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: number }): Params {
   const root = buildTree(query);
   refuseFileWriters(root);
-  const values = readAll(root);
-
-  const allHeaders = (values.headers ?? {}) as Record<string, string>;
+  const given = readAll(root);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(allHeaders)) {
-    if (!isApiKeyHeader(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(given.headers ?? {})) {
+    if (!isApiKeyHeader(name)) headers[name] = value as string;
   }
-  values.headers = headers;
-  enableEmbeddedFeature(values);
+  given.headers = headers;
+  enableEmbeddedFeature(given);
+  const canonical = canonicalPairs(given);
+  const values = applyDefaults(given);
 
-  const timeoutMs = (values.timeout as number | undefined) ?? null;
+  const timeoutMs = values.timeout;
   if (timeoutMs !== null && timeoutMs > options.maxTimeoutMs) {
     throw new ApiError(
       "EINVALQUERY",
       `The parameter \`timeout\` must be at most ${options.maxTimeoutMs} ms, got ${timeoutMs} ms.`,
     );
   }
-  const staleTtlMs = (values.staleTtl as number | undefined) ?? null;
-  const ttlMs = (values.ttl as number | undefined) ?? null;
+  const { staleTtl: staleTtlMs, ttl: ttlMs } = values;
   if (staleTtlMs !== null && staleTtlMs > (ttlMs ?? DEFAULT_TTL_MS)) {
     throw new ApiError(
-      "EINVALQUERY",
+      "EINVALSTTL",
       `The parameter \`staleTtl\` must be at most ttl (${
         ttlMs ?? DEFAULT_TTL_MS
       } ms), got ${staleTtlMs} ms.`,
     );
   }
-  const pdf = values.pdf as (PdfParams & { enabled?: boolean }) | undefined;
-  const iframe = values.iframe as
-    | { enabled?: boolean; maxWidth?: number; maxHeight?: number }
-    | undefined;
+  const { pdf, iframe } = values;
   const page: PageParams = {};
   for (
     const name of [
@@ -270,38 +272,38 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
   };
 
   return {
-    url: (values.url as string | undefined) ?? null,
+    url: values.url,
     headers,
     ping: toggles(values.ping, MEDIA_FIELDS) as Record<MediaField, boolean>,
     screenshot: screenshotParams(values),
     pdf: pdf?.enabled ? withoutEnabled(pdf) : null,
     page,
-    embed: (values.embed as string | undefined) ?? null,
+    embed: values.embed,
     meta: metaParam(values.meta),
     filter: typeof values.filter === "string" ? filterPaths(values.filter) : null,
-    data: values.data ?? null,
-    prerender: (values.prerender as Params["prerender"] | undefined) ?? "auto",
+    data: values.data,
+    prerender: values.prerender,
     iframe: iframe?.enabled ? withoutEnabled(iframe) : null,
-    palette: (values.palette as boolean | undefined) ?? false,
-    audio: (values.audio as boolean | undefined) ?? true,
-    video: (values.video as boolean | undefined) ?? true,
-    markdown: (values.markdown as boolean | undefined) ?? false,
-    text: (values.text as boolean | undefined) ?? false,
+    palette: values.palette,
+    audio: values.audio,
+    video: values.video,
+    markdown: values.markdown,
+    text: values.text,
     ttlMs,
     staleTtlMs,
-    force: (values.force as boolean | undefined) ?? false,
+    force: values.force,
     timeoutMs,
-    signature: (values.signature as string | undefined) ?? null,
+    signature: values.signature,
     proxy: typeof values.proxy === "string"
       ? parseProxy(
         values.proxy,
-        (why) => new ApiError("EINVALQUERY", `The parameter \`proxy\` ${why}.`),
+        (why) => new ApiError("EINVALPROXY", `The parameter \`proxy\` ${why}.`),
       )
       : null,
-    retry: (values.retry as number | undefined) ?? 2,
+    retry: values.retry,
     insights: insightsParam(values.insights),
-    function: (values.function as string | undefined) ?? null,
+    function: typeof values.function === "string" ? functionSource(values.function) : null,
     filename: typeof values.filename === "string" ? sanitizeFilename(values.filename) : null,
-    canonical: canonicalPairs(values),
+    canonical,
   };
 }

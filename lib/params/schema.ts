@@ -1,14 +1,16 @@
 import { MAX_TTL_MS, MIN_TTL_MS } from "../cache/ttl.ts";
-import { DEFAULT_FIELDS } from "../types.ts";
+import { DEFAULT_FIELDS } from "../util/payload_types.ts";
 import { LIGHTHOUSE_CATEGORIES } from "../insights/lighthouse_types.ts";
 import { CODE_THEMES } from "../browser/code_themes.ts";
+import type { ErrorCode } from "../util/errors.ts";
 
 /**
- * Every query parameter as data. The parser (coerce.ts, mod.ts) walks these definitions and the OpenAPI
- * document is generated from them, so there is one source of truth for both.
+ * Every query parameter as data, each defined once: its schema, its default, its description.
+ * The parser (coerce, parseParams) walks these definitions, the type of what it reads
+ * (QueryValues) is derived from them, and the OpenAPI document is generated from them.
  */
 export type Schema =
-  | { kind: "boolean"; default?: boolean }
+  | { kind: "boolean" }
   | { kind: "string"; maxLength?: number }
   | { kind: "integer"; min: number; max: number }
   | { kind: "number"; min: number; max: number }
@@ -30,20 +32,46 @@ export interface ParamDef {
   schema: Schema;
   description: string;
   example?: string;
+  /** Microlink's code for an invalid value of this parameter; EINVALQUERY without one. */
+  errorCode?: ErrorCode;
+  /**
+   * What the parameter reads as when the query does not name it (applied by applyDefaults);
+   * without one it reads as undefined. null: "not given" is a value of its own.
+   */
+  default?: unknown;
 }
 
-const bool = (description: string, example = "true"): ParamDef => ({
-  schema: { kind: "boolean" },
+/** The value a schema coerces to (as hono's validator infers its output from its schema). */
+export type ValueOf<S> = S extends { kind: "boolean" } ? boolean
+  : S extends { kind: "string" } ? string
+  : S extends { kind: "integer" | "number" | "duration" } ? number
+  : S extends { kind: "enum"; values: readonly (infer V)[] } ? V
+  : S extends { kind: "list"; of: infer O } ? ValueOf<O>[]
+  : S extends { kind: "object"; props: infer P } ?
+      & { enabled?: boolean }
+      & { [K in keyof P]?: P[K] extends { schema: infer C } ? ValueOf<C> : never }
+  : S extends { kind: "headers" } ? Record<string, string>
+  : S extends { kind: "stringOrTree" } ? string | Record<string, unknown>
+  : unknown;
+
+/** What one definition reads as: its value, or its default when the query does not name it. */
+export type ParamValue<D> = D extends { schema: infer S; default: infer V }
+  ? ValueOf<S> | (V extends null ? null : never)
+  : D extends { schema: infer S } ? ValueOf<S> | undefined
+  : never;
+
+const bool = (description: string, example = "true") => ({
+  schema: { kind: "boolean" } as const,
   description,
   example,
 });
-const str = (description: string, example?: string): ParamDef => ({
-  schema: { kind: "string", maxLength: 2048 },
+const str = (description: string, example?: string) => ({
+  schema: { kind: "string", maxLength: 2048 } as const,
   description,
   example,
 });
-const strings = (description: string, example?: string): ParamDef => ({
-  schema: { kind: "list", of: { kind: "string", maxLength: 8192 } },
+const strings = (description: string, example?: string) => ({
+  schema: { kind: "list", of: { kind: "string", maxLength: 8192 } } as const,
   description,
   example,
 });
@@ -61,7 +89,7 @@ const META_TOGGLES = Object.fromEntries(
   ) => [field, bool(`Keep (true) or drop (false) data.${field}.`, "false")]),
 );
 
-export const OVERLAY: ParamDef = {
+export const OVERLAY = {
   schema: {
     kind: "object",
     props: {
@@ -70,17 +98,20 @@ export const OVERLAY: ParamDef = {
         description: "Draw a browser window frame around the capture.",
         example: "dark",
       },
-      background: str(
-        "Background around the frame: a CSS colour, a linear/radial gradient or an image URL.",
-        "#c1c1c1",
-      ),
+      background: {
+        ...str(
+          "Background around the frame: a CSS colour, a linear/radial gradient or an image URL.",
+          "#c1c1c1",
+        ),
+        errorCode: "EINVALOVERLAYBG",
+      },
     },
   },
   description: "Screenshot overlay: a browser frame and a background.",
-};
+} as const satisfies ParamDef;
 
 /** Screenshot options, accepted under `screenshot.` and at the top level. */
-export const SCREENSHOT_OPTIONS: Record<string, ParamDef> = {
+export const SCREENSHOT_OPTIONS = {
   element: str("CSS selector of the element to capture; turns the screenshot on.", "#main"),
   overlay: OVERLAY,
   fullPage: bool("Capture the whole scrollable page."),
@@ -101,9 +132,9 @@ export const SCREENSHOT_OPTIONS: Record<string, ParamDef> = {
       "(highlight.js themes; default atom-one-dark).",
     example: "github",
   },
-};
+} as const satisfies Record<string, ParamDef>;
 
-const VIEWPORT: ParamDef = {
+const VIEWPORT = {
   schema: {
     kind: "object",
     props: {
@@ -128,19 +159,20 @@ const VIEWPORT: ParamDef = {
     },
   },
   description: "Browser viewport.",
-};
+} as const satisfies ParamDef;
 
-const WAIT_UNTIL: Schema = {
+const WAIT_UNTIL = {
   kind: "enum",
   values: ["load", "domcontentloaded", "networkidle0", "networkidle2", "auto"],
-};
+} as const satisfies Schema;
 
 /** Top-level parameters. Names are canonical camelCase; snake_case is accepted too. */
-export const PARAMS: Record<string, ParamDef> = {
+const DEFINITIONS = {
   url: {
     schema: { kind: "string", maxLength: 8192 },
     description: "Target URL (http or https), percent-encoded as a URL component.",
     example: "https://example.com/article",
+    default: null,
   },
   headers: {
     schema: { kind: "headers" },
@@ -159,11 +191,14 @@ export const PARAMS: Record<string, ParamDef> = {
     example: "true",
   },
   ...SCREENSHOT_OPTIONS,
-  embed: str(
-    "Answer with this field's content instead of JSON; turns on the feature the field comes " +
-      "from (markdown, screenshot, pdf) unless it is set to false.",
-    "screenshot.url",
-  ),
+  embed: {
+    ...str(
+      "Answer with this field's content instead of JSON; turns on the feature the field comes " +
+        "from (markdown, screenshot, pdf) unless it is set to false.",
+      "screenshot.url",
+    ),
+    default: null,
+  },
   meta: {
     schema: { kind: "object", boolean: true, props: META_TOGGLES },
     description: "Extract the default fields (default true); meta.<field>=false drops one.",
@@ -175,11 +210,14 @@ export const PARAMS: Record<string, ParamDef> = {
     description:
       "Custom rules: data.<name>.selector|selectorAll|attr|type, fallbacks by index, nested rules under attr.",
     example: "data.price.selector=.price&data.price.type=number",
+    default: null,
+    errorCode: "EINVALDATA",
   },
   prerender: {
     schema: { kind: "enum", values: ["auto", "true", "false"] },
     description: "Render with the browser before extracting: auto, true or false.",
     example: "true",
+    default: "auto",
   },
   pdf: {
     schema: {
@@ -243,27 +281,41 @@ export const PARAMS: Record<string, ParamDef> = {
     description: "Add data.iframe {html, scripts} from the page's oEmbed provider.",
     example: "true",
   },
-  palette: bool("Add dominant colours to image and logo."),
-  audio: bool("Detect audio (default true); false makes data.audio null.", "false"),
-  video: bool("Detect video (default true); false makes data.video null.", "false"),
-  markdown: bool("Add data.markdown, the main content as Markdown."),
-  text: bool("Add data.text, the main content as plain text (a line per block)."),
+  palette: { ...bool("Add dominant colours to image and logo."), default: false },
+  audio: {
+    ...bool("Detect audio (default true); false makes data.audio null.", "false"),
+    default: true,
+  },
+  video: {
+    ...bool("Detect video (default true); false makes data.video null.", "false"),
+    default: true,
+  },
+  markdown: { ...bool("Add data.markdown, the main content as Markdown."), default: false },
+  text: {
+    ...bool("Add data.text, the main content as plain text (a line per block)."),
+    default: false,
+  },
   ttl: {
     schema: { kind: "duration", min: MIN_TTL_MS, max: MAX_TTL_MS },
     description: "How long the answer is cached (1m to 31d, e.g. 1d).",
     example: "1h",
+    default: null,
+    errorCode: "EINVALTTL",
   },
   staleTtl: {
     schema: { kind: "duration", min: 0, max: MAX_TTL_MS },
     description:
       "Serve a cached answer older than this (0 up to ttl) at once and refresh it in the background.",
     example: "0",
+    default: null,
+    errorCode: "EINVALSTTL",
   },
-  force: bool("Bypass the cache."),
+  force: { ...bool("Bypass the cache."), default: false },
   timeout: {
     schema: { kind: "duration", min: 1_000, max: 600_000 },
     description: "Deadline for the whole request (1s up to REQUEST_TIMEOUT_MS).",
     example: "8s",
+    default: null,
   },
   waitUntil: {
     schema: { kind: "list", of: WAIT_UNTIL },
@@ -299,19 +351,26 @@ export const PARAMS: Record<string, ParamDef> = {
       "visit (default true).",
     "false",
   ),
-  proxy: str(
-    "Pro only: fetch the target, its probes and the browser visit through this http(s) proxy " +
-      "(http://user:pass@host:port); the guard still checks the proxy and every target.",
-    "http://user:pass@proxy.example:3128",
-  ),
+  proxy: {
+    ...str(
+      "Pro only: fetch the target, its probes and the browser visit through this http(s) proxy " +
+        "(http://user:pass@host:port); the guard still checks the proxy and every target.",
+      "http://user:pass@proxy.example:3128",
+    ),
+    errorCode: "EINVALPROXY",
+  },
   retry: {
     schema: { kind: "integer", min: 0, max: 3 },
     description:
       "Retries of the target fetch after a connection error or a 5xx answer, with backoff, " +
       "within the request's deadline (default 2).",
     example: "0",
+    default: 2,
   },
-  signature: str("HMAC signature authorising this exact query on the pro endpoint."),
+  signature: {
+    ...str("HMAC signature authorising this exact query on the pro endpoint."),
+    default: null,
+  },
   insights: {
     schema: {
       kind: "object",
@@ -344,17 +403,48 @@ export const PARAMS: Record<string, ParamDef> = {
     example: "true",
   },
   function: {
+    errorCode: "EINVALFUNCTION",
     schema: { kind: "string", maxLength: 32768 },
     description:
       "JavaScript function source run inside the page in the browser, with the other query " +
       "parameters (and a small page helper) as its argument; adds data.function " +
       "{isFulfilled, isRejected, value}.",
     example: "({ page }) => page.title()",
+    default: null,
   },
   filename: str(
     "File name of the hosted screenshot or pdf (sanitised: letters, digits, dot, dash, underscore).",
     "my-capture",
   ),
+} as const satisfies Record<string, ParamDef>;
+
+/** The table, for code that walks every parameter by name (the parser, the OpenAPI document). */
+export const PARAMS: Record<string, ParamDef> = DEFINITIONS;
+
+/**
+ * The code for an invalid value at `path` (e.g. `screenshot.overlay.background`): the nearest
+ * definition on the way down that names one, else EINVALQUERY. Screenshot options are also
+ * read at the top level (`overlay.background`).
+ */
+export function invalidCode(path: string): ErrorCode {
+  let code: ErrorCode = "EINVALQUERY";
+  let defs: Record<string, ParamDef> | undefined = PARAMS;
+  for (const segment of path.split(".", 8)) {
+    const def: ParamDef | undefined = defs && Object.hasOwn(defs, segment)
+      ? defs[segment]
+      : defs === PARAMS && Object.hasOwn(SCREENSHOT_OPTIONS, segment)
+      ? (SCREENSHOT_OPTIONS as Record<string, ParamDef>)[segment]
+      : undefined;
+    if (!def) break;
+    if (def.errorCode) code = def.errorCode;
+    defs = def.schema.kind === "object" ? def.schema.props : undefined;
+  }
+  return code;
+}
+
+/** Every top-level parameter as the parser reads it: its value, else its default. */
+export type QueryValues = {
+  -readonly [K in keyof typeof DEFINITIONS]: ParamValue<typeof DEFINITIONS[K]>;
 };
 
 /** Parameters that would write files on the server: always refused. */

@@ -2,8 +2,8 @@
  * The plan check the handler runs once per API request (GET/HEAD): counts the request against
  * the daily limit and says who is asking, or throws the contract's EPRO / EAUTH / ERATE.
  */
-import type { Config } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import type { Config } from "../config/mod.ts";
+import { ApiError } from "../util/errors.ts";
 import type { KeyRecord, Store } from "../store/types.ts";
 import { rateLimitKey } from "./client_ip.ts";
 import { constantTimeEqual } from "./constant_time.ts";

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { KeyRecord, Store } from "../store/types.ts";
 import { constantTimeEqual } from "./constant_time.ts";
-import { toBase64Url } from "../base64url.ts";
+import { toBase64Url } from "../util/base64url.ts";
 
 export const KEY_PREFIX = "lp_";
 const KEY_PATTERN = /^lp_[A-Za-z0-9_-]{43}$/;

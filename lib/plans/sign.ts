@@ -9,7 +9,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { KeyRecord } from "../store/types.ts";
-import { fromBase64Url } from "../base64url.ts";
+import { fromBase64Url } from "../util/base64url.ts";
 
 export const SIGNATURE_PARAM = "signature";
 const SIGNATURE_PATTERN = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;

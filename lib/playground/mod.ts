@@ -3,7 +3,7 @@
  * from the browser. Files are read from this folder so `deno compile --include` carries them.
  */
 
-import { discoveryLinks } from "../oembed_provider/discovery.ts";
+import { discoveryLinks } from "../oembed_endpoint/discovery.ts";
 
 const CSP = "default-src 'self'; img-src * data:; media-src *";
 

@@ -7,7 +7,7 @@
  * FLUSH_DELAY_MS (plus one KV commit), and a counter never holds more than `maxUnsaved`
  * unwritten counts: the increment past that waits for the write before it answers.
  */
-import { log } from "../log.ts";
+import { log } from "../util/log.ts";
 
 interface Counter {
   value: number;

@@ -1,5 +1,5 @@
 /** Opens the state store the configuration asks for: Redis when REDIS_URL is set, else embedded. */
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import { EmbeddedStore } from "./embedded.ts";
 import { RedisStore } from "./redis.ts";
 import type { Store } from "./types.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { hostAsset, serveAsset } from "../../lib/api/assets.ts";
-import { createServices } from "../../lib/services.ts";
+import { createServices } from "../../lib/services/mod.ts";
 
 const SANDBOX = "default-src 'none'; sandbox";
 const SCRIPT = "<html><script>alert(document.domain)</script></html>";

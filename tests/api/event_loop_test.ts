@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
-import { type DomWorkers, EXTRACT_THRESHOLD } from "../../lib/extract/dom_workers.ts";
+import { type DomWorkers, EXTRACT_THRESHOLD } from "../../lib/extract/dom/workers.ts";
 
 const BOUND_MS = 100;
 /** What the machine's own noise may add to the bound, at most. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PNG as PngEncoder } from "pngjs";
-import { WORKER_THRESHOLD } from "../../lib/extract/dom_work.ts";
+import { WORKER_THRESHOLD } from "../../lib/extract/dom/work.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 function redPng(): Uint8Array<ArrayBuffer> {
@@ -45,7 +45,7 @@ Deno.test("custom data rules add fields; a bad rule is EINVALQUERY before any fe
     q(`${target.origin}/`, "&data.price.selector=.p&data.price.type=money"),
   );
   assert.equal(bad.status, 400);
-  assert.equal(bad.body.code, "EINVALQUERY");
+  assert.equal(bad.body.code, "EINVALDATA");
   assert.match(bad.body.message, /data\.price\.type/);
   assert.equal(target.hits, hits, "nothing fetched for a bad rule");
 });

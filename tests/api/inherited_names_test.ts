@@ -4,13 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
-import { toLang } from "../../lib/extract/languages.ts";
-import { documentToMarkdown } from "../../lib/extract/markdown.ts";
-import { parseHtml } from "../../lib/extract/dom.ts";
+import { toLang } from "../../lib/extract/fields/lang_codes.ts";
+import { documentToMarkdown } from "../../lib/extract/content/markdown.ts";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { typeFromContentType } from "../../lib/media/sniff.ts";
 import { parseDuration } from "../../lib/params/duration.ts";
 import { parseParams } from "../../lib/params/mod.ts";
-import { validateRules } from "../../lib/extract/custom_rules.ts";
+import { validateRules } from "../../lib/extract/custom/rules.ts";
 
 const INHERITED = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty"];
 
@@ -67,10 +67,10 @@ Deno.test("a page or target naming inherited members gets plain values back", as
     assert.ok(Object.hasOwn(body.data, "p"));
     assert.equal(body.data.p, null);
   });
-  await t.step("ttl=1constructor is EINVALQUERY", async () => {
+  await t.step("ttl=1constructor is EINVALTTL", async () => {
     const refused = await app.json(q(`${site.origin}/`, "&ttl=1constructor"));
     assert.equal(refused.status, 400);
-    assert.equal(refused.body.code, "EINVALQUERY");
+    assert.equal(refused.body.code, "EINVALTTL");
     assert.match(refused.body.message, /`ttl`/);
   });
 });

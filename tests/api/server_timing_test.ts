@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PHASES } from "../../lib/timings.ts";
+import { PHASES } from "../../lib/util/server_timing.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 /** `name;dur=1.2, ...` as [name, ms] pairs, in order. */

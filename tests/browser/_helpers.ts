@@ -6,7 +6,7 @@
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
-import type { Config } from "../../lib/config.ts";
+import type { Config } from "../../lib/config/mod.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import type { BrowserPool } from "../../lib/browser/types.ts";

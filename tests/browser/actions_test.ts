@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { decode, poolFor } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
 

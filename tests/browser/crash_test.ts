@@ -3,7 +3,7 @@
  * EBROWSER, never cached, never the target's EFETCH; and the next visit works.
  */
 import assert from "node:assert/strict";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { poolFor } from "./_helpers.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { descendants } from "../_processes.ts";

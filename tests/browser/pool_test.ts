@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { poolFor } from "./_helpers.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DENIED_HEADER, startProxy } from "../../lib/browser/proxy.ts";
+import { DENIED_HEADER, startProxy } from "../../lib/browser/proxy_server.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { requireChromium, startCanary } from "./_helpers.ts";

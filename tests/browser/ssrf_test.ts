@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ApiError } from "../../lib/errors.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
 import { decode, poolFor, startCanary } from "./_helpers.ts";
 import { type Fixture, html, serve, testConfig } from "../_fixtures.ts";
 

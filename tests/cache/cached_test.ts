@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { cached, type CachedOptions } from "../../lib/cache/cached.ts";
 import type { Entry } from "../../lib/cache/entry.ts";
-import { ApiError, isApiError } from "../../lib/errors.ts";
-import { setQuiet } from "../../lib/log.ts";
+import { ApiError, isApiError } from "../../lib/util/errors.ts";
+import { setQuiet } from "../../lib/util/log.ts";
 import { openStore } from "../../lib/store/mod.ts";
 import type { Store } from "../../lib/store/types.ts";
 import { startRedis } from "../store/_redis.ts";

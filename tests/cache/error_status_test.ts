@@ -1,8 +1,8 @@
 /** The first answer of an error says MISS (or BYPASS with force), like any computed answer. */
 import assert from "node:assert/strict";
 import { cached } from "../../lib/cache/cached.ts";
-import { ApiError, isApiError } from "../../lib/errors.ts";
-import { setQuiet } from "../../lib/log.ts";
+import { ApiError, isApiError } from "../../lib/util/errors.ts";
+import { setQuiet } from "../../lib/util/log.ts";
 import { freePort } from "../ops/_main_process.ts";
 import { q, testApp, testConfig } from "../_fixtures.ts";
 import { tempStore } from "../store/_temp_store.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { decodeHtml } from "../../lib/fetch/decode.ts";
-import { parseHtml } from "../../lib/extract/dom.ts";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { extractMainContent } from "../../lib/extract/content/mod.ts";
 import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
 import { pageF1, type Truth } from "./_content_score.ts";

@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
-import { type CustomRules, runRulesOnDocument, validateRules } from "../../lib/extract/custom.ts";
-import { parseHtml } from "../../lib/extract/dom.ts";
-import { applyType, toNumber } from "../../lib/extract/custom_types.ts";
+import {
+  type CustomRules,
+  runRulesOnDocument,
+  validateRules,
+} from "../../lib/extract/custom/mod.ts";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
+import { applyType, toNumber } from "../../lib/extract/custom/value_types.ts";
 import { extract } from "../../lib/extract/mod.ts";
-import type { ApiError } from "../../lib/errors.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
 
 const URL = "https://shop.example/products/lamp?ref=1";
 
@@ -43,7 +47,7 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
-/** Rules over a page parsed as the DOM step parses it (lib/extract/dom_work.ts). */
+/** Rules over a page parsed as the DOM step parses it (lib/extract/dom/work.ts). */
 function runRules(html: string, url: string, rules: CustomRules): Record<string, unknown> {
   return runRulesOnDocument(parseHtml(html), { url, rules });
 }
@@ -55,7 +59,7 @@ function run(rules: unknown): Record<string, unknown> {
 function invalid(path: string) {
   return (error: ApiError) => {
     assert.equal(error.name, "ApiError");
-    assert.equal(error.code, "EINVALQUERY");
+    assert.equal(error.code, "EINVALDATA");
     assert.equal(error.status, 400);
     assert.ok(error.message.includes(`\`${path}\``), `${error.message} should name ${path}`);
     return true;

@@ -3,11 +3,11 @@
  * or when its caller gives up, and a worker's heap is capped without taking the process down.
  */
 import assert from "node:assert/strict";
-import { ApiError } from "../../lib/errors.ts";
-import { setQuiet } from "../../lib/log.ts";
-import { DomWorkers } from "../../lib/extract/dom_workers.ts";
-import { WORKER_THRESHOLD } from "../../lib/extract/dom_work.ts";
-import { MAX_DOM_NODES, parseDocument } from "../../lib/extract/html_parser.ts";
+import { ApiError } from "../../lib/util/errors.ts";
+import { setQuiet } from "../../lib/util/log.ts";
+import { DomWorkers } from "../../lib/extract/dom/workers.ts";
+import { WORKER_THRESHOLD } from "../../lib/extract/dom/work.ts";
+import { MAX_DOM_NODES, parseDocument } from "../../lib/extract/stream/html_parser.ts";
 
 setQuiet(true);
 

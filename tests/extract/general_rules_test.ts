@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { extract, type Extracted } from "../../lib/extract/mod.ts";
-import { unwrapScript } from "../../lib/extract/jsonld.ts";
-import { normaliseImage } from "../../lib/extract/image.ts";
-import { normaliseAuthor } from "../../lib/extract/author.ts";
+import { unwrapScript } from "../../lib/extract/fields/jsonld.ts";
+import { normaliseImage } from "../../lib/extract/fields/image.ts";
+import { normaliseAuthor } from "../../lib/extract/fields/author.ts";
 import { contextFor } from "../../lib/extract/mod.ts";
 
 const page = (name: string) =>

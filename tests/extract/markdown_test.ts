@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { documentToMarkdown, nodeToMarkdown } from "../../lib/extract/markdown.ts";
-import { parseHtml, select } from "../../lib/extract/dom.ts";
+import { documentToMarkdown, nodeToMarkdown } from "../../lib/extract/content/markdown.ts";
+import { parseHtml, select } from "../../lib/extract/dom/mod.ts";
 
 /** The markdown view of a page, parsed the way the pipeline parses it once for every step. */
 const toMarkdown = (html: string, url: string) => documentToMarkdown(parseHtml(html), url);

@@ -1,13 +1,13 @@
 /** The field normalisers: dates, languages, URLs, quotes, site names, and the rule runner. */
 import assert from "node:assert/strict";
-import { dateFromUrl, toIsoDate } from "../../lib/extract/dates.ts";
-import { toLang } from "../../lib/extract/languages.ts";
-import { manifestUrl } from "../../lib/extract/manifest.ts";
-import { baseFor, resolveUrl } from "../../lib/extract/resolve.ts";
-import { firstOf } from "../../lib/extract/rules.ts";
+import { dateFromUrl, toIsoDate } from "../../lib/extract/fields/date_parse.ts";
+import { toLang } from "../../lib/extract/fields/lang_codes.ts";
+import { manifestUrl } from "../../lib/extract/fields/manifest.ts";
+import { baseFor, resolveUrl } from "../../lib/extract/fields/resolve.ts";
+import { firstOf } from "../../lib/extract/fields/rules.ts";
 import { contextFor } from "../../lib/extract/mod.ts";
-import { stripSiteName } from "../../lib/extract/site_name.ts";
-import { smartQuotes } from "../../lib/extract/text.ts";
+import { stripSiteName } from "../../lib/extract/fields/site_name.ts";
+import { smartQuotes } from "../../lib/extract/fields/text.ts";
 
 Deno.test("toIsoDate() reads the date shapes pages use", async (t) => {
   const cases: [unknown, string | null][] = [

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Parser } from "htmlparser2";
 import { DomHandler } from "domhandler";
 import { getOuterHTML } from "domutils";
-import { LinearParser, parseDocument } from "../../lib/extract/html_parser.ts";
+import { LinearParser, parseDocument } from "../../lib/extract/stream/html_parser.ts";
 
 const OPTIONS = { lowerCaseAttributeNames: true, lowerCaseTags: true };
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { buildPayload } from "../../lib/api/payload.ts";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { parseParams } from "../../lib/params/mod.ts";
-import { createServices } from "../../lib/services.ts";
+import { createServices } from "../../lib/services/mod.ts";
 import { endpointFor, fetchPlatformData } from "../../lib/extract/platforms/endpoint.ts";
 import { spotify } from "../../lib/extract/platforms/spotify.ts";
 import { telegram } from "../../lib/extract/platforms/telegram.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { extract, type Extracted } from "../../lib/extract/mod.ts";
 import { platformFor } from "../../lib/extract/platforms/mod.ts";
-import type { PlatformData } from "../../lib/extract/platforms/types.ts";
+import type { PlatformData } from "../../lib/extract/platforms/platform.ts";
 
 const page = (name: string) =>
   Deno.readTextFileSync(new URL(`../fixtures/pages/platforms/${name}.html`, import.meta.url));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import type { ApiError } from "../../lib/errors.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
 import { serve, testConfig } from "../_fixtures.ts";
 
 const MB = 1024 * 1024;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import net from "node:net";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
-import type { ApiError } from "../../lib/errors.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
 import { serve, testConfig } from "../_fixtures.ts";
 
 /** A TCP server on 127.0.0.1 whose connections are handed to `onSocket`. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import type { ApiError } from "../../lib/errors.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
 import { serve, testConfig } from "../_fixtures.ts";
 
 function redirector() {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { serve, tableResolver, testConfig } from "../_fixtures.ts";
 
 /** A server answering 503 to its first `failures` requests, then 200. */

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
-import type { ApiError } from "../../lib/errors.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
 import type { Resolver } from "../../lib/guard/types.ts";
 import { PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import type { ApiError } from "../../lib/errors.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
 import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 
 async function openssl(dir: string, args: string[]): Promise<void> {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mediaDuration, mp4MoovOffset } from "../../lib/media/duration.ts";
+import { mediaDuration, mp4MoovOffset } from "../../lib/media/duration/mod.ts";
 import * as fx from "./_fixtures.ts";
 
 function near(actual: number | null, expected: number, label = "") {

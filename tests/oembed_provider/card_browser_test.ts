@@ -14,8 +14,8 @@ import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import type { Page } from "puppeteer-core";
 import { launchChromium, removeDir } from "../../lib/browser/launch.ts";
-import { type CardContent, renderCard, THUMBNAIL } from "../../lib/oembed_provider/card.ts";
-import type { MediaObject } from "../../lib/types.ts";
+import { type CardContent, renderCard, THUMBNAIL } from "../../lib/oembed_endpoint/card.ts";
+import type { MediaObject } from "../../lib/util/payload_types.ts";
 import { CHROMIUM, decode, requireChromium } from "../browser/_helpers.ts";
 
 /** A proxy on loopback that answers 403 to everything and keeps each request's first line. */

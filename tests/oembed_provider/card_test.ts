@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { parseDocument } from "htmlparser2";
 import { type ChildNode, type Element, isTag } from "domhandler";
-import { clean, clip, escape, fit, httpUrl, pixels } from "../../lib/oembed_provider/_markup.ts";
-import { type CardContent, renderCard, THUMBNAIL } from "../../lib/oembed_provider/card.ts";
-import { toXml } from "../../lib/oembed_provider/serialize.ts";
-import type { MediaObject } from "../../lib/types.ts";
+import { clean, clip, escape, fit, httpUrl, pixels } from "../../lib/oembed_endpoint/_markup.ts";
+import { type CardContent, renderCard, THUMBNAIL } from "../../lib/oembed_endpoint/card.ts";
+import { toXml } from "../../lib/oembed_endpoint/serialize.ts";
+import type { MediaObject } from "../../lib/util/payload_types.ts";
 
 const media = (url: string, width: number | null, height: number | null): MediaObject => ({
   url,

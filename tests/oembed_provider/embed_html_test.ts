@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseDocument } from "htmlparser2";
 import type { Element } from "domhandler";
-import { DEFAULT_FRAME, safeEmbedHtml } from "../../lib/oembed_provider/embed_html.ts";
+import { DEFAULT_FRAME, safeEmbedHtml } from "../../lib/oembed_endpoint/embed_html.ts";
 
 const PROVIDER = "https://provider.example/oembed?url=x";
 const options = {

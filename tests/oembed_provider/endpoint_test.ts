@@ -8,11 +8,11 @@ import { parseDocument } from "htmlparser2";
 import type { Element } from "domhandler";
 import { PNG } from "pngjs";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { openApiDocument } from "../../lib/openapi.ts";
+import { openApiDocument } from "../../lib/openapi/mod.ts";
 import { createKey } from "../../lib/plans/mod.ts";
-import { CARD_WIDTH, HERO_RATIO, THUMBNAIL } from "../../lib/oembed_provider/card.ts";
-import { DEFAULT_FRAME } from "../../lib/oembed_provider/embed_html.ts";
-import { DEFAULT_FIELDS } from "../../lib/types.ts";
+import { CARD_WIDTH, HERO_RATIO, THUMBNAIL } from "../../lib/oembed_endpoint/card.ts";
+import { DEFAULT_FRAME } from "../../lib/oembed_endpoint/embed_html.ts";
+import { DEFAULT_FIELDS } from "../../lib/util/payload_types.ts";
 import {
   html,
   loopbackConnector,

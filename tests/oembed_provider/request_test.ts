@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { isApiError } from "../../lib/errors.ts";
-import { readOembedRequest } from "../../lib/oembed_provider/request.ts";
-import { DISCOVERY_QUERY } from "../../lib/oembed_provider/provider.ts";
+import { isApiError } from "../../lib/util/errors.ts";
+import { readOembedRequest } from "../../lib/oembed_endpoint/request.ts";
+import { DISCOVERY_QUERY } from "../../lib/oembed_endpoint/target_embed.ts";
 
 const read = (query: string) => readOembedRequest(new URL(`http://lp.example/oembed?${query}`));
 

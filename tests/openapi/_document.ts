@@ -1,5 +1,5 @@
 /** The live /openapi.json of a handler with both pro servers configured, written to a folder. */
-import { createHandler } from "../../lib/handler.ts";
+import { createHandler } from "../../lib/handler/mod.ts";
 import { testConfig } from "../_fixtures.ts";
 
 export type Json = Record<string, unknown>;

@@ -2,8 +2,8 @@
  * linkpeek itself on real loopback sockets (free port, and a pro port when asked), the way
  * main.ts serves it, for clients that speak HTTP: Chromium, @microlink/mql, the CLI.
  */
-import type { Config } from "../../lib/config.ts";
-import { createHandler, type Handler } from "../../lib/handler.ts";
+import type { Config } from "../../lib/config/mod.ts";
+import { createHandler, type Handler } from "../../lib/handler/mod.ts";
 
 export interface Linkpeek extends AsyncDisposable {
   origin: string;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { evalTs } from "../_eval.ts";
 
-const LOG_MODULE = new URL("../../lib/log.ts", import.meta.url).href;
+const LOG_MODULE = new URL("../../lib/util/log.ts", import.meta.url).href;
 
-/** A process that logs through lib/log.ts and ends the way `ending` says. */
+/** A process that logs through lib/util/log.ts and ends the way `ending` says. */
 async function logIn(ending: string): Promise<{ stdout: string[]; stderr: string[] }> {
   const script = `import { log } from "${LOG_MODULE}";
 for (let i = 0; i < 3; i++) log.info("line", { i });

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { samples } from "./_prometheus.ts";
-import type { Config } from "../../lib/config.ts";
+import type { Config } from "../../lib/config/mod.ts";
 import { REFUSAL_KINDS, REFUSAL_STAGES } from "../../lib/guard/refusal.ts";
 import { html, q, serve, type TestApp, testApp, testConfig } from "../_fixtures.ts";
 

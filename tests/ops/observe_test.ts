@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { samples } from "./_prometheus.ts";
-import { createHandler } from "../../lib/handler.ts";
+import { createHandler } from "../../lib/handler/mod.ts";
 import { html, q, serve, testConfig } from "../_fixtures.ts";
 import { startRedis } from "../store/_redis.ts";
 

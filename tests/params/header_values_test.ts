@@ -3,7 +3,7 @@
  * parameter otherwise, never a cached target error), and never the API key, in any spelling.
  */
 import assert from "node:assert/strict";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError } from "../../lib/util/errors.ts";
 import { parseParams } from "../../lib/params/mod.ts";
 import { queryApiKey } from "../../lib/api/plan.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError, isApiError } from "../../lib/errors.ts";
+import { ApiError, isApiError } from "../../lib/util/errors.ts";
 import { authorize, type AuthorizeOptions } from "../../lib/plans/authorize.ts";
 import { createKey } from "../../lib/plans/keys.ts";
 import { signedQuery } from "../../lib/plans/sign.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isApiError } from "../../lib/errors.ts";
+import { isApiError } from "../../lib/util/errors.ts";
 import { EmbeddedStore } from "../../lib/store/embedded.ts";
 import { openStore } from "../../lib/store/mod.ts";
 import type { KeyRecord, Store } from "../../lib/store/types.ts";

@@ -1,6 +1,6 @@
 /** The capture step: the visit's screenshot and PDF hosted under /assets/, and `function`'s value. */
 import type { FunctionResult, VisitResult } from "../../browser/types.ts";
-import type { MediaObject } from "../../types.ts";
+import type { MediaObject } from "../../util/payload_types.ts";
 import { hostAsset } from "../assets.ts";
 import type { StepContext } from "./context.ts";
 

@@ -1,9 +1,9 @@
 /** What every step of buildPayload reads: the request, its services, its deadline, its clock. */
-import type { CustomRules } from "../../extract/custom.ts";
+import type { CustomRules } from "../../extract/custom/mod.ts";
 import type { TargetHeaders } from "../../fetch/types.ts";
 import type { Params } from "../../params/mod.ts";
-import type { Services } from "../../services.ts";
-import type { Timings } from "../../timings.ts";
+import type { Services } from "../../services/mod.ts";
+import type { Timings } from "../../util/server_timing.ts";
 import type { VisitResult } from "../../browser/types.ts";
 import { pageCode, visitOptions, withUserinfo } from "../visit_options.ts";
 

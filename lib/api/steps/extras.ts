@@ -5,7 +5,7 @@
 import type { VisitResult } from "../../browser/types.ts";
 import type { Extracted } from "../../extract/mod.ts";
 import { collectInsights } from "../../insights/mod.ts";
-import { fetchIframe, oembedEndpoint } from "../../oembed.ts";
+import { fetchIframe, oembedEndpoint } from "../../oembed/mod.ts";
 import { hasPageCode, type StepContext } from "./context.ts";
 
 export async function iframeOf(

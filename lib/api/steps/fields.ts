@@ -1,11 +1,16 @@
 /**
  * The fields step: the default fields read from the page (lib/extract/), then its media
- * candidates probed (lib/ping.ts), with the manifest's icons when the page named too few logos.
+ * candidates probed (lib/media/ping.ts), with the manifest's icons when the page named too few logos.
  */
 import type { Extracted } from "../../extract/mod.ts";
 import { fetchPlatformData } from "../../extract/platforms/endpoint.ts";
-import { MAX_CANDIDATES, resolveMedia } from "../../ping.ts";
-import { DEFAULT_FIELDS, MEDIA_FIELDS, type MediaField, type MediaObject } from "../../types.ts";
+import { MAX_CANDIDATES, resolveMedia } from "../../media/ping.ts";
+import {
+  DEFAULT_FIELDS,
+  MEDIA_FIELDS,
+  type MediaField,
+  type MediaObject,
+} from "../../util/payload_types.ts";
 import { ASSET_PREFIX } from "../assets.ts";
 import { manifestIcons } from "../manifest_logo.ts";
 import { type StepContext, targetHeaders } from "./context.ts";
@@ -83,6 +88,7 @@ export async function mediaFields(
       fetcher: services.fetcher,
       verify,
       palette: params.palette,
+      palettes: services.palettes,
       signal,
       pageUrl,
       skipPrefix: `${services.config.publicUrl}${ASSET_PREFIX}`,

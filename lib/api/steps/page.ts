@@ -3,13 +3,13 @@
  * or lib/api/prerender.ts finds a shell, a challenge or a wall, or described as a file when it
  * is an image, audio, video or PDF.
  */
-import { ApiError } from "../../errors.ts";
+import { ApiError } from "../../util/errors.ts";
 import { decodeHtml } from "../../fetch/decode.ts";
 import type { FetchResult } from "../../fetch/types.ts";
 import { describeMedia } from "../../media/describe.ts";
 import { sniffMedia } from "../../media/sniff.ts";
 import type { VisitResult } from "../../browser/types.ts";
-import type { FetchMode, Redirect } from "../../types.ts";
+import type { FetchMode, Redirect } from "../../util/payload_types.ts";
 import { type PrerenderReason, prerenderReason } from "../prerender.ts";
 import { needsHtml, startVisit, type StepContext, wantsBrowser } from "./context.ts";
 

@@ -4,7 +4,7 @@
  * Engine and autoconsent assets load once per process, on the first visit that needs them.
  */
 import type { HTTPRequest, Page } from "puppeteer-core";
-import { log } from "../../log.ts";
+import { log } from "../../util/log.ts";
 import { type ConsentInstall, startConsent, uninstallConsent } from "./consent.ts";
 import { hideAdSlots } from "./cosmetics.ts";
 import { loadEngine } from "./engine.ts";

@@ -9,8 +9,8 @@
  * wrapper. Callers run every other reader of the DOM first.
  */
 import { type AnyNode, type ChildNode, type Document, Element, type ParentNode } from "domhandler";
-import { spend } from "../budget.ts";
-import { rawText, select, selectAll } from "../dom.ts";
+import { spend } from "../dom/budget.ts";
+import { rawText, select, selectAll } from "../dom/mod.ts";
 import { chromeWithin } from "./prune.ts";
 import { type Flags, scoreCandidates } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";

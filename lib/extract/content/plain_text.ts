@@ -4,8 +4,8 @@
  * readers that want words only (search indexing, language models counting tokens).
  */
 import { type AnyNode, isTag, isText } from "domhandler";
-import { BLOCK_TAGS, rawText } from "../dom.ts";
-import { spend } from "../budget.ts";
+import { BLOCK_TAGS, rawText } from "../dom/mod.ts";
+import { spend } from "../dom/budget.ts";
 
 /** Where a line ends besides blocks: explicit breaks and list options. */
 const LINE_BREAKS = new Set([...BLOCK_TAGS, "br", "option", "dialog"]);

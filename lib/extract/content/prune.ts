@@ -4,7 +4,7 @@
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
 import type { Element } from "domhandler";
-import { textOf, walkElements } from "../dom.ts";
+import { textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
 import { isChromeText, SHORT_BLOCK } from "./boilerplate.ts";
 import { linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";

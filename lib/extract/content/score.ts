@@ -6,8 +6,8 @@
  * links. Returns the scores of every container that received any.
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
-import { spend } from "../budget.ts";
-import { walkElements } from "../dom.ts";
+import { spend } from "../dom/budget.ts";
+import { walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely } from "./classes.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT } from "./stats.ts";
 

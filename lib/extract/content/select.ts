@@ -4,7 +4,7 @@
  * that score near it or read as paragraphs of their own (Readability's sibling joining).
  */
 import type { Element } from "domhandler";
-import { spend } from "../budget.ts";
+import { spend } from "../dom/budget.ts";
 import { textOfInline } from "./score.ts";
 import { parentElement, type Scores } from "./score.ts";
 import { linkDensity, type PageStats } from "./stats.ts";

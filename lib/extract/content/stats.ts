@@ -4,7 +4,7 @@
  * link density, paragraph counts and the like in constant time per element.
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
-import { spend } from "../budget.ts";
+import { spend } from "../dom/budget.ts";
 import { isHidden } from "./visibility.ts";
 
 export interface Stats {

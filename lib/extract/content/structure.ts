@@ -3,8 +3,8 @@
  * container holding the paragraphs found in it is the article, whatever the scores say.
  */
 import type { Element } from "domhandler";
-import { spend } from "../budget.ts";
-import { rawText, selectAll, textOf } from "../dom.ts";
+import { spend } from "../dom/budget.ts";
+import { rawText, selectAll, textOf } from "../dom/mod.ts";
 import { parentElement } from "./score.ts";
 
 /** Shorter statements are summaries, not the body. */

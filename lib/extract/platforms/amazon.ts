@@ -3,9 +3,9 @@
  * byline or brand, its main image in the largest size the page links, and the language of the
  * store's country.
  */
-import type { Rule } from "../rules.ts";
+import type { Rule } from "../fields/rules.ts";
 import { always, byClass, byId, probed } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 /** Store language by the host's last labels. */
 const STORE_LANGUAGES: Record<string, string> = {

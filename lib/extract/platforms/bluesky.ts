@@ -2,9 +2,9 @@
  * Bluesky: posts and profiles. A post's image is the thumbnail inside the author's own thread
  * item (replies carry theirs), else og:image, else the profile's picture in its JSON-LD.
  */
-import { ld } from "../rules.ts";
+import { ld } from "../fields/rules.ts";
 import { always, byTestId, hostIs, probed } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 /** The handle of /profile/<handle>/... */
 const handleOf = (url: URL) => url.pathname.split("/")[2] ?? "";

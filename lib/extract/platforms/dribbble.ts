@@ -2,9 +2,9 @@
  * Dribbble: shots and profiles. The meta description reads "Name | Bio | Connect with them on
  * Dribbble...": the name is the author, the middle the description.
  */
-import { ld, type Rule } from "../rules.ts";
+import { ld, type Rule } from "../fields/rules.ts";
 import { always, hostIs } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 function parts(description: string | undefined): string[] {
   if (!description?.includes(" | ")) return [];

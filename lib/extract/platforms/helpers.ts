@@ -1,6 +1,6 @@
 /** What the platform files share: host tests, endpoint values, constant fields, probes. */
-import type { Rule } from "../rules.ts";
-import type { Field } from "./types.ts";
+import type { Rule } from "../fields/rules.ts";
+import type { Field } from "./platform.ts";
 
 /** The URL's host is `domain` or one of its subdomains (www.x.com, mobile.x.com). */
 export function hostIs(url: URL, ...domains: string[]): boolean {

@@ -2,10 +2,10 @@
  * IMDb: titles and names. JSON-LD holds the work: its name, director or creator, and release
  * date (films predate the web, so the date is a work's date).
  */
-import { workDate } from "../date.ts";
-import { ld, meta } from "../rules.ts";
+import { workDate } from "../fields/date.ts";
+import { ld, meta } from "../fields/rules.ts";
 import { always, hostIs } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 export const imdb: Platform = {
   name: "imdb",

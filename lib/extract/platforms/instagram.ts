@@ -4,9 +4,9 @@
  * ...", "Name (@handle) • Instagram photos and videos"); og:description holds the post's date
  * ("... - handle on May 24, 2021: ...").
  */
-import { meta, type Rule } from "../rules.ts";
+import { meta, type Rule } from "../fields/rules.ts";
 import { before, hostIs } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 const author: Rule = ({ rec }) => {
   const og = rec.meta.get("og:title")?.[0];

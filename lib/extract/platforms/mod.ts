@@ -14,7 +14,7 @@ import { soundcloud } from "./soundcloud.ts";
 import { spotify } from "./spotify.ts";
 import { telegram } from "./telegram.ts";
 import { tiktok } from "./tiktok.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 import { uol } from "./uol.ts";
 import { x } from "./x.ts";
 import { youtube } from "./youtube.ts";

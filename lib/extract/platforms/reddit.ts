@@ -2,9 +2,9 @@
  * Reddit: posts and communities. The <title> ("Post title : r/community") and meta description
  * are the post's own; og:title and og:description are generic invitations.
  */
-import { meta } from "../rules.ts";
+import { meta } from "../fields/rules.ts";
 import { always, hostIs } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 export const reddit: Platform = {
   name: "reddit",

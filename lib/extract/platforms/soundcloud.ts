@@ -1,6 +1,6 @@
 /** SoundCloud: tracks and sets. The uploader's name and the description as the page shows them. */
 import { always, byClass, hostIs, probed } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 export const soundcloud: Platform = {
   name: "soundcloud",

@@ -3,10 +3,10 @@
  * shows its picture (og:image, the logo); the post's date and image are only in the embed
  * widget (t.me/<channel>/<post>?embed=1), fetched as the platform's endpoint.
  */
-import { LinearParser } from "../html_parser.ts";
-import { meta } from "../rules.ts";
+import { LinearParser } from "../stream/html_parser.ts";
+import { meta } from "../fields/rules.ts";
 import { always, fromEndpoint, hostIs } from "./helpers.ts";
-import type { Platform, PlatformData } from "./types.ts";
+import type { Platform, PlatformData } from "./platform.ts";
 
 const POST = /^\/([A-Za-z0-9_]{3,64})\/(\d+)\/?$/;
 const IMAGE_CLASSES = [

@@ -2,9 +2,9 @@
  * UOL (uol.com.br and its Folha, Torcedores sites): JSON-LD first, since their og: values are
  * often cut at a quote the page does not escape.
  */
-import { ld } from "../rules.ts";
+import { ld } from "../fields/rules.ts";
 import { hostIs } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 export const uol: Platform = {
   name: "uol",

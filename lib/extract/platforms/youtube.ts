@@ -3,9 +3,9 @@
  * author (microdata), and besides YouTube's own og:image the video's thumbnails from largest to
  * smallest, which probing (ping) narrows to the first that exists, as metascraper-youtube does.
  */
-import { meta, type Rule } from "../rules.ts";
+import { meta, type Rule } from "../fields/rules.ts";
 import { always, hostIs } from "./helpers.ts";
-import type { Platform } from "./types.ts";
+import type { Platform } from "./platform.ts";
 
 const THUMBNAILS = ["maxresdefault", "sddefault", "hqdefault", "mqdefault", "default"];
 

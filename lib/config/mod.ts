@@ -1,0 +1,114 @@
+import type { Connector, Resolver, TrustedTarget } from "../guard/types.ts";
+import { parseTrustedTargets } from "../guard/trusted.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+import { type LogLevel, parseLogLevel } from "../util/log.ts";
+import { parseProxy, type ProxySpec } from "../fetch/proxy_client.ts";
+import type { VisitTimings } from "../browser/visit_timings.ts";
+
+export const VERSION: string = denoJson.version;
+export const REPO_URL = "https://github.com/linkpeek/linkpeek";
+
+/**
+ * Every setting, resolved once at start-up: nothing downstream reads the environment (log.ts
+ * reads LOG_LEVEL at import only so that CLIs honour it; loadConfig() sets it again).
+ */
+export interface Config {
+  port: number;
+  listenHost: string;
+  /** Hosts that select the pro endpoint; null means "first label is `pro`". */
+  proHosts: string[] | null;
+  proPort: number | null;
+  publicUrl: string;
+  dataDir: string;
+  redisUrl: string | null;
+  trustedTargets: TrustedTarget[];
+  trustedProxies: string[];
+  freeDailyLimit: number;
+  cacheMaxBytes: number;
+  chromiumPath: string | null;
+  fetchTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxBodyBytes: number;
+  userAgent: string;
+  metricsToken: string | null;
+  /** Lighthouse runs at once (LIGHTHOUSE_RUNS); one more is EBUSY. */
+  lighthouseRuns: number;
+  /** Browser pages open at once (BROWSER_PAGES); visits beyond wait in the queue. */
+  browserPages: number;
+  /** Visits waiting for a page (BROWSER_QUEUE); one more is EBUSY. */
+  browserQueue: number;
+  /** Called with each finished visit's phase times; benchmarks observe the pool through it. */
+  onVisit: ((timings: VisitTimings) => void) | null;
+  /** Lines below this level are not written (LOG_LEVEL). */
+  logLevel: LogLevel;
+  /** DNS resolution for targets; tests inject a fake one. */
+  resolver: Resolver | null;
+  /** Where a checked address is really dialled; tests map onto loopback canaries. */
+  connector: Connector | null;
+  /** Ports linkpeek listens on (API, pro, Redis's); never exempt from the guard. Those opened at
+   * run time (the browser's egress proxies) are the fetcher's `ownPorts`, not the config's. */
+  ownPorts: readonly number[];
+  /** EGRESS_PROXY: every outbound connection through this proxy (a request's `proxy` wins). */
+  egressProxy: ProxySpec | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Redis is never a target, even when TRUSTED_TARGETS covers its address. */
+function redisPort(redisUrl: string | undefined): number[] {
+  if (!redisUrl) return [];
+  const url = URL.parse(redisUrl);
+  if (url) return [Number(url.port || 6379)];
+  throw new Error(`REDIS_URL must be a URL like redis://127.0.0.1:6379, got "${redisUrl}"`);
+}
+
+/** Reads the contract's environment variables; throws a readable Error on a bad value. */
+export function loadConfig(env: Env = Deno.env.toObject()): Config {
+  const port = int(env, "PORT", 3000);
+  const proPort = env.PRO_PORT ? int(env, "PRO_PORT", 0, 1) : null;
+  const proHosts = list(env, "PRO_HOSTS");
+  return {
+    port,
+    listenHost: env.LISTEN_HOST || "0.0.0.0",
+    proHosts: proHosts.length ? proHosts.map((h) => h.toLowerCase()) : null,
+    proPort,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    dataDir: env.DATA_DIR || "./data",
+    redisUrl: env.REDIS_URL || null,
+    trustedTargets: parseTrustedTargets(env.TRUSTED_TARGETS ?? ""),
+    trustedProxies: list(env, "TRUSTED_PROXIES"),
+    freeDailyLimit: int(env, "FREE_DAILY_LIMIT", 50),
+    cacheMaxBytes: int(env, "CACHE_MAX_BYTES", 256 * 1024 * 1024),
+    chromiumPath: env.CHROMIUM_PATH || null,
+    fetchTimeoutMs: int(env, "FETCH_TIMEOUT_MS", 10_000, 1),
+    requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 28_000, 1),
+    maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1),
+    userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
+    metricsToken: env.METRICS_TOKEN || null,
+    lighthouseRuns: int(env, "LIGHTHOUSE_RUNS", 1, 1),
+    browserPages: int(env, "BROWSER_PAGES", 3, 1),
+    browserQueue: int(env, "BROWSER_QUEUE", 16),
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+    resolver: null,
+    connector: null,
+    onVisit: null,
+    ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
+    egressProxy: env.EGRESS_PROXY
+      ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))
+      : null,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The `markdown` view: the page's main content as CommonMark, for people feeding language
+ * models. The main content is chosen (and its chrome removed) by extractMainContent.
+ */
+import type { AnyNode } from "domhandler";
+import { attr, baseUrl, collapse, type Document, select, textOf } from "../dom/mod.ts";
+import { renderMarkdown } from "./markdown_render.ts";
+import { extractMainContent } from "./mod.ts";
+
+/**
+ * Main content of the page fetched from `url` as Markdown, with a `# title` line if needed.
+ * `content` is the main content when the caller has it already (it changes the DOM: see
+ * extractMainContent).
+ */
+export function documentToMarkdown(
+  doc: Document,
+  url: string,
+  content: AnyNode = extractMainContent(doc),
+): string {
+  const base = baseUrl(doc, url);
+  // The chrome is gone from `content` already; the renderer's own chrome rule would drop more.
+  const { markdown, hasH1 } = renderMarkdown(content, { baseUrl: base });
+  const title = hasH1 ? null : pageTitle(doc);
+  const page = title ? `# ${title.replace(/[\\`*_[\]]/g, "\\$&")}\n\n${markdown}` : markdown;
+  return page.trim();
+}
+
+/** One element (or the whole page, for a rule without selector) as Markdown, nothing dropped. */
+export function nodeToMarkdown(node: AnyNode, options: { baseUrl: string }): string {
+  return renderMarkdown(node, { baseUrl: options.baseUrl }).markdown.trim();
+}
+
+function pageTitle(doc: Document): string | null {
+  const title = select(doc, "title");
+  const text = title ? textOf(title) : "";
+  if (text) return text;
+  const og = select(doc, 'meta[property="og:title"]');
+  return og ? collapse(attr(og, "content") ?? "") || null : null;
+}

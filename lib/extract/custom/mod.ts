@@ -1,0 +1,212 @@
+/**
+ * Runs the `data` parameter's custom rules (Microlink's rule language) over a page: selector /
+ * selectorAll, attr (an attribute, html, outerHTML, text, markdown, val, json, or nested rules),
+ * type, and fallbacks. A rule never throws at run time: whatever fails yields null.
+ */
+import { type AnyNode, isDocument, isTag } from "domhandler";
+import {
+  absoluteUrl,
+  attr as readAttribute,
+  baseUrl,
+  type Document,
+  innerHtml,
+  outerHtml,
+  rawText,
+  select,
+  selectAll,
+  textOf,
+} from "../dom/mod.ts";
+import { applyType, type RuleType, typeContext } from "./value_types.ts";
+import type { Context } from "../fields/rules.ts";
+import type { CustomRule, CustomRules } from "./rules.ts";
+import { nodeToMarkdown } from "../content/markdown.ts";
+import { parseJson } from "../../util/json_depth.ts";
+
+export { evaluateSources, validateRules } from "./rules.ts";
+export type { CustomRule, CustomRules } from "./rules.ts";
+
+/** Characters of string values one request may produce; past it values are null. */
+const OUTPUT_BUDGET = 8 * 1024 * 1024;
+
+interface Run {
+  base: string;
+  /** The page as the field normalisers see it (typed rules), built on first use. */
+  context: () => Context;
+  budget: number;
+  /** Values the browser computed for `evaluate` rules, by index (null where one failed). */
+  evaluated: unknown[];
+}
+
+/** Runs validated rules over the parsed page fetched from `url`; one key per rule name. */
+export function runRulesOnDocument(
+  doc: Document,
+  options: { url: string; rules: CustomRules; evaluated?: unknown[] },
+): Record<string, unknown> {
+  let base = options.url;
+  try {
+    base = baseUrl(doc, options.url);
+  } catch {
+    // Keep the page URL as the base.
+  }
+  let context: Context | undefined;
+  const read = (selector: string, name: string) => {
+    const el = select(doc, selector);
+    return el ? readAttribute(el, name) : null;
+  };
+  return runSet(doc, options.rules, {
+    base,
+    context: () =>
+      context ??= typeContext(options.url, base, {
+        htmlLang: read("html", "lang"),
+        ogLocale: read('meta[property="og:locale"], meta[name="og:locale"]', "content"),
+        contentLanguage: read('meta[name="content-language"]', "content"),
+      }),
+    budget: OUTPUT_BUDGET,
+    evaluated: options.evaluated ?? [],
+  });
+}
+
+function runSet(scope: AnyNode, rules: CustomRules, run: Run): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, fallbacks] of Object.entries(rules)) {
+    let value: unknown = null;
+    for (const rule of fallbacks) {
+      value = runRule(scope, rule, run);
+      if (value !== null) break;
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+function runRule(scope: AnyNode, rule: CustomRule, run: Run): unknown {
+  try {
+    if (rule.evaluate) return typedEvaluated(run.evaluated[rule.evaluate.index] ?? null, rule, run);
+    if (rule.selectorAll) {
+      for (const selector of rule.selectorAll) {
+        const values = selectAll(scope, selector)
+          .map((el) => valueOf(el, rule, run))
+          .filter((v) => v !== null);
+        if (values.length) return values;
+      }
+      return null;
+    }
+    if (rule.selector) {
+      for (const selector of rule.selector) {
+        const el = select(scope, selector);
+        const value = el ? valueOf(el, rule, run) : null;
+        if (value !== null) return value;
+      }
+      return null;
+    }
+    // No selector: the attr applies to the whole scope (the page, or the nested match).
+    return valueOf(scope, rule, run);
+  } catch {
+    return null;
+  }
+}
+
+function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
+  // Spent output budget: stop reading values, not only returning them (nested matches).
+  if (run.budget < 0) return null;
+  const attr = rule.attr;
+  if (attr && !Array.isArray(attr)) {
+    const nested = runSet(node, attr, run);
+    return Object.values(nested).some((v) => v !== null) ? nested : null;
+  }
+  const types: RuleType[] = rule.type ?? ["auto"];
+  for (const name of attr ?? defaultAttrs(node, types)) {
+    const raw = read(node, name, run);
+    if (raw === null) continue;
+    if (typeof raw === "string") {
+      run.budget -= raw.length;
+      if (run.budget < 0) return null;
+    }
+    for (const type of types) {
+      // Untyped links and sources are still URLs: absolute, like every URL in `data`.
+      const value = type === "auto" && URL_ATTRS.has(name) && typeof raw === "string"
+        ? absoluteUrl(raw, run.base) ?? applyType(raw, type, run.context)
+        : applyType(raw, type, run.context);
+      if (value !== null && value !== undefined) return value;
+    }
+  }
+  return null;
+}
+
+/** A value the page computed, through the rule's types (numbers and booleans read as text). */
+function typedEvaluated(raw: unknown, rule: CustomRule, run: Run): unknown {
+  if (raw === null) return null;
+  for (const type of rule.type ?? ["auto"]) {
+    const scalar = typeof raw === "number" || typeof raw === "boolean";
+    const value = applyType(scalar && type !== "auto" ? String(raw) : raw, type, run.context);
+    if (value !== null && value !== undefined) return value;
+  }
+  return null;
+}
+
+const URL_ATTRS = new Set(["href", "src", "data-src", "poster", "cite", "action"]);
+const URL_TYPES = new Set<RuleType>(["url", "image", "logo", "audio", "video"]);
+
+/** Without `attr`: what a person would mean for this element and type. */
+function defaultAttrs(node: AnyNode, types: RuleType[]): string[] {
+  if (!isTag(node)) return ["text"];
+  const tag = node.name;
+  if (tag === "meta") return ["content"];
+  if (tag === "input" || tag === "select" || tag === "textarea") return ["val"];
+  if (tag === "time" && types.includes("date")) return ["datetime", "text"];
+  if (types.some((t) => URL_TYPES.has(t))) {
+    if (tag === "a" || tag === "link" || tag === "area") return ["href"];
+    if (tag === "img") return ["src", "data-src"];
+    if (tag === "object") return ["data"];
+    if (["audio", "video", "source", "iframe", "embed", "script", "track"].includes(tag)) {
+      return ["src"];
+    }
+  }
+  return ["text"];
+}
+
+/** One raw value: a special name, else the attribute of that name. */
+function read(node: AnyNode, name: string, run: Run): unknown {
+  switch (name) {
+    case "html":
+    case "innerHTML":
+      return innerHtml(node);
+    case "outerHTML":
+      return outerHtml(node);
+    case "text":
+    case "textContent":
+    case "innerText":
+      return textOf(node);
+    case "markdown":
+      return nodeToMarkdown(node, { baseUrl: run.base });
+    case "val":
+      return val(node);
+    case "json":
+      return json(node);
+    default:
+      return readAttribute(node, name);
+  }
+}
+
+/** The current value of a form field, as jQuery's .val() reads it. */
+function val(node: AnyNode): string | null {
+  if (!isTag(node)) return null;
+  if (node.name === "textarea") return rawText(node);
+  if (node.name === "select") {
+    const option = select(node, "option[selected]") ?? select(node, "option");
+    if (!option) return null;
+    return readAttribute(option, "value") ?? textOf(option);
+  }
+  if (node.name === "option") return readAttribute(node, "value") ?? textOf(node);
+  return readAttribute(node, "value");
+}
+
+/** The page (or element) text parsed as JSON, for JSON endpoints. */
+function json(node: AnyNode): unknown {
+  const text = isDocument(node) || isTag(node) ? rawText(node) : "";
+  try {
+    return parseJson(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * htmlparser2's Parser with its open-element stack made linear. The stock Parser keeps the stack
+ * top-first in an array and opens each element with `unshift` (it moves every entry), and looks
+ * end tags up with `indexOf` from the top: a page of 500,000 unclosed `<i>` took minutes, on
+ * the event loop for the default fields. Here the same stack is kept bottom-first, with a count
+ * per name, behind the few operations the Parser uses (pinned: htmlparser2 12.0.0; a test
+ * checks that both parsers build the same document).
+ */
+import { Parser, type ParserOptions } from "htmlparser2";
+import { DomHandler, type DomHandlerOptions } from "domhandler";
+import type { Document } from "domhandler";
+import { spend } from "../dom/budget.ts";
+
+type Callbacks = NonNullable<ConstructorParameters<typeof Parser>[0]>;
+
+/** Deeper than this, names are counted so that a stray end tag is not a scan of the stack. */
+const DEEP = 256;
+
+/** A stack read top-first (`[0]`, `indexOf`, `shift`, `unshift`) and stored bottom-first. */
+class TopFirstStack<T> {
+  /** The top, as a plain data property: the Parser reads `stack[0]` on every tag. */
+  0: T | undefined = undefined;
+  readonly items: T[] = [];
+  /** Entries per name, kept only while the stack is deep (a Map costs on every tag). */
+  counts: Map<T, number> | null = null;
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** Only ever emptied (Parser.reset sets length = 0). */
+  set length(value: number) {
+    while (this.items.length > value) this.shift();
+  }
+
+  unshift(item: T): number {
+    this[0] = item;
+    const length = this.items.push(item);
+    if (this.counts) this.counts.set(item, (this.counts.get(item) ?? 0) + 1);
+    else if (length > DEEP) this.counts = countAll(this.items);
+    return length;
+  }
+
+  shift(): T | undefined {
+    const items = this.items;
+    if (items.length === 0) return undefined;
+    const item = items.pop()!;
+    this[0] = items[items.length - 1];
+    const counts = this.counts;
+    if (counts) {
+      // Dropped well below DEEP only, so that a page hovering at the edge does not rebuild it.
+      if (items.length < DEEP / 2) this.counts = null;
+      else {
+        const count = counts.get(item)! - 1;
+        if (count === 0) counts.delete(item);
+        else counts.set(item, count);
+      }
+    }
+    return item;
+  }
+
+  includes(item: T): boolean {
+    return this.counts ? this.counts.has(item) : this.items.includes(item);
+  }
+
+  /** Distance from the top, or -1. */
+  indexOf(item: T): number {
+    if (this.counts && !this.counts.has(item)) return -1;
+    const items = this.items;
+    for (let i = items.length - 1; i >= 0; i--) {
+      if (items[i] === item) return items.length - 1 - i;
+    }
+    return -1;
+  }
+
+  *topDown(): Generator<T> {
+    for (let i = this.items.length - 1; i >= 0; i--) yield this.items[i]!;
+  }
+}
+
+function countAll<T>(items: T[]): Map<T, number> {
+  const counts = new Map<T, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return counts;
+}
+
+/** The Parser members this file replaces (private in its typings). */
+interface Internals {
+  stack: TopFirstStack<string>;
+  foreignContext: TopFirstStack<number>;
+  cbs: Callbacks;
+  startIndex: number;
+  endIndex: number;
+}
+
+export class LinearParser extends Parser {
+  constructor(cbs: Callbacks | null, options?: ParserOptions) {
+    super(cbs, options);
+    const self = this as unknown as Internals;
+    const foreign = new TopFirstStack<number>();
+    foreign.unshift((this as unknown as { foreignContext: number[] }).foreignContext[0]!);
+    self.stack = new TopFirstStack<string>();
+    self.foreignContext = foreign;
+  }
+
+  /** Every tag and text spends from the job's budget (lib/extract/dom/budget.ts). */
+  override onopentagname(start: number, endIndex: number): void {
+    spend();
+    super.onopentagname(start, endIndex);
+  }
+
+  override ontext(start: number, endIndex: number): void {
+    spend();
+    super.ontext(start, endIndex);
+  }
+
+  /** As Parser.onend, reading the stack top-down without indexes. */
+  override onend(): void {
+    const self = this as unknown as Internals;
+    if (self.cbs.onclosetag) {
+      self.endIndex = self.startIndex;
+      for (const name of self.stack.topDown()) self.cbs.onclosetag(name, true);
+    }
+    self.cbs.onend?.();
+  }
+}
+
+/**
+ * Elements and texts a parsed DOM holds at most; the rest of the page is left out, as the body
+ * cap leaves out bytes. A DOM costs a few hundred bytes a node: this bounds a worker's heap.
+ */
+export const MAX_DOM_NODES = 500_000;
+
+/** A DOM handler that stops the parse at MAX_DOM_NODES. */
+class BoundedHandler extends DomHandler {
+  #nodes = 0;
+  #parser: Parser | null = null;
+
+  override onparserinit(parser: Parser): void {
+    super.onparserinit(parser);
+    this.#parser = parser;
+  }
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    this.#count();
+    super.onopentag(name, attribs);
+  }
+
+  override ontext(data: string): void {
+    this.#count();
+    super.ontext(data);
+  }
+
+  #count(): void {
+    // Pausing stops the tokenizer after this node; what was read stays a valid tree.
+    if (++this.#nodes === MAX_DOM_NODES) this.#parser?.pause();
+  }
+}
+
+/** htmlparser2's parseDocument over LinearParser, at most MAX_DOM_NODES nodes. */
+export function parseDocument(html: string, options: ParserOptions & DomHandlerOptions): Document {
+  const handler = new BoundedHandler(undefined, options);
+  new LinearParser(handler, options).end(html);
+  return handler.root;
+}

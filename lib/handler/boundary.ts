@@ -1,0 +1,89 @@
+/**
+ * The one error boundary (as hono's errorHandler): every route may throw, and `errorAnswer`
+ * turns what it threw into the contract's answer. An ApiError becomes the envelope with its
+ * status and headers; anything else is logged once, with the request id and its cause chain
+ * (no secrets, no stack), and becomes EFATAL.
+ */
+import { ApiError, causeChain, type ErrorCode, isApiError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
+import { API_HEADER_PREFIX } from "../api/api_headers.ts";
+import { errorResponse, plainError, type ResponseMeta } from "../api/respond.ts";
+
+/** What the answer's log line and the request metrics read of the route that took a request. */
+export interface RouteTag {
+  /**
+   * What the answer's log line calls the route: linkpeek's own names, never the path (an asset
+   * path is a capability for a private capture, and the API's query holds the target).
+   */
+  name: string;
+  /** Polled by orchestrators and scrapers every few seconds: its successes log at debug. */
+  probe?: boolean;
+  /** Counted by the request metrics (by plan, status and code). */
+  metered?: boolean;
+}
+
+/** One request on its way to an answer, for every route. */
+export interface Exchange {
+  request: Request;
+  /** The request URL, parsed once. */
+  url: URL;
+  requestId: string;
+  /** Arrival on performance.now()'s clock. */
+  startedAt: number;
+  /** Set by the API route: its error answers carry the API's headers. */
+  api?: ResponseMeta;
+  /** The contract code of an error answer. */
+  code?: ErrorCode;
+  /** The route that took the request (ROUTES), if any. */
+  route?: RouteTag;
+}
+
+/** Request headers whose values are credentials. */
+const SECRET_HEADERS = ["x-api-key", "authorization", "cookie", "proxy-authorization"];
+
+/**
+ * Everything in the request that may be a secret: `headers.*` values (all of them: a name
+ * does not tell), the signature, the target's userinfo, credential and `x-api-header-*` headers.
+ */
+function secretsOf(exchange: Exchange): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of exchange.url.searchParams) {
+    if (/^headers[._]/i.test(name) || name === "signature") secrets.push(value);
+  }
+  const target = URL.parse(exchange.url.searchParams.get("url") ?? "");
+  for (const part of [target?.username, target?.password]) {
+    if (part) secrets.push(part, safeDecode(part));
+  }
+  for (const [name, value] of exchange.request.headers) {
+    if (!SECRET_HEADERS.includes(name) && !name.startsWith(API_HEADER_PREFIX)) continue;
+    if (value) secrets.push(value, ...value.split(/[\s;=,]+/));
+  }
+  return secrets;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The contract's answer for whatever a route threw; `more` links into `publicUrl`'s /errors. */
+export function errorAnswer(error: unknown, exchange: Exchange, publicUrl: string): Response {
+  let apiError: ApiError;
+  if (isApiError(error)) {
+    apiError = error;
+  } else {
+    log.error("unexpected error", { error: causeChain(error, secretsOf(exchange)) });
+    apiError = new ApiError("EFATAL", "An unexpected error happened; it has been logged.", {
+      cause: error,
+    });
+  }
+  exchange.code = apiError.code;
+  if (!exchange.api) return plainError(apiError, { id: exchange.requestId, publicUrl });
+  return errorResponse(apiError, exchange.api, {
+    url: exchange.url.searchParams.get("url") ?? undefined,
+    publicUrl,
+  });
+}

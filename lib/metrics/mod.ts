@@ -1,0 +1,218 @@
+/**
+ * The service's Prometheus series, kept in memory and rendered as text exposition format 0.0.4:
+ * API requests, cache, fetched bytes and guard refusals; the browser pool; and the process
+ * (memory, CPU, file descriptors, event-loop delay) and its Chromium processes.
+ */
+import process from "node:process";
+import type { BrowserStats } from "../browser/types.ts";
+import { REFUSAL_KINDS, REFUSAL_STAGES, refusalCount } from "../guard/refusal.ts";
+import { eventLoopDelay } from "./event_loop.ts";
+import { Exposition, Histogram, type Labels } from "./exposition.ts";
+import { maxFds, NO_TREE, openFds, processTree } from "./process.ts";
+
+const BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export interface Metrics {
+  request(labels: { plan: string; status: number; code: string }, seconds: number): void;
+  cache(status: string): void;
+  fetchBytes(bytes: number): void;
+  render(state: { browser: BrowserStats }): Promise<string>;
+}
+
+/** Counts by label set; the hot path builds a short id, labels are rendered only on scrape. */
+class LabelledCounter {
+  readonly #series = new Map<string, { labels: Labels; value: number }>();
+
+  add(id: string, labels: () => Labels): void {
+    const found = this.#series.get(id);
+    if (found) found.value += 1;
+    else this.#series.set(id, { labels: labels(), value: 1 });
+  }
+
+  get(id: string): number {
+    return this.#series.get(id)?.value ?? 0;
+  }
+
+  total(): number {
+    let sum = 0;
+    for (const { value } of this.#series.values()) sum += value;
+    return sum;
+  }
+
+  *samples(): Iterable<[Labels, number]> {
+    for (const { labels, value } of this.#series.values()) yield [labels, value];
+  }
+}
+
+function* refusalSamples(): Iterable<[Labels, number]> {
+  for (const kind of REFUSAL_KINDS) {
+    for (const stage of REFUSAL_STAGES) yield [{ kind, stage }, refusalCount(kind, stage)];
+  }
+}
+
+/** Process-wide series: memory, CPU, descriptors, event-loop delay, Chromium's processes. */
+async function runtime(out: Exposition, browserPid: number | null): Promise<void> {
+  const memory = Deno.memoryUsage();
+  const cpu = process.cpuUsage();
+  // Descriptors first, alone: the other readers open files of their own while they run.
+  const open = await openFds();
+  const [max, browser] = await Promise.all([
+    maxFds(),
+    browserPid === null ? NO_TREE : processTree(browserPid),
+  ]);
+  out
+    .one("process_resident_memory_bytes", {
+      type: "gauge",
+      help: "Resident memory of the linkpeek process in bytes.",
+      value: memory.rss,
+    })
+    .one("process_cpu_seconds_total", {
+      type: "counter",
+      help: "User and system CPU time of the linkpeek process in seconds.",
+      value: (cpu.user + cpu.system) / 1e6,
+    })
+    .one("process_start_time_seconds", {
+      type: "gauge",
+      help: "Start time of the process since the Unix epoch in seconds.",
+      value: Math.round(performance.timeOrigin) / 1000,
+    })
+    .one("deno_heap_used_bytes", {
+      type: "gauge",
+      help: "V8 heap in use in bytes.",
+      value: memory.heapUsed,
+    })
+    .one("deno_heap_total_bytes", {
+      type: "gauge",
+      help: "V8 heap reserved in bytes.",
+      value: memory.heapTotal,
+    })
+    .one("deno_external_memory_bytes", {
+      type: "gauge",
+      help: "Memory of objects outside the V8 heap (buffers) in bytes.",
+      value: memory.external,
+    })
+    .histogram(
+      "deno_event_loop_delay_seconds",
+      "How late a 100 ms timer fired: time the event loop was busy with other work.",
+      eventLoopDelay(),
+    );
+  if (open !== null) {
+    out.one("process_open_fds", {
+      type: "gauge",
+      help: "Open file descriptors.",
+      value: open,
+    });
+  }
+  if (max !== null) {
+    out.one("process_max_fds", {
+      type: "gauge",
+      help: "Maximum number of open file descriptors (soft limit).",
+      value: max,
+    });
+  }
+  if (browser !== null) {
+    out
+      .one("linkpeek_browser_processes", {
+        type: "gauge",
+        help: "Chromium processes: the browser and all its descendants (0 when not running).",
+        value: browser.processes,
+      })
+      .one("linkpeek_browser_resident_memory_bytes", {
+        type: "gauge",
+        help: "Sum of the resident memory of Chromium's processes in bytes " +
+          "(pages they share are counted once per process).",
+        value: browser.residentBytes,
+      })
+      .one("linkpeek_browser_proportional_memory_bytes", {
+        type: "gauge",
+        help: "Sum of the proportional set size (PSS) of Chromium's processes in bytes: " +
+          "shared pages split between them, what the browser costs the machine.",
+        value: browser.proportionalBytes,
+      });
+  }
+}
+
+export function createMetrics(): Metrics {
+  const requests = new LabelledCounter();
+  const cacheLookups = new LabelledCounter();
+  const latency = new Histogram(BUCKETS);
+  let bytes = 0;
+  eventLoopDelay(); // start sampling now, not at the first scrape
+
+  return {
+    request(labels, seconds) {
+      requests.add(`${labels.plan}|${labels.status}|${labels.code}`, () => ({ ...labels }));
+      latency.observe(seconds);
+    },
+    cache(status) {
+      cacheLookups.add(status, () => ({ status }));
+    },
+    fetchBytes(n) {
+      bytes += n;
+    },
+    async render({ browser }) {
+      const hits = cacheLookups.get("HIT") + cacheLookups.get("STALE");
+      const lookups = cacheLookups.total();
+      const out = new Exposition()
+        .family("linkpeek_requests_total", {
+          type: "counter",
+          help: "API requests by plan, HTTP status and error code (empty for a success).",
+          samples: requests.samples(),
+        })
+        .histogram("linkpeek_request_duration_seconds", "API request latency in seconds.", latency)
+        .family("linkpeek_cache_lookups_total", {
+          type: "counter",
+          help: "Response cache lookups by result.",
+          samples: cacheLookups.samples(),
+        })
+        .one("linkpeek_cache_hit_ratio", {
+          type: "gauge",
+          help: "Hits (fresh or stale) over lookups since the start.",
+          value: lookups ? hits / lookups : 0,
+        })
+        .one("linkpeek_fetch_bytes_total", {
+          type: "counter",
+          help: "Body bytes read from targets.",
+          value: bytes,
+        })
+        .family("linkpeek_guard_refusals_total", {
+          type: "counter",
+          help: "Targets the address guard refused, by kind of address and by stage " +
+            "(a fetch's first hop, a redirect hop, the browser).",
+          samples: refusalSamples(),
+        })
+        .one("linkpeek_browser_pages_in_use", {
+          type: "gauge",
+          help: "Browser pages serving a visit now.",
+          value: browser.inUse,
+        })
+        .one("linkpeek_browser_queue_length", {
+          type: "gauge",
+          help: "Visits waiting for a browser page.",
+          value: browser.queued,
+        })
+        .one("linkpeek_browser_contexts", {
+          type: "gauge",
+          help: "Incognito contexts open now, one per visit under way (0 when idle: none leaked).",
+          value: browser.contexts,
+        })
+        .one("linkpeek_browser_pages_capacity", {
+          type: "gauge",
+          help: "Browser pages open at once at most (BROWSER_PAGES).",
+          value: browser.maxPages,
+        })
+        .one("linkpeek_browser_queue_capacity", {
+          type: "gauge",
+          help: "Visits that may wait for a page (BROWSER_QUEUE); one more is EBUSY.",
+          value: browser.maxQueue,
+        })
+        .one("linkpeek_browser_launches_total", {
+          type: "counter",
+          help: "Chromium launches, relaunches after a crash included.",
+          value: browser.launches,
+        });
+      await runtime(out, browser.pid);
+      return out.text();
+    },
+  };
+}

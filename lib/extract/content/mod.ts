@@ -40,12 +40,9 @@ interface Choice {
 /**
  * When the best article holds less than this share of the words outside links that the whole
  * main region holds, the page is no article (a listing, a product, a forum thread, docs) and
- * the region is the content.
+ * the region is the content. A page that says it is an article needs far stronger evidence.
  */
-const WIDE_RATIO = {
-  article: Number(Deno.env.get("WR_A") ?? "0.2"),
-  other: Number(Deno.env.get("WR_O") ?? "0.5"),
-};
+const WIDE_RATIO = { article: 0.2, other: 0.5 };
 
 /** Finds the main content of `doc`, removes the chrome inside it and returns it. */
 export function extractMainContent(doc: Document): AnyNode {

@@ -15,6 +15,7 @@ import { SpareContexts } from "./spare.ts";
 import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
 import { PhaseClock } from "./visit_timings.ts";
 import { AdmissionPool } from "../util/admission.ts";
+import { RendererMemoryWatch } from "./renderer_memory.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
@@ -23,6 +24,7 @@ export { parseBackground } from "./background.ts";
 interface Running {
   browser: Browser;
   spares: SpareContexts;
+  memory: RendererMemoryWatch;
   userDataDir: string;
   userAgent: string;
 }
@@ -71,9 +73,14 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       userDataDir,
       userAgent,
       spares: new SpareContexts(browser),
+      memory: new RendererMemoryWatch(browser, {
+        limitBytes: config.browserPageMemoryMb * 2 ** 20,
+        busy: () => admission.state().running > 0,
+      }),
     };
     browser.on("disconnected", () => {
       if (running === current) running = null;
+      current.memory.stop();
       void current.spares.close();
       log.warn("browser disconnected", { pid: browser.process()?.pid ?? null });
       void removeDir(userDataDir);
@@ -109,6 +116,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   };
 
   const shutdown = async (r: Running) => {
+    r.memory.stop();
     await r.spares.close();
     if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
     await removeDir(r.userDataDir);
@@ -205,6 +213,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
   return {
     visit,
     egressPort: async () => (await startEgress()).port,
+    upstream: (spec) => upstreams.acquire(spec),
     ready,
     settled: async () => {
       while (closings.size) await Promise.all(closings);
@@ -223,6 +232,11 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       contexts: running
         ? running.browser.browserContexts().filter((c) =>
           c !== running!.browser.defaultBrowserContext() && !running!.spares.holds(c)
+        ).length
+        : 0,
+      pages: running
+        ? running.browser.targets().filter((t) =>
+          t.type() === "page" && t.browserContext() !== running!.browser.defaultBrowserContext()
         ).length
         : 0,
     }),

@@ -1,6 +1,7 @@
 /** `data.insights`: the parts the request asked for, computed beside the rest of the payload. */
 import type { Services } from "../services/mod.ts";
 import type { LighthouseOptions } from "./lighthouse.ts";
+import type { ProxySpec } from "../fetch/proxy_client.ts";
 
 export interface InsightsRequest {
   technologies: boolean;
@@ -18,6 +19,8 @@ export async function collectInsights(
     html: string | null;
     signal: AbortSignal;
     timeoutMs: number;
+    /** The request's `proxy=`, for Lighthouse's own Chromium. */
+    proxy: ProxySpec | null;
   },
 ): Promise<Record<string, unknown>> {
   const { services, url, signal } = page;
@@ -32,6 +35,7 @@ export async function collectInsights(
         options: wanted.lighthouse,
         signal,
         timeoutMs: page.timeoutMs,
+        proxy: page.proxy,
       })
       : undefined,
   ]);

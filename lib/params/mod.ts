@@ -37,6 +37,7 @@ export interface PageParams {
   scroll?: string;
   styles?: string[];
   scripts?: string[];
+  modules?: string[];
   adblock?: boolean;
 }
 
@@ -51,6 +52,7 @@ type AsDefined =
   | "video"
   | "markdown"
   | "text"
+  | "frontmatter"
   | "force"
   | "signature"
   | "retry"
@@ -261,6 +263,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
       "scroll",
       "styles",
       "scripts",
+      "modules",
       "adblock",
     ] as const
   ) {
@@ -289,6 +292,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     video: values.video,
     markdown: values.markdown,
     text: values.text,
+    frontmatter: values.frontmatter,
     ttlMs,
     staleTtlMs,
     force: values.force,

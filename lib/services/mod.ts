@@ -7,6 +7,7 @@ import type { BrowserPool } from "../browser/types.ts";
 import { createBrowser } from "../browser/mod.ts";
 import { createMetrics, type Metrics } from "../metrics/mod.ts";
 import { DomWorkers } from "../extract/dom/workers.ts";
+import { DocumentWorkers } from "../documents/workers.ts";
 import { createLighthouse, type LighthouseRunner } from "../insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "../insights/technologies.ts";
 import { BoundedMap } from "../util/bounded_map.ts";
@@ -20,6 +21,7 @@ import { paletteAdmission } from "../media/palette_async.ts";
 export type AdmittedWork =
   | "browserPages"
   | "domWorkers"
+  | "documents"
   | "technologies"
   | "lighthouse"
   | "palettes";
@@ -47,6 +49,8 @@ export interface Services {
   metrics: Metrics;
   /** Worker threads for custom rules and markdown (bounded; EBUSY when saturated). */
   dom: DomWorkers;
+  /** Worker threads converting document targets (PDF, Office, ODF, RTF, EPUB) to HTML. */
+  documents: DocumentWorkers;
   /** `insights.lighthouse` runs, bounded by LIGHTHOUSE_RUNS. */
   lighthouse: LighthouseRunner;
   /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
@@ -65,9 +69,14 @@ export async function createServices(config: Config): Promise<Services> {
   const browser = createBrowser({ config, fetcher });
   const metrics = createMetrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
+  const documents = new DocumentWorkers();
   const lighthouse = createLighthouse({
     chromiumPath: config.chromiumPath,
-    egressPort: () => browser.egressPort(),
+    egress: async (proxy) => {
+      if (!proxy) return { port: await browser.egressPort(), release: () => {} };
+      const upstream = await browser.upstream(proxy);
+      return { port: upstream.egress.port, release: upstream.release };
+    },
     maxRuns: config.lighthouseRuns,
   });
   const technologies = createTechnologyDetector();
@@ -79,12 +88,14 @@ export async function createServices(config: Config): Promise<Services> {
     browser,
     metrics,
     dom,
+    documents,
     lighthouse,
     technologies,
     palettes,
     admission: {
       browserPages: browser.admission,
       domWorkers: dom.admission,
+      documents: documents.admission,
       technologies: technologies.admission,
       lighthouse: lighthouse.admission,
       palettes,
@@ -95,6 +106,7 @@ export async function createServices(config: Config): Promise<Services> {
       await palettes.close();
       await lighthouse.close();
       await dom.close();
+      await documents.close();
       await browser.close();
       await store.close();
     },

@@ -21,7 +21,7 @@ const FLOORS: Record<string, { floor: number; before: number }> = {
   "tiptop-0205": { floor: 0.95, before: 0.17 },
   "tiptop-0307": { floor: 0.9, before: 0.059 },
   "tiptop-0369": { floor: 0.9, before: 0.117 },
-  "tiptop-0956": { floor: 0.9, before: 0 },
+  "tiptop-0956": { floor: 0.8, before: 0 },
   "tiptop-1054": { floor: 0.9, before: 0.167 },
   "tiptop-2848": { floor: 0.8, before: 0.161 },
   "traf-elcomercio.pe-kenjifujimori": { floor: 0.85, before: 0 },

@@ -2,7 +2,8 @@
  * Short blocks whose words give them away as chrome, whatever their markup: captions and
  * credits, bylines and datelines, "Read more"/"Related" lines, appeals to subscribe or donate,
  * copyright lines, sharing prompts. Only blocks this short are judged by their words: a long
- * paragraph that mentions subscribing is still prose.
+ * paragraph that mentions subscribing is still prose. A phrase ends at a word's end ("Most
+ * reads ..." is no "Most read" list).
  */
 export const SHORT_BLOCK = 160;
 
@@ -46,8 +47,8 @@ const CHROME_LINE = new RegExp(
     "(?:\\d+ )?(?:kommentare?|commentaires?|comentarios?|komentarze?|responses?)\\s*\\(?\\d*\\)?$",
     "no (?:responses?|comments?) (?:so far|yet)",
     "(?:\\S+ )?is powered by|powered by",
-  ].join("|") + ")",
-  "i",
+  ].join("|") + ")(?![\\p{L}\\p{N}])",
+  "iu",
 );
 
 /** A byline: "By Jane Doe", "Von Hans Müller", "Por ...", short and with a name after it. */

@@ -17,6 +17,12 @@ import { topCandidate, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
 
+/**
+ * A converted document (PDF, Office, EPUB: lib/documents/html.ts) marks its body as all content:
+ * nothing in it is chrome, and a short one would otherwise lose parts to the scoring.
+ */
+export const WHOLE_CONTENT = "main[data-document]";
+
 /** Below this many characters a pass is taken as a miss and a more lenient one is tried. */
 const ENOUGH_TEXT = 500;
 
@@ -47,6 +53,8 @@ const WIDE_RATIO = { article: 0.2, other: 0.5 };
 /** Finds the main content of `doc`, removes the chrome inside it and returns it. */
 export function extractMainContent(doc: Document): AnyNode {
   const body = select(doc, "body") ?? adoptedBody(doc);
+  const whole = select(body, WHOLE_CONTENT);
+  if (whole) return whole;
   const stats = measure(body);
   const head = select(doc, "head");
   const jsonLd = [...(head ? selectAll(head, LD_JSON) : []), ...stats.jsonLd];

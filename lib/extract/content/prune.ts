@@ -19,7 +19,6 @@ const CHROME_TAGS = new Set([
   "select",
   "textarea",
   "label",
-  "figcaption",
   "menu",
   "dialog",
 ]);
@@ -108,7 +107,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
   if (small && isUnlikely(el)) return true;
-  if (small && namedLikeCaption(el)) return true;
+  // A figure's own caption belongs to it (its credits and "1 of 4" go by their words below);
+  // captions elsewhere are gallery and photo furniture.
+  if (small && el.name !== "figcaption" && namedLikeCaption(el)) return true;
   if (s.text <= SHORT_BLOCK && !readShort(el) && isChromeText(textOf(el))) return true;
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
     return conditionallyChrome(el, s, ctx);

@@ -11,6 +11,7 @@ import { parseHtml } from "./mod.ts";
 import { documentToMarkdown } from "../content/markdown.ts";
 import { extractMainContent } from "../content/mod.ts";
 import { renderPlainText } from "../content/plain_text.ts";
+import { countWords } from "../content/front_matter.ts";
 
 export interface DomWork {
   html: string;
@@ -21,12 +22,18 @@ export interface DomWork {
   text?: boolean;
   /** Values of the rules' `evaluate` sources, computed in the browser. */
   evaluated?: unknown[];
+  /** Which Markdown gets front matter, so its words are counted here, off the main thread. */
+  frontMatter?: { markdown: boolean; wholePage: boolean };
 }
 
 export interface DomResult {
   custom: Record<string, unknown>;
   markdown: string | null;
   text: string | null;
+  /** Words of `markdown`, when it gets front matter. */
+  markdownWords: number | null;
+  /** Words of each `custom` value that is the whole page as Markdown, when those get it. */
+  wholePageWords: Record<string, number>;
 }
 
 /**
@@ -39,15 +46,32 @@ export const WORKER_THRESHOLD = 16 * 1024;
 export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   const run = (): DomResult => {
     const doc = parseHtml(work.html);
+    const wholePage = new Set<string>();
     const custom = work.rules
-      ? runRulesOnDocument(doc, { url: work.url, rules: work.rules, evaluated: work.evaluated })
+      ? runRulesOnDocument(doc, {
+        url: work.url,
+        rules: work.rules,
+        evaluated: work.evaluated,
+        wholePageMarkdown: wholePage,
+      })
       : {};
     // Last: finding the main content removes the chrome from the DOM the rules read.
     const content = work.markdown || work.text ? extractMainContent(doc) : null;
+    const markdown = content && work.markdown ? documentToMarkdown(doc, work.url, content) : null;
+    const wholePageWords: Record<string, number> = {};
+    if (work.frontMatter?.wholePage) {
+      for (const name of wholePage) {
+        const value = custom[name];
+        if (typeof value === "string") wholePageWords[name] = countWords(value);
+      }
+    }
+    const counted = markdown !== null && work.frontMatter?.markdown;
     return {
       custom,
-      markdown: content && work.markdown ? documentToMarkdown(doc, work.url, content) : null,
+      markdown,
       text: content && work.text ? renderPlainText(content) : null,
+      markdownWords: counted ? countWords(markdown) : null,
+      wholePageWords,
     };
   };
   return budget ? withBudget(budget, run) : run();

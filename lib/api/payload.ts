@@ -69,7 +69,9 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   // Awaited below with the rest; a failure while extraction runs is not left unhandled.
   capture?.catch(() => {});
   const html = page.html;
-  const extracted = html === null ? null : await extractPage(context, { html, url: page.url });
+  const extracted = html === null
+    ? null
+    : await extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
   const meta = params.meta;
   const [captured, media, iframe, dom, insights] = await Promise.all([
     capture,

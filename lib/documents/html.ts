@@ -89,3 +89,17 @@ export function isoDate(value: string | undefined): string | undefined {
   const time = Date.parse(trimmed);
   return Number.isNaN(time) ? trimmed : new Date(time).toISOString();
 }
+
+/** A converted document's body starts here (documentHtml). */
+const BODY_START = "<main data-document>";
+
+/**
+ * What the default fields read of a converted document: its <head> (the document's own
+ * properties) and the start of its body (the first heading and paragraph they may fall back
+ * to), never megabytes of text that no field reads.
+ */
+export function fieldsView(html: string, bodyChars = 16 * 1024): string {
+  const body = html.indexOf(BODY_START);
+  if (body < 0 || html.length - body <= bodyChars) return html;
+  return html.slice(0, body + bodyChars);
+}

@@ -2,7 +2,7 @@
  * The HTML a converted document becomes: a <head> carrying the document's own properties where
  * the default-field rules read them (title, meta author/description/date, html lang), and a body
  * of plain blocks (headings, paragraphs, lists, tables, sections), all inside <main data-document>
- * which the main-content views take whole (the markdown view's mainContent), with no attribute
+ * which the main-content views take whole (extractMainContent), with no attribute
  * that could make the pipeline fetch something (no images, styles or scripts; links kept for
  * http(s) and mailto).
  */

@@ -27,9 +27,8 @@ const ALL_FORMATS: DocumentFormat[] = [
   "epub",
 ];
 /** `DOCUMENT_FORMATS=rtf,pdf` measures only those. */
-const FORMATS =
-  (Deno.env.get("DOCUMENT_FORMATS")?.split(",") as DocumentFormat[] | undefined)
-    ?.filter((f) => ALL_FORMATS.includes(f)) ?? ALL_FORMATS;
+const FORMATS = (Deno.env.get("DOCUMENT_FORMATS")?.split(",") as DocumentFormat[] | undefined)
+  ?.filter((f) => ALL_FORMATS.includes(f)) ?? ALL_FORMATS;
 const text = (value: string) => new TextEncoder().encode(value);
 const write = (line = "") => Deno.stdout.writeSync(text(line + "\n"));
 
@@ -47,17 +46,13 @@ const CORE = text(
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
-  const each = <T>(fn: (page: number) => T) =>
-    Array.from({ length: pages }, (_, i) => fn(i + 1));
-  const lines = (page: number) =>
-    Array.from({ length: PARAGRAPHS }, (_, i) => sentence(page, i));
+  const each = <T>(fn: (page: number) => T) => Array.from({ length: pages }, (_, i) => fn(i + 1));
+  const lines = (page: number) => Array.from({ length: PARAGRAPHS }, (_, i) => sentence(page, i));
   switch (format) {
     case "pdf": {
       const objects = [
         "<< /Type /Catalog /Pages 2 0 R >>",
-        `<< /Type /Pages /Kids [${
-          each((p) => `${2 + p * 2} 0 R`).join(" ")
-        }] /Count ${pages} >>`,
+        `<< /Type /Pages /Kids [${each((p) => `${2 + p * 2} 0 R`).join(" ")}] /Count ${pages} >>`,
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
       ];
       for (let p = 1; p <= pages; p++) {
@@ -74,12 +69,11 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
       return pdfOf(objects);
     }
     case "docx": {
-      const W =
-        'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+      const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
       const p = (t: string, heading = false) =>
-        `<w:p>${
-          heading ? '<w:pPr><w:outlineLvl w:val="0"/></w:pPr>' : ""
-        }<w:r><w:t>${escape(t)}</w:t></w:r></w:p>`;
+        `<w:p>${heading ? '<w:pPr><w:outlineLvl w:val="0"/></w:pPr>' : ""}<w:r><w:t>${
+          escape(t)
+        }</w:t></w:r></w:p>`;
       const body = each((n) =>
         p(`Heading of page ${n}`, true) + lines(n).map((l) => p(l)).join("")
       );
@@ -94,14 +88,11 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         Array.from(
           { length: 50 },
           (_, r) =>
-            `<row><c t="inlineStr"><is><t>Page ${n} row ${r}</t></is></c><c><v>${
-              n * r
-            }</v></c>` +
+            `<row><c t="inlineStr"><is><t>Page ${n} row ${r}</t></is></c><c><v>${n * r}</v></c>` +
             `<c t="inlineStr"><is><t>harbour ledger entry</t></is></c><c><v>${r}</v></c></row>`,
         ).join("")
       ).join("");
-      const rel =
-        "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+      const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
       return zipSync({
         "docProps/core.xml": CORE,
         "xl/workbook.xml": text(
@@ -116,8 +107,7 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
       });
     }
     case "pptx": {
-      const rel =
-        "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+      const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
       const files: Record<string, Uint8Array> = {
         "docProps/core.xml": CORE,
         "ppt/presentation.xml": text(
@@ -127,20 +117,15 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         ),
         "ppt/_rels/presentation.xml.rels": text(
           `<Relationships>${
-            each((n) =>
-              `<Relationship Id="rId${n}" Target="slides/slide${n}.xml"/>`
-            ).join("")
+            each((n) => `<Relationship Id="rId${n}" Target="slides/slide${n}.xml"/>`).join("")
           }</Relationships>`,
         ),
       };
       for (let n = 1; n <= pages; n++) {
-        const para = (t: string) =>
-          `<a:p><a:r><a:t>${escape(t)}</a:t></a:r></a:p>`;
+        const para = (t: string) => `<a:p><a:r><a:t>${escape(t)}</a:t></a:r></a:p>`;
         files[`ppt/slides/slide${n}.xml`] = text(
           `<p:sld xmlns:a="a" xmlns:p="p"><p:cSld><p:spTree><p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/>` +
-            `</p:nvPr></p:nvSpPr><p:txBody>${
-              para(`Slide ${n}`)
-            }</p:txBody></p:sp><p:sp><p:txBody>${
+            `</p:nvPr></p:nvSpPr><p:txBody>${para(`Slide ${n}`)}</p:txBody></p:sp><p:sp><p:txBody>${
               lines(n).map(para).join("")
             }</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`,
         );
@@ -179,13 +164,9 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         ),
         "OPS/book.opf": text(
           `<package xmlns:dc="dc"><metadata><dc:title>Ledger</dc:title></metadata><manifest>${
-            each((n) =>
-              `<item id="c${n}" href="c${n}.xhtml" media-type="application/xhtml+xml"/>`
-            )
+            each((n) => `<item id="c${n}" href="c${n}.xhtml" media-type="application/xhtml+xml"/>`)
               .join("")
-          }</manifest><spine>${
-            each((n) => `<itemref idref="c${n}"/>`).join("")
-          }</spine></package>`,
+          }</manifest><spine>${each((n) => `<itemref idref="c${n}"/>`).join("")}</spine></package>`,
         ),
       };
       for (let n = 1; n <= pages; n++) {
@@ -234,8 +215,7 @@ async function measure(
   return { ms, peakMb: (peak - base) / 2 ** 20 };
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
 const documents = new Map<string, Uint8Array>();
@@ -286,9 +266,7 @@ for (const format of FORMATS) {
   for (const pages of SIZES) {
     const path = `/${pages}.${format}`;
     const bytes = documents.get(path)!;
-    const bare = format === "pdf"
-      ? () => barePdfjs(bytes)
-      : () => convertDocument(format, bytes);
+    const bare = format === "pdf" ? () => barePdfjs(bytes) : () => convertDocument(format, bytes);
     await viaLinkpeek(path); // warm: workers up, pdf.js loaded
     await bare();
     const lp: number[] = [];
@@ -311,9 +289,7 @@ for (const format of FORMATS) {
     const growth = previous === null ? "" : `${(lpMs / previous).toFixed(1)}x`;
     previous = lpMs;
     write(
-      `${format.padEnd(7)} ${String(pages).padStart(5)} ${
-        String(bytes.length).padStart(8)
-      }  ` +
+      `${format.padEnd(7)} ${String(pages).padStart(5)} ${String(bytes.length).padStart(8)}  ` +
         `${lpMs.toFixed(1).padStart(11)}  ${brMs.toFixed(1).padStart(7)}  ${
           ratio.toFixed(2).padStart(5)
         }  ${growth.padStart(10)}  ${lpPeak.toFixed(1).padStart(10)}  ${
@@ -322,9 +298,7 @@ for (const format of FORMATS) {
     );
     if (pages === 1000) {
       verdicts.push(
-        `${format}: overhead ${ratio.toFixed(2)}x at 1000 pages ${
-          ratio <= 1.2 ? "PASS" : "FAIL"
-        }`,
+        `${format}: overhead ${ratio.toFixed(2)}x at 1000 pages ${ratio <= 1.2 ? "PASS" : "FAIL"}`,
       );
     }
   }
@@ -365,15 +339,9 @@ write(
   }`,
 );
 write(
-  `hostile: RSS ${(before / 2 ** 20).toFixed(1)} MB before, ${
-    (after / 2 ** 20).toFixed(1)
-  } MB ` +
-    `after (${(drift * 100).toFixed(1)}%) ${
-      Math.abs(drift) <= 0.1 ? "PASS" : "FAIL"
-    }`,
+  `hostile: RSS ${(before / 2 ** 20).toFixed(1)} MB before, ${(after / 2 ** 20).toFixed(1)} MB ` +
+    `after (${(drift * 100).toFixed(1)}%) ${Math.abs(drift) <= 0.1 ? "PASS" : "FAIL"}`,
 );
 write(
-  `hostile: longest event-loop stall ${stall.toFixed(1)} ms ${
-    stall <= 100 ? "PASS" : "FAIL"
-  }`,
+  `hostile: longest event-loop stall ${stall.toFixed(1)} ms ${stall <= 100 ? "PASS" : "FAIL"}`,
 );

@@ -206,7 +206,7 @@ const DEFINITIONS = {
   embed: {
     ...str(
       "Answer with this field's content instead of JSON; turns on the feature the field comes " +
-        "from (markdown, screenshot, pdf, iframe) unless it is set to false; iframe.html is " +
+        "from (markdown, text, screenshot, pdf, iframe) unless it is set to false; iframe.html is " +
         "served as a page whose scripts run sandboxed, never as the service's origin.",
       "screenshot.url",
     ),
@@ -315,6 +315,10 @@ const DEFINITIONS = {
     default: true,
   },
   markdown: { ...bool("Add data.markdown, the main content as Markdown."), default: false },
+  text: {
+    ...bool("Add data.text, the main content as plain text (a line per block)."),
+    default: false,
+  },
   frontmatter: {
     ...bool(
       "With markdown=true: open data.markdown with YAML front matter (title, description, " +

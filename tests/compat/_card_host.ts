@@ -5,23 +5,32 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+// Static imports put each pinned package in the module graph, so any test run installs it
+// before import.meta.resolve below names its files.
+import "react/package.json" with { type: "json" };
+import "react-dom/package.json" with { type: "json" };
+import "react-is/package.json" with { type: "json" };
+import "styled-components/package.json" with { type: "json" };
+import "@microlink/vanilla/package.json" with { type: "json" };
+import "@microlink/mql";
 import { type Fixture, html, serve } from "../_fixtures.ts";
 
-/** A pinned package's directory, from the file its bare specifier resolves to. */
-function packageDir(specifier: string, entryDepth: number): string {
-  let dir = dirname(fileURLToPath(import.meta.resolve(specifier)));
-  for (let i = 0; i < entryDepth; i++) dir = dirname(dir);
-  return dir;
+/** A file of a pinned package; `anchor` is a specifier of that package that resolves. */
+function packageFile(anchor: string, levelsUp: number, file: string): string {
+  let dir = dirname(fileURLToPath(import.meta.resolve(anchor)));
+  for (let i = 0; i < levelsUp; i++) dir = dirname(dir);
+  return join(dir, file);
 }
 
 // In load order: each UMD bundle reads the globals the ones before it set.
 const BUNDLES: [name: string, file: string][] = [
-  ["react.js", join(packageDir("react", 0), "umd/react.production.min.js")],
-  ["react-dom.js", join(packageDir("react-dom", 0), "umd/react-dom.production.min.js")],
-  ["react-is.js", join(packageDir("react-is", 0), "umd/react-is.production.min.js")],
-  ["styled.js", join(packageDir("styled-components", 1), "dist/styled-components.min.js")],
-  ["mql.js", join(packageDir("@microlink/mql", 1), "dist/index.umd.js")],
-  ["microlink.js", join(packageDir("@microlink/vanilla", 1), "dist/microlink.js")],
+  ["react.js", packageFile("react/package.json", 0, "umd/react.production.min.js")],
+  ["react-dom.js", packageFile("react-dom/package.json", 0, "umd/react-dom.production.min.js")],
+  ["react-is.js", packageFile("react-is/package.json", 0, "umd/react-is.production.min.js")],
+  ["styled.js", packageFile("styled-components/package.json", 0, "dist/styled-components.min.js")],
+  // mql exports only its entry (src/main.mjs); the UMD build sits beside it in dist/.
+  ["mql.js", packageFile("@microlink/mql", 1, "dist/index.umd.js")],
+  ["microlink.js", packageFile("@microlink/vanilla/package.json", 0, "dist/microlink.js")],
 ];
 
 export function serveCardHost(): Fixture {

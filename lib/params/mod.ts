@@ -124,9 +124,15 @@ function screenshotParams(values: Values): ScreenshotParams | null {
     const value = nested[name] ?? values[name];
     if (value !== undefined) options[name] = value;
   }
+  // screenshot.animated=true (or any of its options) asks for the recording, and so a screenshot.
+  const animated = nested.animated as (Values & { enabled?: boolean }) | undefined;
+  if (animated !== undefined && animated.enabled !== false) {
+    const { enabled: _, ...recording } = animated;
+    options.animated = recording;
+  }
   const on = nested.enabled === true || (nested.enabled === undefined &&
     (options.element !== undefined || options.overlay !== undefined ||
-      options.codeScheme !== undefined));
+      options.codeScheme !== undefined || options.animated !== undefined));
   if (nested.enabled === false || !on) return null;
   return options as ScreenshotParams;
 }

@@ -12,12 +12,7 @@
 import type { Page } from "puppeteer-core";
 import { toBase64Url } from "../util/base64url.ts";
 import { firstLine } from "./capture.ts";
-
-export interface FunctionResult {
-  isFulfilled: boolean;
-  isRejected: boolean;
-  value: unknown;
-}
+import type { FunctionResult } from "./types.ts";
 
 /** Characters of JSON one value may take. */
 export const MAX_VALUE_CHARS = 1024 * 1024;

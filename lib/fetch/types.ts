@@ -1,6 +1,12 @@
 import type { Redirect } from "../util/payload_types.ts";
 import type { Socket } from "node:net";
-import type { ProxySpec } from "./proxy_client.ts";
+
+export interface ProxySpec {
+  /** The proxy without its userinfo. */
+  url: URL;
+  /** `Basic …` from the URL's userinfo, or null. */
+  authorization: string | null;
+}
 
 export interface FetchOptions {
   method?: "GET" | "HEAD";
@@ -24,9 +30,9 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Bytes of decoded body read before the connection is closed; default config.maxBodyBytes. */
   maxBytes?: number;
-  /** Through this proxy (lib/fetch/proxy_client.ts); default EGRESS_PROXY, if set. */
+  /** Through this proxy (see openTunnel); default EGRESS_PROXY, if set. */
   proxy?: ProxySpec | null;
-  /** Retries after a connection error or a 5xx answer, with backoff (lib/fetch/retry.ts). */
+  /** Retries after a connection error or a 5xx answer, with backoff (withRetries). */
   retries?: number;
 }
 
@@ -47,7 +53,7 @@ export interface FetchResult {
 /**
  * The only way linkpeek reaches a target. Every hop: parse (EINVALURL), resolve, check every
  * address (EFORBIDDENURL), connect to exactly the checked address, deadlines (ETIMEOUT),
- * network failure (EFETCH). Errors are ApiError from lib/util/errors.ts.
+ * network failure (EFETCH). Errors are ApiError .
  */
 export interface Fetcher {
   /**

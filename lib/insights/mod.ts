@@ -1,6 +1,6 @@
 /** `data.insights`: the parts the request asked for, computed beside the rest of the payload. */
-import type { Services } from "../services/mod.ts";
-import type { LighthouseOptions } from "./lighthouse.ts";
+import type { LighthouseOptions, LighthouseRunner } from "./lighthouse.ts";
+import type { TechnologyDetector } from "./technologies.ts";
 
 export interface InsightsRequest {
   technologies: boolean;
@@ -10,7 +10,8 @@ export interface InsightsRequest {
 export async function collectInsights(
   wanted: InsightsRequest,
   page: {
-    services: Services;
+    /** The service's detector and Lighthouse runner. */
+    services: { technologies: TechnologyDetector; lighthouse: LighthouseRunner };
     url: string;
     /** The target's response headers, set-cookie included. */
     headers: Record<string, string>;

@@ -1,6 +1,6 @@
 /**
  * A visit whose request names `proxy=` gets a browser context of its own whose proxy is an
- * egress proxy (lib/browser/proxy_server.ts) dialling through that upstream: the same guard, the same
+ * egress proxy (startProxy) dialling through that upstream: the same guard, the same
  * denials, only the way out differs. One egress proxy per upstream, shared while in use, closed
  * once idle; upstream credentials stay in this process, never in Chromium's flags.
  */

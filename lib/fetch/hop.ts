@@ -20,7 +20,7 @@ export interface HopRequest {
   connectTimeoutMs: number;
   /** Extra trusted CA certificates (PEM), for intranets and tests. */
   ca?: string[];
-  /** A tunnel to `target` through a proxy (lib/fetch/proxy_client.ts), already open. */
+  /** A tunnel to `target` through a proxy (openTunnel), already open. */
   tunnel?: net.Socket;
 }
 

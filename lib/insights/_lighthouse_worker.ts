@@ -1,5 +1,5 @@
 /**
- * One Lighthouse run, in a Worker (lib/insights/lighthouse.ts starts it). Lighthouse's trace
+ * One Lighthouse run, in a Worker (createLighthouse starts it). Lighthouse's trace
  * processing blocks its thread for 0.3-0.5 s at a time, so it never runs on the server's.
  * Chromium is launched by linkpeek's own launcher (same binary, same flags), so every request
  * it makes goes through linkpeek's guarded egress proxy.

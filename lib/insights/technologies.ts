@@ -1,5 +1,5 @@
 /**
- * `insights.technologies`: which technologies a page uses (lib/insights/wappalyzer.ts), in one
+ * `insights.technologies`: which technologies a page uses (Wappalyzer rules), in one
  * long-lived Worker started on first use: the rules take ~300 ms to load and the patterns
  * ~100-300 ms to run, which must not stall other requests. Jobs are admitted one at a time
  * (an AdmissionPool); past MAX_WAITING waiting ones a request gets EBUSY. A request that ends while its job runs takes

@@ -14,7 +14,7 @@ export type Schema =
   | { kind: "integer"; min: number; max: number }
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
-  /** Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see duration.ts). */
+  /** Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see parseDuration). */
   | { kind: "duration"; min: number; max: number }
   /** A single value or index-dotted items (`click.0=a&click.1=b`). */
   | { kind: "list"; of: Schema }
@@ -424,6 +424,6 @@ export const NOT_IN_CACHE_KEY = [
   "signature",
   "timeout",
   "retry",
-  // Folded into the credentials' HMAC instead (lib/api/cache_step.ts): it may hold a password.
+  // Folded into the credentials' HMAC instead (see cachedPayload): it may hold a password.
   "proxy",
 ];

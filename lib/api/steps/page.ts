@@ -1,6 +1,6 @@
 /**
  * The page step: the target fetched (and decoded), rendered in Chromium when `prerender` asks
- * or lib/api/prerender.ts finds a shell, a challenge or a wall, or described as a file when it
+ * or prerenderReason finds a shell, a challenge or a wall, or described as a file when it
  * is an image, audio, video or PDF.
  */
 import { ApiError } from "../../util/errors.ts";

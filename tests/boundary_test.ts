@@ -64,6 +64,7 @@ Deno.test("errorAnswer() turns an ApiError into its envelope, status and headers
       headers: { "retry-after": "5" },
     }),
     ex,
+    "https://links.example",
   );
   assert.equal(response.status, 503);
   assert.equal(response.headers.get("retry-after"), "5");
@@ -74,6 +75,8 @@ Deno.test("errorAnswer() turns an ApiError into its envelope, status and headers
     status: "error",
     code: "EUNAVAILABLE",
     message: "Shared state (Redis) is unavailable.",
+    id: ex.requestId,
+    more: "https://links.example/errors#eunavailable",
     data: { url: "Shared state (Redis) is unavailable." },
   });
 });
@@ -91,7 +94,7 @@ const request = new Request("http://localhost:3000/?url=" + target +
 });
 const exchange = { request, url: new URL(request.url), requestId: "id-1", startedAt: 0 };
 const cause = new Error("sent cookie-5b1e token-8c3d lp_key-4e9f auth-2d6b to http://user:pass-7f2a@a.test/");
-const response = inRequest("id-1", () => errorAnswer(new RangeError("broke", { cause }), exchange));
+const response = inRequest("id-1", () => errorAnswer(new RangeError("broke", { cause }), exchange, "http://localhost:3000"));
 console.log(response.status, await response.text());`;
   const { stdout, stderr } = await evalTs(script);
   const lines = stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));

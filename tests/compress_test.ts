@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { preferredEncoding } from "../lib/handler/compress.ts";
 import { testApp, testConfig } from "./_fixtures.ts";
 
-Deno.test("text answers are gzipped when the client accepts it, small ones are not", async (t) => {
+Deno.test("text answers are compressed as the client prefers, small ones are not", async (t) => {
   await using app = await testApp(testConfig());
   const get = (path: string, encoding?: string) =>
     app.handler(
@@ -11,9 +12,19 @@ Deno.test("text answers are gzipped when the client accepts it, small ones are n
       }),
     );
 
+  await t.step("br when the client prefers it (or ties), as Microlink answers", async () => {
+    const plain = await (await get("/openapi.json")).text();
+    for (const encoding of ["br, gzip;q=0.8", "gzip, deflate, br", "*"]) {
+      const response = await get("/openapi.json", encoding);
+      assert.equal(response.headers.get("content-encoding"), "br", encoding);
+      const packed = new Uint8Array(await response.arrayBuffer());
+      assert.ok(packed.length < plain.length / 3, `${packed.length} vs ${plain.length}`);
+      assert.equal(new TextDecoder().decode(brotliDecompressSync(packed)), plain);
+    }
+  });
   await t.step("a large JSON body is gzipped and decodes to the same document", async () => {
     const plain = await (await get("/openapi.json")).text();
-    const response = await get("/openapi.json", "br, gzip;q=0.8");
+    const response = await get("/openapi.json", "br;q=0.5, gzip;q=0.8");
     assert.equal(response.headers.get("content-encoding"), "gzip");
     assert.match(response.headers.get("vary")!, /Accept-Encoding/);
     const zipped = new Uint8Array(await response.arrayBuffer());
@@ -21,7 +32,7 @@ Deno.test("text answers are gzipped when the client accepts it, small ones are n
     assert.equal(new TextDecoder().decode(gunzipSync(zipped)), plain);
   });
   await t.step("not without Accept-Encoding, nor with gzip;q=0", async () => {
-    for (const encoding of [undefined, "gzip;q=0", "identity"]) {
+    for (const encoding of [undefined, "gzip;q=0", "identity", "br;q=0, gzip;q=0", "*;q=0"]) {
       const response = await get("/openapi.json", encoding);
       assert.equal(response.headers.get("content-encoding"), null);
       JSON.parse(await response.text());
@@ -33,4 +44,15 @@ Deno.test("text answers are gzipped when the client accepts it, small ones are n
     assert.equal((await response.json()).code, "EINVALURL");
     assert.equal(response.headers.get("vary"), "Accept, Accept-Encoding");
   });
+});
+
+Deno.test("preferredEncoding() reads q-values: br on a tie, gzip when br is refused", () => {
+  const prefer = (header: string) =>
+    preferredEncoding(new Request("http://localhost/", { headers: { "accept-encoding": header } }));
+  assert.equal(prefer("gzip"), "gzip");
+  assert.equal(prefer("br"), "br");
+  assert.equal(prefer("gzip, br"), "br");
+  assert.equal(prefer("br;q=0, *"), "gzip");
+  assert.equal(prefer("deflate"), null);
+  assert.equal(prefer("gzip;q=abc"), null);
 });

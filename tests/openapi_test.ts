@@ -138,6 +138,7 @@ Deno.test("openApiDocument() covers the service's other routes and the x-api-key
   assert.deepEqual(paths.sort(), [
     "/",
     "/assets/{id}",
+    "/errors",
     "/health",
     "/metrics",
     "/oembed",

@@ -17,7 +17,7 @@ import { prepare, type Prepared } from "./prepare.ts";
 import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
-import { acceptsGzip } from "../handler/compress.ts";
+import { preferredEncoding } from "../handler/compress.ts";
 import { Deadline } from "../util/deadline.ts";
 
 export interface ApiRequest {
@@ -68,7 +68,7 @@ async function renderApi(checked: Checked, services: ApiServices): Promise<Respo
   }
   if (!params.filter) {
     return templatedJsonResponse(json, 200, headers, {
-      gzip: acceptsGzip(request),
+      encoding: preferredEncoding(request),
       templates: services.memo.templates,
     });
   }

@@ -6,7 +6,8 @@
  *   capture  the browser's screenshot/pdf hosted under /assets/, `function`'s value; it runs
  *            beside the steps after it (one visit serves both when the page was rendered)
  *   fields   the default fields in one pass, then their media candidates probed
- *   extras   oEmbed `iframe`, custom `data` rules and `markdown`, `insights`
+ *   extras   oEmbed `iframe`, custom `data` rules and `markdown` (a YouTube video's read from
+ *            its caption transcript), `insights`
  *
  * Custom rules are applied last: they may redefine any field, the default ones included (as
  * Microlink's do). Each step adds its wall time to the request's Timings (server-timing).
@@ -24,6 +25,7 @@ import {
 import { domParts, iframeOf, insightsOf } from "./steps/extras.ts";
 import { defaultFields, extractPage, mediaFields, startPlatformData } from "./steps/fields.ts";
 import { loadPage } from "./steps/page.ts";
+import { contentPage } from "./steps/transcript.ts";
 
 export interface Payload {
   status: "success";
@@ -67,7 +69,8 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
     extracted && meta !== false ? mediaFields(context, extracted, page.url) : null,
     extracted && params.iframe !== null ? iframeOf(context, extracted, page.url) : undefined,
     html !== null && (params.markdown || context.rules !== null)
-      ? domParts(context, { html, url: page.url }, visit)
+      ? contentPage(context, { html, url: page.url }, extracted?.title ?? null)
+        .then((content) => domParts(context, content, visit))
       : null,
     params.insights
       ? insightsOf(context, { url: page.url, headers: page.rawHeaders, html })

@@ -1,5 +1,5 @@
 import { ApiError, errorBody } from "../util/errors.ts";
-import { gzip, GZIP_MIN_BYTES } from "../handler/compress.ts";
+import { COMPRESS_MIN_BYTES, encode, type Encoding } from "../handler/compress.ts";
 import { Timings } from "../util/server_timing.ts";
 import type { FetchMode } from "../util/payload_types.ts";
 
@@ -105,20 +105,20 @@ export function jsonResponse(body: unknown, status: number, headers: HeaderMap):
 }
 
 /**
- * JSON that is text already: a cached payload is sent as stored, not re-serialised. With
- * `gzip` (the client takes it) an answer of GZIP_MIN_BYTES or more is sent compressed.
+ * JSON that is text already: a cached payload is sent as stored, not re-serialised. With an
+ * `encoding` (the client's preferred one) an answer of COMPRESS_MIN_BYTES or more is compressed.
  */
 export function jsonTextResponse(
   json: string,
   status: number,
   headers: HeaderMap,
-  options: { gzip: boolean } = { gzip: false },
+  options: { encoding: Encoding | null } = { encoding: null },
 ): Response {
   headers["content-type"] = "application/json; charset=utf-8";
   const bytes = encoder.encode(json);
-  if (options.gzip && bytes.length >= GZIP_MIN_BYTES) {
-    const body = gzip(bytes);
-    headers["content-encoding"] = "gzip";
+  if (options.encoding && bytes.length >= COMPRESS_MIN_BYTES) {
+    const body = encode(bytes, options.encoding);
+    headers["content-encoding"] = options.encoding;
     headers["content-length"] = String(body.length);
     return new Response(body, { status, headers });
   }
@@ -130,15 +130,23 @@ export function jsonTextResponse(
 
 const encoder = new TextEncoder();
 
-export function errorResponse(error: ApiError, meta: ResponseMeta, url?: string): Response {
+export function errorResponse(
+  error: ApiError,
+  meta: ResponseMeta,
+  context: { url?: string; publicUrl: string },
+): Response {
   const headers = { ...apiHeaders(meta, "no-store"), ...error.headers };
-  return jsonResponse(errorBody(error, url), error.status, headers);
+  const body = errorBody(error, { ...context, id: meta.requestId });
+  return jsonResponse(body, error.status, headers);
 }
 
 /** Errors outside the API (405, unknown routes, assets) still use the envelope. */
-export function plainError(error: ApiError, requestId?: string): Response {
+export function plainError(
+  error: ApiError,
+  context: { id?: string; publicUrl?: string } = {},
+): Response {
   const headers: HeaderMap = { ...CORS_HEADERS, "cache-control": "no-store", ...error.headers };
   // The id of the log line that tells more (an EFATAL's cause).
-  if (requestId !== undefined) headers["x-request-id"] = requestId;
-  return jsonResponse(errorBody(error), error.status, headers);
+  if (context.id !== undefined) headers["x-request-id"] = context.id;
+  return jsonResponse(errorBody(error, context), error.status, headers);
 }

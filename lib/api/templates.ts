@@ -3,8 +3,9 @@
  * JS and then natively (about 1 µs apiece), and an API answer carries ~24: a cache hit spent
  * more on building its headers than on everything else it does. Answers that differ only in
  * the per-request headers are cloned from a template built once (a clone copies the checked
- * header list), and only those few are set on the copy. gzip is done once per template too.
+ * header list), and only those few are set on the copy. compression is done once per template too.
  */
+import type { Encoding } from "../handler/compress.ts";
 import { BoundedMap } from "../util/bounded_map.ts";
 import { type HeaderMap, jsonTextResponse } from "./respond.ts";
 
@@ -55,19 +56,19 @@ export class Templates {
 }
 
 /**
- * A JSON answer with these headers, gzipped when the client takes it. The same as building it
+ * A JSON answer with these headers, compressed as the client prefers. The same as building it
  * afresh, byte for byte; only cheaper when the body and the fixed headers repeat.
  */
 export function templatedJsonResponse(
   json: string,
   status: number,
   headers: HeaderMap,
-  options: { gzip: boolean; templates: Templates },
+  options: { encoding: Encoding | null; templates: Templates },
 ): Response {
   if (json.length > MAX_BODY_CHARS || !REPEATS.has(headers["x-cache-status"] ?? "HIT")) {
     return jsonTextResponse(json, status, headers, options);
   }
-  let signature = `${status}${options.gzip ? " gzip" : ""}\n`;
+  let signature = `${status} ${options.encoding ?? ""}\n`;
   for (const name in headers) {
     signature += PER_REQUEST.has(name) ? `${name}\n` : `${name}:${headers[name]}\n`;
   }

@@ -68,8 +68,8 @@ function safeDecode(text: string): string {
   }
 }
 
-/** The contract's answer for whatever a route threw. */
-export function errorAnswer(error: unknown, exchange: Exchange): Response {
+/** The contract's answer for whatever a route threw; `more` links into `publicUrl`'s /errors. */
+export function errorAnswer(error: unknown, exchange: Exchange, publicUrl: string): Response {
   let apiError: ApiError;
   if (isApiError(error)) {
     apiError = error;
@@ -80,6 +80,9 @@ export function errorAnswer(error: unknown, exchange: Exchange): Response {
     });
   }
   exchange.code = apiError.code;
-  if (!exchange.api) return plainError(apiError, exchange.requestId);
-  return errorResponse(apiError, exchange.api, exchange.url.searchParams.get("url") ?? undefined);
+  if (!exchange.api) return plainError(apiError, { id: exchange.requestId, publicUrl });
+  return errorResponse(apiError, exchange.api, {
+    url: exchange.url.searchParams.get("url") ?? undefined,
+    publicUrl,
+  });
 }

@@ -1,33 +1,64 @@
 /**
- * gzip for text answers when the client accepts it (Deno.serve sends bodies as they are).
- * Small bodies are not worth the CPU; images, PDFs and media are compressed already.
+ * Brotli or gzip for text answers, whichever the client prefers (Deno.serve sends bodies as they
+ * are). Microlink answers br and gzip; on a tie br wins, as it is smaller. Small bodies are not
+ * worth the CPU; images, PDFs and media are compressed already.
  */
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { BoundedMap } from "../util/bounded_map.ts";
 
 const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/|image\/svg\+xml)/i;
 /** Bodies shorter than this are sent as they are. */
-export const GZIP_MIN_BYTES = 1024;
+export const COMPRESS_MIN_BYTES = 1024;
+
+/** A content coding linkpeek sends. */
+export type Encoding = "br" | "gzip";
 
 /** Clients send a handful of distinct Accept-Encoding values: each is read once. */
-const accepted = new BoundedMap<string, boolean>(64);
+const preferred = new BoundedMap<string, Encoding | null>(64);
 
-export function acceptsGzip(request: Request): boolean {
+/** The coding the client prefers among br and gzip (q-values honoured, q=0 refuses), or null. */
+export function preferredEncoding(request: Request): Encoding | null {
   const header = request.headers.get("accept-encoding") ?? "";
-  let verdict = accepted.get(header);
+  let verdict = preferred.get(header);
   if (verdict === undefined) {
-    verdict = header.split(",").some((part) => {
-      const [coding, ...params] = part.trim().split(";");
-      const q = params.find((p) => p.trim().startsWith("q="));
-      return coding?.trim().toLowerCase() === "gzip" && (!q || Number(q.trim().slice(2)) > 0);
-    });
-    accepted.set(header, verdict);
+    verdict = choose(header);
+    preferred.set(header, verdict);
   }
   return verdict;
 }
 
-export function gzip(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(gzipSync(bytes, { level: 6 }));
+function choose(header: string): Encoding | null {
+  const weights: Partial<Record<Encoding | "*", number>> = {};
+  for (const part of header.split(",")) {
+    const [coding = "", ...params] = part.trim().split(";");
+    const name = coding.trim().toLowerCase();
+    if (name !== "br" && name !== "gzip" && name !== "*") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights[name] = Number.isFinite(weight) ? weight : 0;
+  }
+  const br = weights.br ?? weights["*"] ?? 0;
+  const gzip = weights.gzip ?? weights["*"] ?? 0;
+  if (br <= 0 && gzip <= 0) return null;
+  return br >= gzip ? "br" : "gzip";
+}
+
+/**
+ * `bytes` in `encoding`. Brotli at quality 5: about gzip -6's speed on JSON, with a smaller
+ * body (quality 11 costs ten times the CPU for a few percent more).
+ */
+export function encode(bytes: Uint8Array, encoding: Encoding): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(
+    encoding === "br"
+      ? brotliCompressSync(bytes, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 5,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        },
+      })
+      : gzipSync(bytes, { level: 6 }),
+  );
 }
 
 /**
@@ -42,7 +73,7 @@ export function compress(request: Request, response: Response): Response | Promi
   const headers = response.headers;
   // A small answer is the same whatever the client accepts: no Vary needed, nothing to do.
   const length = headers.get("content-length");
-  if (length !== null && Number(length) < GZIP_MIN_BYTES) return response;
+  if (length !== null && Number(length) < COMPRESS_MIN_BYTES) return response;
   if (headers.has("content-encoding") || !COMPRESSIBLE.test(headers.get("content-type") ?? "")) {
     return response;
   }
@@ -50,16 +81,17 @@ export function compress(request: Request, response: Response): Response | Promi
   if (!vary || !/accept-encoding/i.test(vary)) {
     headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   }
-  return acceptsGzip(request) ? gzipped(response) : response;
+  const encoding = preferredEncoding(request);
+  return encoding ? encoded(response, encoding) : response;
 }
 
-async function gzipped(response: Response): Promise<Response> {
+async function encoded(response: Response, encoding: Encoding): Promise<Response> {
   const headers = response.headers;
   // Text answers are built in memory, so reading them back costs nothing worth noting.
   const bytes = new Uint8Array(await response.arrayBuffer());
   const init = { status: response.status, headers };
-  if (bytes.length < GZIP_MIN_BYTES) return new Response(bytes, init);
-  headers.set("content-encoding", "gzip");
+  if (bytes.length < COMPRESS_MIN_BYTES) return new Response(bytes, init);
+  headers.set("content-encoding", encoding);
   headers.delete("content-length");
-  return new Response(gzip(bytes), init);
+  return new Response(encode(bytes, encoding), init);
 }

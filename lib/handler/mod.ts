@@ -73,7 +73,7 @@ export async function createHandler(config: Config, hooks: ServiceHooks = {}): P
       exchange.route = undefined;
       throw notFound(url);
     } catch (error) {
-      return await compress(request, errorAnswer(error, exchange));
+      return await compress(request, errorAnswer(error, exchange, config.publicUrl));
     }
   };
   const handler = ((request: Request, conn: ConnInfo = { remoteAddr: "127.0.0.1" }) => {

@@ -14,6 +14,7 @@ import { serveAsset } from "../api/assets.ts";
 import { CORS_HEADERS, jsonResponse } from "../api/respond.ts";
 import type { ApiServices } from "../api/memo.ts";
 import { openApiDocument } from "../openapi/mod.ts";
+import { errorsPage } from "./errors_page.ts";
 import { playgroundAsset, wantsPlayground } from "../playground/mod.ts";
 
 export interface ConnInfo {
@@ -141,6 +142,12 @@ export const ROUTES: readonly Route[] = [
         remoteAddr: conn.remoteAddr,
         arrivedOnProPort: conn.pro === true,
       }),
+  },
+  {
+    method: "GET",
+    pattern: "/errors",
+    name: "errors",
+    handle: () => errorsPage(),
   },
   {
     method: "GET",

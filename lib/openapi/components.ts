@@ -152,6 +152,12 @@ const ERROR: JsonObject = {
     status: { enum: ["fail", "error"], description: "fail for 4xx, error for 5xx." },
     code: ref("ErrorCode"),
     message: { type: "string" },
+    id: { type: "string", description: "The request id (x-request-id, the log line)." },
+    more: {
+      type: "string",
+      format: "uri",
+      description: "This code's documentation: its anchor on the service's /errors page.",
+    },
     url: { type: "string", description: "The url parameter as given." },
     data: {
       type: "object",

@@ -156,6 +156,18 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           ...RATE_LIMIT_HEADERS,
         }),
       },
+      "/errors": plain({
+        operationId: "getErrorCodes",
+        summary: "Error codes",
+        description: "Every error code with its HTTP status and meaning, an anchor each (the " +
+          "code in lower case): where an error answer's `more` points.",
+        responses: {
+          "200": {
+            description: "An HTML page.",
+            content: { "text/html": { schema: { type: "string" } } },
+          },
+        },
+      }),
       "/health": plain({
         operationId: "getHealth",
         summary: "Liveness",

@@ -1,25 +1,48 @@
-/** The contract's error codes, each with its HTTP status. */
-export const ERROR_STATUS = {
-  EINVALURL: 400,
-  EINVALQUERY: 400,
-  EFORBIDDENURL: 400,
-  EMAXREDIRECTS: 400,
-  ETIMEOUT: 504,
-  EFETCH: 502,
-  EPROXY: 502,
-  ENOTFOUND: 404,
-  EPRO: 400,
-  EAUTH: 401,
-  ERATE: 429,
-  EBRWSRTIMEOUT: 504,
-  EBUSY: 503,
-  EBROWSER: 503,
-  EUNAVAILABLE: 503,
-  EFATAL: 500,
+/**
+ * The contract's error codes: each with its HTTP status and what it means, the one table that
+ * the answers' status, the OpenAPI document and the /errors page (every answer's `more`) read.
+ */
+export const ERRORS = {
+  EINVALURL: {
+    status: 400,
+    when: "The url is missing, malformed, or not http/https (also as a redirect target).",
+  },
+  EINVALQUERY: { status: 400, when: "A parameter's value is invalid; the message names it." },
+  EFORBIDDENURL: {
+    status: 400,
+    when: "The target is, or resolves to, a non-public address, at any hop.",
+  },
+  EMAXREDIRECTS: { status: 400, when: "More than 10 redirects, or a loop." },
+  ETIMEOUT: { status: 504, when: "The target or the whole request was too slow (timeout)." },
+  EFETCH: { status: 502, when: "The target could not be reached (DNS, refused, TLS)." },
+  EPROXY: {
+    status: 502,
+    when: "The proxy refused, failed or asked for credentials (names its host only).",
+  },
+  ENOTFOUND: { status: 404, when: "embed names a field that is null." },
+  EPRO: { status: 400, when: "An API key was sent to the free endpoint: send it to the pro one." },
+  EAUTH: { status: 401, when: "The pro endpoint was called without a valid API key (x-api-key)." },
+  ERATE: { status: 429, when: "The daily limit is reached; Retry-After says when it resets." },
+  EBRWSRTIMEOUT: { status: 504, when: "The browser did not finish the page in time." },
+  EBUSY: { status: 503, when: "Saturated (browser pages, workers): retry after Retry-After." },
+  EBROWSER: { status: 503, when: "The browser is unavailable." },
+  EUNAVAILABLE: {
+    status: 503,
+    when: "The shared store (Redis) is unreachable; recovers by itself.",
+  },
+  EFATAL: {
+    status: 500,
+    when: "Anything unexpected: logged with the request id (the answer's id).",
+  },
   // Not in the API table: routes that do not exist and methods that are not allowed.
-  ENOROUTE: 404,
-  EMETHOD: 405,
-} as const;
+  ENOROUTE: { status: 404, when: "No such route." },
+  EMETHOD: { status: 405, when: "The method is not allowed on this route." },
+} as const satisfies Record<string, { status: number; when: string }>;
+
+/** Each code's HTTP status. */
+export const ERROR_STATUS = Object.fromEntries(
+  Object.entries(ERRORS).map(([code, { status }]) => [code, status]),
+) as { readonly [C in keyof typeof ERRORS]: typeof ERRORS[C]["status"] };
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -55,14 +78,27 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** The contract's error envelope: `fail` for 4xx, `error` for 5xx. */
-export function errorBody(error: ApiError, url?: string): Record<string, unknown> {
+/** Where the /errors page documents `code` (its anchor is the code in lower case). */
+export function errorDocsUrl(publicUrl: string, code: ErrorCode): string {
+  return `${publicUrl}/errors#${code.toLowerCase()}`;
+}
+
+/**
+ * The contract's error envelope: `fail` for 4xx, `error` for 5xx, with Microlink's `id` (the
+ * request id, as x-request-id and the log line carry it) and `more` (this code's documentation).
+ */
+export function errorBody(
+  error: ApiError,
+  context: { url?: string; id?: string; publicUrl?: string } = {},
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     status: error.status >= 500 ? "error" : "fail",
     code: error.code,
     message: error.message,
   };
-  if (url !== undefined) body.url = url;
+  if (context.id !== undefined) body.id = context.id;
+  if (context.publicUrl !== undefined) body.more = errorDocsUrl(context.publicUrl, error.code);
+  if (context.url !== undefined) body.url = context.url;
   body.data = { url: error.message };
   return body;
 }

@@ -28,7 +28,10 @@ Deno.test("a templated answer is the same as one built afresh, per-request heade
   const json = JSON.stringify({ status: "success", data: { title: "templated" } });
   for (let i = 0; i < 5; i++) {
     const headers = apiLikeHeaders(crypto.randomUUID(), 40 - i);
-    const templated = templatedJsonResponse(json, 200, { ...headers }, { gzip: false, templates });
+    const templated = templatedJsonResponse(json, 200, { ...headers }, {
+      encoding: null,
+      templates,
+    });
     const fresh = jsonTextResponse(json, 200, { ...headers });
     assert.deepEqual(headersOf(templated), headersOf(fresh));
     assert.equal(templated.status, 200);
@@ -42,29 +45,32 @@ Deno.test("a MISS or BYPASS answer, which never repeats, is built afresh and lea
   for (const status of ["MISS", "BYPASS"]) {
     const headers = { ...apiLikeHeaders("m", 2), "x-cache-status": status };
     const answer = templatedJsonResponse(json, 200, { ...headers }, {
-      gzip: false,
+      encoding: null,
       templates: own,
     });
     assert.deepEqual(headersOf(answer), headersOf(jsonTextResponse(json, 200, { ...headers })));
     assert.equal(await answer.text(), json);
   }
   assert.equal(own.size, 0);
-  await templatedJsonResponse(json, 200, apiLikeHeaders("h", 1), { gzip: false, templates: own })
+  await templatedJsonResponse(json, 200, apiLikeHeaders("h", 1), { encoding: null, templates: own })
     .body?.cancel();
   assert.equal(own.size, 1);
 });
 
 Deno.test("templates are told apart by status, fixed headers and encoding", async () => {
   const json = JSON.stringify({ status: "success", data: { title: "x".repeat(2000) } });
-  const hit = templatedJsonResponse(json, 200, apiLikeHeaders("a", 9), { gzip: false, templates });
+  const hit = templatedJsonResponse(json, 200, apiLikeHeaders("a", 9), {
+    encoding: null,
+    templates,
+  });
   const stale = templatedJsonResponse(
     json,
     200,
     { ...apiLikeHeaders("b", 8), "x-cache-status": "STALE" },
-    { gzip: false, templates },
+    { encoding: null, templates },
   );
   const other = templatedJsonResponse(json, 203, apiLikeHeaders("c", 7), {
-    gzip: false,
+    encoding: null,
     templates,
   });
   assert.equal(hit.headers.get("x-cache-status"), "HIT");
@@ -72,7 +78,7 @@ Deno.test("templates are told apart by status, fixed headers and encoding", asyn
   assert.equal(other.status, 203);
 
   const zipped = templatedJsonResponse(json, 200, apiLikeHeaders("d", 6), {
-    gzip: true,
+    encoding: "gzip",
     templates,
   });
   assert.equal(zipped.headers.get("content-encoding"), "gzip");
@@ -80,14 +86,17 @@ Deno.test("templates are told apart by status, fixed headers and encoding", asyn
   assert.equal(Number(zipped.headers.get("content-length")), bytes.length);
   assert.equal(new TextDecoder().decode(gunzipSync(bytes)), json);
   const plain = templatedJsonResponse(json, 200, apiLikeHeaders("e", 5), {
-    gzip: false,
+    encoding: null,
     templates,
   });
   assert.equal(plain.headers.get("content-encoding"), null);
   assert.equal(await plain.text(), json);
 
   // Under 1 KB, gzip is not worth it even when the client takes it.
-  const small = templatedJsonResponse("{}", 200, apiLikeHeaders("f", 4), { gzip: true, templates });
+  const small = templatedJsonResponse("{}", 200, apiLikeHeaders("f", 4), {
+    encoding: "gzip",
+    templates,
+  });
   assert.equal(small.headers.get("content-encoding"), null);
   assert.equal(await small.text(), "{}");
   for (const response of [hit, stale, other]) await response.body?.cancel();
@@ -96,9 +105,12 @@ Deno.test("templates are told apart by status, fixed headers and encoding", asyn
 Deno.test("a per-request header missing from one answer is not carried over from the template", () => {
   const json = JSON.stringify({ status: "success", data: { title: "missing" } });
   const full = apiLikeHeaders("g", 3);
-  templatedJsonResponse(json, 200, { ...full }, { gzip: false, templates });
+  templatedJsonResponse(json, 200, { ...full }, { encoding: null, templates });
   const { "x-rate-limit-remaining": _, ...withoutRemaining } = full;
-  const response = templatedJsonResponse(json, 200, withoutRemaining, { gzip: false, templates });
+  const response = templatedJsonResponse(json, 200, withoutRemaining, {
+    encoding: null,
+    templates,
+  });
   assert.equal(response.headers.get("x-rate-limit-remaining"), null);
 });
 

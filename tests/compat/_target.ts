@@ -37,6 +37,13 @@ export interface Compat extends AsyncDisposable {
 export async function startCompat(): Promise<Compat> {
   const site = serve({
     "/page": () => html(PAGE),
+    // An article long enough that its answer is compressed (1 KB or more).
+    "/long": () =>
+      html(
+        `<title>Long read</title><article>${
+          Array.from({ length: 40 }, (_, i) => `<p>Paragraph ${i} of a long read.</p>`).join("")
+        }</article>`,
+      ),
     "/cover.png": () => new Response(PNG, { headers: { "content-type": "image/png" } }),
   });
   const config = testConfig({

@@ -24,6 +24,17 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(result.response.headers.get("x-pricing-plan"), "free");
   });
 
+  await t.step("a large answer comes brotli-compressed, as Microlink's do", async () => {
+    const result: Any = await mql(compat.pageUrl.replace("/page", "/long"), {
+      endpoint,
+      data: { page: { attr: "html" } },
+      meta: false,
+    });
+    const size = JSON.stringify(result.data).length;
+    assert.ok(size > 1024, `${size} chars`);
+    assert.equal(result.response.headers.get("content-encoding"), "br");
+  });
+
   await t.step("custom data rules as mql maps them", async () => {
     const result: Any = await mql(compat.pageUrl, {
       endpoint,
@@ -85,6 +96,25 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(missing.code, "ENOTFOUND");
     assert.equal(missing.statusCode, 404);
   });
+
+  await t.step(
+    "MicrolinkError carries Microlink's id and more: the request, its docs",
+    async () => {
+      const error = await failure(mql(compat.pageUrl, { endpoint, embed: "video.url" }));
+      assert.match(error.id, /^[0-9a-f-]{36}$/);
+      assert.equal(error.headers["x-request-id"], error.id);
+      assert.equal(error.more, `${compat.app.origin}/errors#enotfound`);
+      const docs = await fetch(error.more);
+      assert.equal(docs.status, 200);
+      assert.match(docs.headers.get("content-type")!, /^text\/html/);
+      const page = await docs.text();
+      assert.match(page, /<tr id="enotfound">.*<code>ENOTFOUND<\/code>.*<td>404<\/td>/);
+      // every code the service can answer has its anchor there
+      for (const code of ["einvalurl", "einvalquery", "erate", "efatal", "ebusy"]) {
+        assert.ok(page.includes(`id="${code}"`), code);
+      }
+    },
+  );
 
   await t.step(
     "apiKey reaches the pro endpoint; free refuses it, pro refuses a bad one",

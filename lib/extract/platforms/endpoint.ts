@@ -1,38 +1,23 @@
 /**
  * A platform's endpoint (X's syndication JSON, Spotify's and Telegram's embed pages), fetched
  * through the guarded fetcher like every follow-up request, bounded by the request's deadline,
- * without the caller's headers, and read into field values for extract(). Answers are cached
- * per fetcher for a few minutes, and a fetch in flight is shared, so the early start beside the
- * page fetch and the call after it cost one request. Any failure yields null, never an error.
+ * without the caller's headers, and read into field values for extract(). Answers go through
+ * sharedFetch, so the early start beside the page fetch and the call after it cost one request.
+ * Any failure yields null, never an error.
  */
 import { decodeHtml } from "../../fetch/decode.ts";
 import type { Fetcher } from "../../fetch/types.ts";
-import { BoundedMap } from "../../util/bounded_map.ts";
 import { platformFor } from "./mod.ts";
 import type { PlatformData } from "./platform.ts";
+import { sharedFetch } from "./shared_fetch.ts";
 
 /** Embed pages reach a few hundred KB; nothing an endpoint says needs more. */
 export const MAX_ENDPOINT_BYTES = 2 * 1024 * 1024;
-const TTL_MS = 10 * 60_000;
-const MAX_ENTRIES = 500;
 
 export interface EndpointOptions {
   fetcher: Fetcher;
   /** The request's deadline. */
   signal?: AbortSignal;
-}
-
-interface Entry {
-  expires: number;
-  data: Promise<PlatformData | null>;
-}
-
-const caches = new WeakMap<Fetcher, BoundedMap<string, Entry>>();
-
-function cacheOf(fetcher: Fetcher): BoundedMap<string, Entry> {
-  let cache = caches.get(fetcher);
-  if (!cache) caches.set(fetcher, cache = new BoundedMap(MAX_ENTRIES));
-  return cache;
 }
 
 /** The endpoint URL for a page, or null when its platform has none for it. */
@@ -73,17 +58,6 @@ export function fetchPlatformData(
     return Promise.resolve(null);
   }
   if (endpoint === null) return Promise.resolve(null);
-  const cache = cacheOf(opts.fetcher);
-  const now = Date.now();
-  const hit = cache.get(endpoint);
-  if (hit && hit.expires > now) return hit.data;
-  cache.delete(endpoint);
-  const key = endpoint;
-  const data = load(pageUrl, endpoint, opts).then((value) => {
-    // failures are not remembered: the next request tries again
-    if (value === null && cache.peek(key)?.data === data) cache.delete(key);
-    return value;
-  });
-  cache.set(endpoint, { expires: now + TTL_MS, data });
-  return data;
+  const url = endpoint;
+  return sharedFetch(opts.fetcher, url, () => load(pageUrl, url, opts));
 }

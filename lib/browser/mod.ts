@@ -5,7 +5,13 @@
 import type { Browser } from "puppeteer-core";
 import { ApiError } from "../util/errors.ts";
 import { log, outsideRequest } from "../util/log.ts";
-import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
+import type {
+  BrowserOptions,
+  BrowserPool,
+  BrowserStats,
+  VisitOptions,
+  VisitResult,
+} from "./types.ts";
 import { Deadline, settlesWithin } from "../util/deadline.ts";
 import { httpUrl } from "../util/target_url.ts";
 import { type EgressProxy, startProxy } from "./proxy_server.ts";
@@ -27,44 +33,64 @@ interface Running {
   userAgent: string;
 }
 
+/** The pool of visits on one lazily launched Chromium (see BrowserPool). */
 export function createBrowser(options: BrowserOptions): BrowserPool {
-  const { config, fetcher } = options;
-  const maxPages = options.maxPages ?? config.browserPages;
-  const maxQueue = options.maxQueue ?? config.browserQueue;
-  let proxy: EgressProxy | null = null;
-  let running: Running | null = null;
-  let launching: Promise<Running> | null = null;
-  let launches = 0;
-  let closed = false;
-  /** Contexts of finished visits still being disposed of. */
-  const closings = new Set<Promise<void>>();
+  return new ChromiumPool(options);
+}
+
+class ChromiumPool implements BrowserPool {
   /** Pages open at once and visits waiting for one; a page's place is held until it is gone. */
-  const admission = new AdmissionPool({
-    running: maxPages,
-    waiting: maxQueue,
-    busyMessage: (s) =>
-      `The browser is saturated (${s.maxRunning} pages open, ${s.waiting} waiting); retry later.`,
-    closedError: () => new ApiError("EBROWSER", "No browser available: the pool is closed."),
-  });
+  readonly admission: AdmissionPool;
+  readonly #options: BrowserOptions;
+  readonly #config: BrowserOptions["config"];
+  readonly #fetcher: BrowserOptions["fetcher"];
+  readonly #maxPages: number;
+  readonly #maxQueue: number;
   /** Egress proxies for visits of requests that name `proxy=`. */
-  const upstreams = new UpstreamProxies({ fetcher, config });
+  readonly #upstreams: UpstreamProxies;
+  /** Contexts of finished visits still being disposed of. */
+  readonly #closings = new Set<Promise<void>>();
+  #proxy: EgressProxy | null = null;
+  #running: Running | null = null;
+  #launching: Promise<Running> | null = null;
+  #launches = 0;
+  #closed = false;
 
-  const startEgress = async (): Promise<EgressProxy> => {
-    if (proxy) return proxy;
-    proxy = await startProxy({ fetcher, dialTimeoutMs: config.fetchTimeoutMs });
+  constructor(options: BrowserOptions) {
+    this.#options = options;
+    this.#config = options.config;
+    this.#fetcher = options.fetcher;
+    this.#maxPages = options.maxPages ?? this.#config.browserPages;
+    this.#maxQueue = options.maxQueue ?? this.#config.browserQueue;
+    this.admission = new AdmissionPool({
+      running: this.#maxPages,
+      waiting: this.#maxQueue,
+      busyMessage: (s) =>
+        `The browser is saturated (${s.maxRunning} pages open, ${s.waiting} waiting); retry later.`,
+      closedError: () => new ApiError("EBROWSER", "No browser available: the pool is closed."),
+    });
+    this.#upstreams = new UpstreamProxies({ fetcher: this.#fetcher, config: this.#config });
+  }
+
+  async #startEgress(): Promise<EgressProxy> {
+    if (this.#proxy) return this.#proxy;
+    const proxy = this.#proxy = await startProxy({
+      fetcher: this.#fetcher,
+      dialTimeoutMs: this.#config.fetchTimeoutMs,
+    });
     // The proxy is linkpeek's own port: the guard must never let a page reach it.
-    fetcher.ownPorts.add(proxy.port);
+    this.#fetcher.ownPorts.add(proxy.port);
     return proxy;
-  };
+  }
 
-  const launch = async (): Promise<Running> => {
-    const executablePath = await findChromium(config.chromiumPath);
-    const egress = await startEgress();
+  async #launch(): Promise<Running> {
+    const executablePath = await findChromium(this.#config.chromiumPath);
+    const egress = await this.#startEgress();
     const { browser, userDataDir } = await launchChromium({
       executablePath,
       proxyPort: egress.port,
     });
-    launches++;
+    this.#launches++;
     const userAgent = (await browser.userAgent()).replace("HeadlessChrome", "Chrome");
     const current: Running = {
       browser,
@@ -73,52 +99,41 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       spares: new SpareContexts(browser),
     };
     browser.on("disconnected", () => {
-      if (running === current) running = null;
+      if (this.#running === current) this.#running = null;
       void current.spares.close();
       log.warn("browser disconnected", { pid: browser.process()?.pid ?? null });
       void removeDir(userDataDir);
     });
-    log.info("browser launched", { pid: browser.process()?.pid ?? null, launches });
+    log.info("browser launched", {
+      pid: browser.process()?.pid ?? null,
+      launches: this.#launches,
+    });
     return current;
-  };
+  }
 
   /** The running browser, launching (once, shared) when there is none. */
-  const getBrowser = async (): Promise<Running> => {
-    if (closed) throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
-    if (running?.browser.connected) return running;
-    if (!launching) {
+  async #browser(): Promise<Running> {
+    if (this.#closed) throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
+    if (this.#running?.browser.connected) return this.#running;
+    if (!this.#launching) {
       // Outside the waiting request: the browser and its proxy outlive it, and their later
       // log lines belong to no request.
-      launching = outsideRequest(launch).then((r) => {
-        if (closed) {
+      this.#launching = outsideRequest(() => this.#launch()).then((r) => {
+        if (this.#closed) {
           void shutdown(r);
           throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
         }
-        return (running = r);
-      }).finally(() => (launching = null));
+        return (this.#running = r);
+      }).finally(() => (this.#launching = null));
     }
-    return await launching;
-  };
+    return await this.#launching;
+  }
 
-  const kill = (r: Running) => {
-    try {
-      r.browser.process()?.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-  };
-
-  const shutdown = async (r: Running) => {
-    await r.spares.close();
-    if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
-    await removeDir(r.userDataDir);
-  };
-
-  const visit = async (url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> => {
+  async visit(url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> {
     if (!httpUrl(url)) {
       throw new ApiError("EINVALURL", `The URL \`${url}\` is not a valid URL.`);
     }
-    const ms = visitOptions.timeoutMs ?? config.requestTimeoutMs;
+    const ms = visitOptions.timeoutMs ?? this.#config.requestTimeoutMs;
     using deadline = new Deadline({
       timeoutMs: ms,
       signal: visitOptions.signal,
@@ -126,21 +141,21 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
         new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${url}" within ${ms} ms.`),
     });
     const clock = new PhaseClock();
-    const place = await admission.enter(deadline.signal);
+    const place = await this.admission.enter(deadline.signal);
     clock.lap("queue");
     let released = false;
     try {
-      const current = await deadline.run(getBrowser());
+      const current = await deadline.run(this.#browser());
       clock.lap("launch");
       const upstream = visitOptions.proxy
-        ? await deadline.run(upstreams.acquire(visitOptions.proxy))
+        ? await deadline.run(this.#upstreams.acquire(visitOptions.proxy))
         : null;
       const outcome = await runVisit({
         open: () =>
           upstream
             ? openProxiedContext(current.browser, upstream.egress.port)
             : current.spares.take(),
-        proxy: upstream?.egress ?? proxy!,
+        proxy: upstream?.egress ?? this.#proxy!,
         url,
         options: visitOptions,
         deadline,
@@ -152,81 +167,100 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       released = true;
       const closing = outcome.closed.then((closed) => {
         clock.lap("close");
-        options.onVisit?.(clock.timings);
-        if (!closed && running === current) {
+        this.#options.onVisit?.(clock.timings);
+        if (!closed && this.#running === current) {
           // The page could not even be closed: replace the browser rather than leak it.
           log.warn("browser context would not close; restarting browser", {});
-          running = null;
+          this.#running = null;
           void shutdown(current);
         } else {
           // The next visit's spare, opened now that this one no longer needs the CPU.
           current.spares.refill();
         }
       }).finally(() => {
-        closings.delete(closing);
+        this.#closings.delete(closing);
         upstream?.release();
         place.release();
       });
-      closings.add(closing);
+      this.#closings.add(closing);
       if (!outcome.ok) throw outcome.error;
       return outcome.result;
     } finally {
       if (!released) place.release();
     }
-  };
+  }
 
-  const ready = async (): Promise<boolean> => {
+  async egressPort(): Promise<number> {
+    return (await this.#startEgress()).port;
+  }
+
+  async ready(): Promise<boolean> {
     try {
-      await getBrowser();
+      await this.#browser();
       return true;
     } catch {
       return false;
     }
-  };
+  }
 
-  const close = async () => {
-    closed = true;
-    const drained = admission.close();
-    const pending = launching;
-    if (pending) await pending.catch(() => {});
-    while (closings.size) await Promise.all(closings);
-    if (running) {
-      const r = running;
-      running = null;
-      await shutdown(r);
-    }
-    await proxy?.close();
-    proxy = null;
-    await upstreams.close();
-    // Visits still running fail fast now that their browser is gone, and free their places.
-    await drained;
-  };
+  async settled(): Promise<void> {
+    while (this.#closings.size) await Promise.all(this.#closings);
+    // Each lease taken starts a new spare: counting contexts is exact once it is open.
+    await this.#running?.spares.settled();
+  }
 
-  return {
-    visit,
-    egressPort: async () => (await startEgress()).port,
-    ready,
-    settled: async () => {
-      while (closings.size) await Promise.all(closings);
-      // Each lease taken starts a new spare: counting contexts is exact once it is open.
-      await running?.spares.settled();
-    },
-    admission,
-    stats: () => ({
-      inUse: admission.state().running,
-      queued: admission.state().waiting,
-      maxPages,
-      maxQueue,
+  stats(): BrowserStats {
+    const running = this.#running;
+    const { running: inUse, waiting } = this.admission.state();
+    return {
+      inUse,
+      queued: waiting,
+      maxPages: this.#maxPages,
+      maxQueue: this.#maxQueue,
       pid: running?.browser.process()?.pid ?? null,
-      launches,
+      launches: this.#launches,
       // Every visit has its own context; the default one is never used.
       contexts: running
         ? running.browser.browserContexts().filter((c) =>
-          c !== running!.browser.defaultBrowserContext() && !running!.spares.holds(c)
+          c !== running.browser.defaultBrowserContext() && !running.spares.holds(c)
         ).length
         : 0,
-    }),
-    close,
-    [Symbol.asyncDispose]: close,
-  };
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const drained = this.admission.close();
+    const pending = this.#launching;
+    if (pending) await pending.catch(() => {});
+    while (this.#closings.size) await Promise.all(this.#closings);
+    if (this.#running) {
+      const r = this.#running;
+      this.#running = null;
+      await shutdown(r);
+    }
+    await this.#proxy?.close();
+    this.#proxy = null;
+    await this.#upstreams.close();
+    // Visits still running fail fast now that their browser is gone, and free their places.
+    await drained;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+function kill(r: Running): void {
+  try {
+    r.browser.process()?.kill("SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+async function shutdown(r: Running): Promise<void> {
+  await r.spares.close();
+  if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
+  await removeDir(r.userDataDir);
 }

@@ -22,7 +22,7 @@ const RETRY_AFTER_SECONDS = 10;
 /** Lighthouse's own default page-load wait; the request's deadline usually ends it first. */
 const MAX_WAIT_FOR_LOAD_MS = 45_000;
 
-export interface LighthouseRunner {
+export interface LighthouseRunner extends AsyncDisposable {
   run(
     url: string,
     options: { options: LighthouseOptions; signal: AbortSignal; timeoutMs: number },
@@ -35,26 +35,61 @@ export interface LighthouseRunner {
   close(): Promise<void>;
 }
 
-export function createLighthouse(options: {
+export interface LighthouseSettings {
   chromiumPath: string | null;
   /** The guarded egress proxy's port (the browser pool's). */
   egressPort: () => Promise<number>;
   maxRuns: number;
-}): LighthouseRunner {
-  /** Runs in progress, each with its way to stop. */
-  const active = new Set<{ stop: () => void }>();
-  const admission = new AdmissionPool({
-    running: options.maxRuns,
-    retryAfterSeconds: RETRY_AFTER_SECONDS,
-    busyMessage: ({ maxRunning }) =>
-      `Lighthouse is saturated (${maxRunning} run${
-        maxRunning === 1 ? "" : "s"
-      } in progress); retry later.`,
-    closedError: () => new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."),
-  });
+}
 
-  const run: LighthouseRunner["run"] = async (url, { options: wanted, signal, timeoutMs }) => {
-    using _place = await admission.enter();
+export function createLighthouse(options: LighthouseSettings): LighthouseRunner {
+  return new LighthouseWorkers(options);
+}
+
+class LighthouseWorkers implements LighthouseRunner {
+  readonly admission: AdmissionPool;
+  readonly #options: LighthouseSettings;
+  /** Runs in progress, each with its way to stop. */
+  readonly #active = new Set<{ stop: () => void }>();
+
+  constructor(options: LighthouseSettings) {
+    this.#options = options;
+    this.admission = new AdmissionPool({
+      running: options.maxRuns,
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+      busyMessage: ({ maxRunning }) =>
+        `Lighthouse is saturated (${maxRunning} run${
+          maxRunning === 1 ? "" : "s"
+        } in progress); retry later.`,
+      closedError: () =>
+        new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."),
+    });
+  }
+
+  running(): number {
+    return this.admission.state().running;
+  }
+
+  async close(): Promise<void> {
+    for (const entry of [...this.#active]) entry.stop();
+    await this.admission.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async run(
+    url: string,
+    { options: wanted, signal, timeoutMs }: {
+      options: LighthouseOptions;
+      signal: AbortSignal;
+      timeoutMs: number;
+    },
+  ): Promise<Record<string, unknown>> {
+    const options = this.#options;
+    const active = this.#active;
+    using _place = await this.admission.enter();
     const entry = { stop: () => {} };
     active.add(entry);
     try {
@@ -110,17 +145,7 @@ export function createLighthouse(options: {
     } finally {
       active.delete(entry);
     }
-  };
-
-  return {
-    run,
-    running: () => admission.state().running,
-    admission,
-    async close() {
-      for (const entry of [...active]) entry.stop();
-      await admission.close();
-    },
-  };
+  }
 }
 
 function workerError(message: { code: string; message: string }, url: string): ApiError {

@@ -5,7 +5,7 @@
  * answers on the same pipeline through an `Endpoint`. Errors are thrown to the handler.
  */
 import { ApiError, isApiError } from "../util/errors.ts";
-import type { Exchange } from "../handler/boundary.ts";
+import type { Exchange } from "./exchange.ts";
 import type { ApiServices } from "./memo.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
@@ -17,7 +17,7 @@ import { prepare, type Prepared } from "./prepare.ts";
 import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
-import { preferredEncoding } from "../handler/compress.ts";
+import { preferredEncoding } from "../util/compress.ts";
 import { Deadline } from "../util/deadline.ts";
 
 export interface ApiRequest {

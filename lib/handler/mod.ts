@@ -7,7 +7,7 @@
 import type { Config } from "../config/mod.ts";
 import { ApiError } from "../util/errors.ts";
 import { errorAnswer, type Exchange } from "./boundary.ts";
-import { compress } from "./compress.ts";
+import { compress } from "../util/compress.ts";
 import { inRequest, levelOfStatus, log } from "../util/log.ts";
 import { createServices, type ServiceHooks } from "../services/mod.ts";
 import { type ApiServices, createMemo } from "../api/memo.ts";

@@ -115,7 +115,7 @@ async function answer(
   const { params, target, credentialed, rules } = prepared;
   if (params.proxy && meta.plan !== "pro") {
     await admitted;
-    throw new ApiError("EPRO", "The parameter `proxy` is available on the pro endpoint only.");
+    throw new ApiError("EPROXY", "The parameter `proxy` is available on the pro endpoint only.");
   }
   meta.targetHost = target.host;
   meta.private = credentialed;

@@ -55,7 +55,7 @@ function isGradient(value: string): boolean {
 
 /**
  * Returns the CSS `background` value for a valid `overlay.background`, else throws
- * EINVALQUERY naming the parameter and the value.
+ * EINVALOVERLAYBG (Microlink's code) naming the parameter and the value.
  */
 export function parseBackground(value: string): string {
   const trimmed = value.trim();
@@ -72,7 +72,7 @@ export function parseBackground(value: string): string {
     }
   }
   throw new ApiError(
-    "EINVALQUERY",
+    "EINVALOVERLAYBG",
     `The \`overlay.background\` parameter "${value}" is not a CSS colour, gradient or ` +
       "http(s) image URL.",
   );

@@ -106,10 +106,15 @@ export async function capturePdf(
     timeout: deadline.remaining(),
   })).catch((error) => {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(
-      "EINVALQUERY",
-      `The \`pdf\` options could not be applied (${firstLine(error)}).`,
-    );
+    const why = firstLine(error);
+    // Chromium refuses a range past the last page or backwards ("Page range exceeds page count").
+    if (options.pageRanges && /page range/i.test(why)) {
+      throw new ApiError(
+        "EPAGERANGE",
+        `The parameter \`pdf.pageRanges\` "${options.pageRanges}" is outside the document (${why}).`,
+      );
+    }
+    throw new ApiError("EINVALQUERY", `The \`pdf\` options could not be applied (${why}).`);
   });
   return { bytes, type: "pdf" };
 }

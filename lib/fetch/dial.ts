@@ -4,7 +4,7 @@ import { ApiError } from "../util/errors.ts";
 import { type GuardConfig, pinHost } from "../guard/pin.ts";
 import { Deadline } from "../util/deadline.ts";
 import { toApiError } from "./failure.ts";
-import { openTunnel, type ProxySpec } from "./proxy_client.ts";
+import { handshakeBudget, openTunnel, type ProxySpec } from "./proxy_client.ts";
 
 /** WHATWG host normalisation, so `0x7f.1` or `127。0。0。1` are judged as what they mean. */
 function normaliseHost(host: string): string {
@@ -75,6 +75,7 @@ export async function dialChecked(
         return await openTunnel(options.proxy, target, {
           config: options.config,
           signal: limit.signal,
+          timeoutMs: handshakeBudget(limit.remaining()),
         });
       }
       try {

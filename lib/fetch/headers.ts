@@ -41,3 +41,15 @@ export function hopHeaders(options: HopHeaderOptions): Record<string, string> {
   merge(out, options.headers);
   return out;
 }
+
+/** An answer's raw `[name, value, …]` list as lower-cased names, repeated ones joined by ", ". */
+export function joinRawHeaders(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    // Own keys only: a target may name a header `constructor`.
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}

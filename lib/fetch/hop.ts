@@ -1,36 +1,17 @@
 /**
  * One HTTP request to one checked address. node:http is used because Deno's fetch cannot be
  * told which address to dial: here the socket goes to the pinned IP, while the Host header and
- * TLS (SNI and certificate check) still use the URL's real host name.
+ * TLS (SNI and certificate check) still use the URL's real host name. A hop through a proxy's
+ * tunnel is sendThroughTunnel's.
  */
 import http from "node:http";
 import https from "node:https";
-import type net from "node:net";
-import tls from "node:tls";
-import type { PinnedAddress } from "../guard/pin.ts";
 import { ipLiteral } from "../guard/resolve.ts";
+import { joinRawHeaders } from "./headers.ts";
+import { sendThroughTunnel } from "./tunnel_hop.ts";
+import type { HopRequest, HopResponse } from "./types.ts";
 
-export interface HopRequest {
-  url: URL;
-  method: "GET" | "HEAD";
-  headers: Record<string, string>;
-  target: PinnedAddress;
-  /** Aborted on the deadline; its reason is what the hop rejects with. */
-  signal: AbortSignal;
-  connectTimeoutMs: number;
-  /** Extra trusted CA certificates (PEM), for intranets and tests. */
-  ca?: string[];
-  /** A tunnel to `target` through a proxy (openTunnel), already open. */
-  tunnel?: net.Socket;
-}
-
-export interface HopResponse {
-  statusCode: number;
-  headers: Record<string, string>;
-  message: http.IncomingMessage;
-  /** Closes the connection at once (body no longer wanted). */
-  destroy(): void;
-}
+export type { HopRequest, HopResponse } from "./types.ts";
 
 /** Thrown when the TCP connection could not be set up (another address may be tried). */
 export class ConnectError extends Error {
@@ -40,19 +21,9 @@ export class ConnectError extends Error {
   }
 }
 
-function flatHeaders(message: http.IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  const raw = message.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    const value = raw[i + 1]!;
-    // Own keys only: a target may name a header `constructor`.
-    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${value}` : value;
-  }
-  return out;
-}
-
 export function sendHop(hop: HopRequest): Promise<HopResponse> {
+  // Through a proxy the request must cross the tunnel, which node:http would not use.
+  if (hop.tunnel) return sendThroughTunnel({ ...hop, tunnel: hop.tunnel });
   const { url, target, signal } = hop;
   const secure = url.protocol === "https:";
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
@@ -77,32 +48,17 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       }
       : {}),
   };
-  if (hop.tunnel) {
-    // TLS runs inside the tunnel, to the real name. (Deno's https also wants the TLS options
-    // on the request itself, kept above.)
-    const tunnel = hop.tunnel;
-    const socket = secure
-      ? tls.connect({
-        socket: tunnel,
-        servername: isLiteral ? undefined : hostname,
-        ...(hop.ca ? { ca: hop.ca } : {}),
-        ALPNProtocols: ["http/1.1"],
-      })
-      : tunnel;
-    options.createConnection = () => socket;
-  }
   const lib = secure ? https : http;
   // Already aborted: fail before any socket exists (destroying a request that has no error
   // listener yet would surface as an uncaught "socket hang up").
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<HopResponse>((resolve, reject) => {
-    let connected = hop.tunnel !== undefined;
+    let connected = false;
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       cleanup();
-      hop.tunnel?.destroy();
       reject(error);
     };
     const req = lib.request(options, (message) => {
@@ -110,12 +66,11 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       cleanup();
       resolve({
         statusCode: message.statusCode ?? 0,
-        headers: flatHeaders(message),
+        headers: joinRawHeaders(message.rawHeaders),
         message,
         destroy: () => {
           message.destroy();
           req.destroy();
-          hop.tunnel?.destroy(); // TLS inside a tunnel does not always close the tunnel
         },
       });
     });

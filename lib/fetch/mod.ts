@@ -13,7 +13,7 @@ import { dialChecked } from "./dial.ts";
 import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
 import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
-import { openTunnel, type ProxySpec } from "./proxy_client.ts";
+import { handshakeBudget, openTunnel, type ProxySpec } from "./proxy_client.ts";
 import { withRetries } from "./retry.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 import { locationText } from "./location.ts";
@@ -58,7 +58,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   async function hop(
     url: URL,
     init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
-    connectTimeoutMs: number,
+    limit: { connectTimeoutMs: number; remainingMs: () => number },
     stage: RefusalStage,
     proxy: ProxySpec | null,
   ): Promise<HopResponse> {
@@ -73,11 +73,13 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     // Every address passed the check; try them in order while the TCP connect itself fails.
     for (const target of targets) {
       try {
+        const { connectTimeoutMs } = limit;
         const tunnel = proxy
           ? await openTunnel(proxy, target, {
             config,
             ca: options.ca,
-            signal: AbortSignal.any([init.signal, AbortSignal.timeout(connectTimeoutMs)]),
+            signal: init.signal,
+            timeoutMs: Math.min(connectTimeoutMs, handshakeBudget(limit.remainingMs())),
           })
           : undefined;
         return await sendHop({ url, target, ...init, connectTimeoutMs, ca: options.ca, tunnel });
@@ -123,7 +125,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         const response = await hop(
           url,
           { method, headers, signal: limit.signal },
-          connectTimeoutMs,
+          { connectTimeoutMs, remainingMs: () => limit.remaining() },
           redirects.length > 0 ? "redirect" : "request",
           opts.proxy ?? config.egressProxy,
         );

@@ -21,6 +21,18 @@ export type { ProxySpec } from "./types.ts";
 /** The longest CONNECT answer head read. */
 const MAX_HEAD = 16 * 1024;
 
+/** The longest wait for a proxy to connect and answer CONNECT, whatever time the request has. */
+const HANDSHAKE_MS = 3_000;
+
+/**
+ * How long opening a tunnel may take with `remainingMs` left to the caller's deadline: a few
+ * seconds, and never more than half of what is left, so a proxy that accepts and never answers
+ * is named (EPROXYFAILED) before the deadline turns it into a timeout of the target's.
+ */
+export function handshakeBudget(remainingMs: number): number {
+  return Math.max(1, Math.min(HANDSHAKE_MS, Math.floor(remainingMs / 2)));
+}
+
 /**
  * Reads `http(s)://[user:pass@]host[:port]`; throws `invalid(reason)` on anything else (an
  * ApiError naming the parameter, or a start-up Error naming the setting). Never echoes the value:
@@ -47,12 +59,15 @@ export function proxyHost(proxy: ProxySpec): string {
 }
 
 export function proxyError(proxy: ProxySpec, what: string, cause?: unknown): ApiError {
-  return new ApiError("EPROXY", `The proxy "${proxyHost(proxy)}" ${what}.`, { cause });
+  return new ApiError("EPROXYFAILED", `The proxy "${proxyHost(proxy)}" ${what}.`, { cause });
 }
 
 export interface TunnelOptions {
   config: GuardConfig;
+  /** The caller's deadline: its reason wins when it ends first. */
   signal: AbortSignal;
+  /** How long connecting to the proxy and its CONNECT answer may take (handshakeBudget). */
+  timeoutMs: number;
   /** Extra CAs for an https proxy (the same ones targets may use). */
   ca?: string[];
 }
@@ -68,23 +83,24 @@ export async function openTunnel(
 ): Promise<net.Socket> {
   const host = proxyHost(proxy);
   const port = portOf(proxy.url);
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
   const proxies = await pinHost({ host, port }, {
     config: options.config,
     subject: `The proxy "${host}"`,
-    signal: options.signal,
+    signal,
   });
   let last: unknown = null;
   for (const address of proxies) {
     let socket: net.Socket;
     try {
-      socket = await connect(proxy, address, options);
+      socket = await connect(proxy, address, { ...options, signal });
     } catch (error) {
-      if (options.signal.aborted) throw proxyError(proxy, "did not answer in time", error);
+      if (signal.aborted) throw proxyError(proxy, "did not answer in time", error);
       last = error;
       continue;
     }
     try {
-      await handshake(socket, proxy, target, options.signal);
+      await handshake(socket, proxy, target, signal);
       return socket;
     } catch (error) {
       socket.destroy();
@@ -130,7 +146,7 @@ function connect(
   });
 }
 
-/** CONNECT ip:port; resolves once the proxy answered 2xx, rejects with EPROXY otherwise. */
+/** CONNECT ip:port; resolves once the proxy answered 2xx, rejects with EPROXYFAILED otherwise. */
 function handshake(
   socket: net.Socket,
   proxy: ProxySpec,
@@ -144,11 +160,15 @@ function handshake(
   if (proxy.authorization) lines.push(`Proxy-Authorization: ${proxy.authorization}`);
   return new Promise((resolve, reject) => {
     let head = Buffer.alloc(0);
-    const done = (error?: ApiError) => {
+    const done = (error?: ApiError, leftover?: Buffer) => {
       socket.off("data", onData);
       socket.pause(); // the request that takes the tunnel over reads on from here
       socket.off("close", onClose);
       signal.removeEventListener("abort", onAbort);
+      // Pushed back only now that this listener is gone: pushed back before, the bytes came
+      // straight back to it, the same head was found again and a longer tail pushed back,
+      // forever (a target that speaks first, or a proxy sending its 200 and data at once).
+      if (leftover?.length) socket.unshift(leftover);
       if (error) reject(error);
       else resolve();
     };
@@ -170,8 +190,7 @@ function handshake(
         return done(proxyError(proxy, `refused the tunnel (${status || "no HTTP answer"})`));
       }
       // Whatever came after the head is the target's first bytes.
-      if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
-      done();
+      done(undefined, head.subarray(end + 4));
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });

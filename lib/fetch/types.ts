@@ -1,5 +1,7 @@
 import type { Redirect } from "../util/payload_types.ts";
 import type { Socket } from "node:net";
+import type { Readable } from "node:stream";
+import type { PinnedAddress } from "../guard/pin.ts";
 
 export interface ProxySpec {
   /** The proxy without its userinfo. */
@@ -53,7 +55,7 @@ export interface FetchResult {
 /**
  * The only way linkpeek reaches a target. Every hop: parse (EINVALURL), resolve, check every
  * address (EFORBIDDENURL), connect to exactly the checked address, deadlines (ETIMEOUT),
- * network failure (EFETCH). Errors are ApiError .
+ * network failure (EFETCH). Errors are ApiErrors.
  */
 export interface Fetcher {
   /**
@@ -87,4 +89,28 @@ export function targetHeaderOptions(
   target: TargetHeaders | undefined,
 ): Pick<FetchOptions, "originHeaders" | "headersOrigin"> {
   return target ? { originHeaders: target.headers, headersOrigin: target.origin } : {};
+}
+
+/** One hop (one request to one checked address), as sendHop and sendThroughTunnel take it. */
+export interface HopRequest {
+  url: URL;
+  method: "GET" | "HEAD";
+  headers: Record<string, string>;
+  target: PinnedAddress;
+  /** Aborted on the deadline; its reason is what the hop rejects with. */
+  signal: AbortSignal;
+  connectTimeoutMs: number;
+  /** Extra trusted CA certificates (PEM), for intranets and tests. */
+  ca?: string[];
+  /** A tunnel to `target` through a proxy (openTunnel), already open: the hop goes over it. */
+  tunnel?: Socket;
+}
+
+export interface HopResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  /** The body as it arrives (encoded as sent). */
+  message: Readable;
+  /** Closes the connection at once (body no longer wanted). */
+  destroy(): void;
 }

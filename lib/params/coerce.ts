@@ -1,11 +1,12 @@
 import { ApiError } from "../util/errors.ts";
 import { isHeaderValue, isReservedHeader } from "../util/http.ts";
 import { parseDuration } from "./duration.ts";
-import { type ParamDef, PARAMS, type QueryValues, type Schema } from "./schema.ts";
+import { invalidCode, type ParamDef, PARAMS, type QueryValues, type Schema } from "./schema.ts";
 import { canonicalKids, type QueryNode, toHeaderName, toPlain } from "./tree.ts";
 
+/** EINVALQUERY, or the parameter's own code (Microlink's EINVALTTL, EINVALDATA, ...). */
 function invalid(path: string, message: string): ApiError {
-  return new ApiError("EINVALQUERY", `The parameter \`${path}\` ${message}`);
+  return new ApiError(invalidCode(path), `The parameter \`${path}\` ${message}`);
 }
 
 function coerceBoolean(text: string, path: string): boolean {

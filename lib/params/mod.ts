@@ -7,6 +7,7 @@ import { applyDefaults, coerce } from "./coerce.ts";
 import { parseProxy, type ProxySpec } from "../fetch/proxy_client.ts";
 import type { LighthouseOptions } from "../insights/lighthouse_types.ts";
 import { sanitizeFilename } from "./filename.ts";
+import { functionSource } from "./function_code.ts";
 import {
   FORBIDDEN_PARAMS,
   NOT_IN_CACHE_KEY,
@@ -235,7 +236,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
   const { staleTtl: staleTtlMs, ttl: ttlMs } = values;
   if (staleTtlMs !== null && staleTtlMs > (ttlMs ?? DEFAULT_TTL_MS)) {
     throw new ApiError(
-      "EINVALQUERY",
+      "EINVALSTTL",
       `The parameter \`staleTtl\` must be at most ttl (${
         ttlMs ?? DEFAULT_TTL_MS
       } ms), got ${staleTtlMs} ms.`,
@@ -293,12 +294,12 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     proxy: typeof values.proxy === "string"
       ? parseProxy(
         values.proxy,
-        (why) => new ApiError("EINVALQUERY", `The parameter \`proxy\` ${why}.`),
+        (why) => new ApiError("EINVALPROXY", `The parameter \`proxy\` ${why}.`),
       )
       : null,
     retry: values.retry,
     insights: insightsParam(values.insights),
-    function: values.function,
+    function: typeof values.function === "string" ? functionSource(values.function) : null,
     filename: typeof values.filename === "string" ? sanitizeFilename(values.filename) : null,
     canonical,
   };

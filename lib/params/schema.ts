@@ -2,6 +2,7 @@ import { MAX_TTL_MS, MIN_TTL_MS } from "../cache/ttl.ts";
 import { DEFAULT_FIELDS } from "../util/payload_types.ts";
 import { LIGHTHOUSE_CATEGORIES } from "../insights/lighthouse_types.ts";
 import { CODE_THEMES } from "../browser/code_themes.ts";
+import type { ErrorCode } from "../util/errors.ts";
 
 /**
  * Every query parameter as data, each defined once: its schema, its default, its description.
@@ -31,6 +32,8 @@ export interface ParamDef {
   schema: Schema;
   description: string;
   example?: string;
+  /** Microlink's code for an invalid value of this parameter; EINVALQUERY without one. */
+  errorCode?: ErrorCode;
   /**
    * What the parameter reads as when the query does not name it (applied by applyDefaults);
    * without one it reads as undefined. null: "not given" is a value of its own.
@@ -95,10 +98,13 @@ export const OVERLAY = {
         description: "Draw a browser window frame around the capture.",
         example: "dark",
       },
-      background: str(
-        "Background around the frame: a CSS colour, a linear/radial gradient or an image URL.",
-        "#c1c1c1",
-      ),
+      background: {
+        ...str(
+          "Background around the frame: a CSS colour, a linear/radial gradient or an image URL.",
+          "#c1c1c1",
+        ),
+        errorCode: "EINVALOVERLAYBG",
+      },
     },
   },
   description: "Screenshot overlay: a browser frame and a background.",
@@ -205,6 +211,7 @@ const DEFINITIONS = {
       "Custom rules: data.<name>.selector|selectorAll|attr|type, fallbacks by index, nested rules under attr.",
     example: "data.price.selector=.price&data.price.type=number",
     default: null,
+    errorCode: "EINVALDATA",
   },
   prerender: {
     schema: { kind: "enum", values: ["auto", "true", "false"] },
@@ -289,6 +296,7 @@ const DEFINITIONS = {
     description: "How long the answer is cached (1m to 31d, e.g. 1d).",
     example: "1h",
     default: null,
+    errorCode: "EINVALTTL",
   },
   staleTtl: {
     schema: { kind: "duration", min: 0, max: MAX_TTL_MS },
@@ -296,6 +304,7 @@ const DEFINITIONS = {
       "Serve a cached answer older than this (0 up to ttl) at once and refresh it in the background.",
     example: "0",
     default: null,
+    errorCode: "EINVALSTTL",
   },
   force: { ...bool("Bypass the cache."), default: false },
   timeout: {
@@ -338,11 +347,14 @@ const DEFINITIONS = {
       "visit (default true).",
     "false",
   ),
-  proxy: str(
-    "Pro only: fetch the target, its probes and the browser visit through this http(s) proxy " +
-      "(http://user:pass@host:port); the guard still checks the proxy and every target.",
-    "http://user:pass@proxy.example:3128",
-  ),
+  proxy: {
+    ...str(
+      "Pro only: fetch the target, its probes and the browser visit through this http(s) proxy " +
+        "(http://user:pass@host:port); the guard still checks the proxy and every target.",
+      "http://user:pass@proxy.example:3128",
+    ),
+    errorCode: "EINVALPROXY",
+  },
   retry: {
     schema: { kind: "integer", min: 0, max: 3 },
     description:
@@ -387,6 +399,7 @@ const DEFINITIONS = {
     example: "true",
   },
   function: {
+    errorCode: "EINVALFUNCTION",
     schema: { kind: "string", maxLength: 32768 },
     description:
       "JavaScript function source run inside the page in the browser, with the other query " +
@@ -403,6 +416,27 @@ const DEFINITIONS = {
 
 /** The table, for code that walks every parameter by name (the parser, the OpenAPI document). */
 export const PARAMS: Record<string, ParamDef> = DEFINITIONS;
+
+/**
+ * The code for an invalid value at `path` (e.g. `screenshot.overlay.background`): the nearest
+ * definition on the way down that names one, else EINVALQUERY. Screenshot options are also
+ * read at the top level (`overlay.background`).
+ */
+export function invalidCode(path: string): ErrorCode {
+  let code: ErrorCode = "EINVALQUERY";
+  let defs: Record<string, ParamDef> | undefined = PARAMS;
+  for (const segment of path.split(".", 8)) {
+    const def: ParamDef | undefined = defs && Object.hasOwn(defs, segment)
+      ? defs[segment]
+      : defs === PARAMS && Object.hasOwn(SCREENSHOT_OPTIONS, segment)
+      ? (SCREENSHOT_OPTIONS as Record<string, ParamDef>)[segment]
+      : undefined;
+    if (!def) break;
+    if (def.errorCode) code = def.errorCode;
+    defs = def.schema.kind === "object" ? def.schema.props : undefined;
+  }
+  return code;
+}
 
 /** Every top-level parameter as the parser reads it: its value, else its default. */
 export type QueryValues = {

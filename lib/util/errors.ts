@@ -7,7 +7,30 @@ export const ERRORS = {
     status: 400,
     when: "The url is missing, malformed, or not http/https (also as a redirect target).",
   },
-  EINVALQUERY: { status: 400, when: "A parameter's value is invalid; the message names it." },
+  EINVALQUERY: {
+    status: 400,
+    when: "A parameter's value is invalid; the message names it (parameters with a code of " +
+      "their own below use it).",
+  },
+  EINVALTTL: { status: 400, when: "ttl is not a duration from 1m to 31d, nor min or max." },
+  EINVALSTTL: {
+    status: 400,
+    when: "staleTtl is not a duration, true or false, or is longer than ttl.",
+  },
+  EINVALPROXY: { status: 400, when: "proxy is not an http(s) proxy URL linkpeek can use." },
+  EINVALDATA: {
+    status: 400,
+    when: "A data.<field> rule is not a valid rule; the message names it.",
+  },
+  EINVALFUNCTION: {
+    status: 400,
+    when: "function is not a JavaScript function, or its br#/gz#/lz# payload does not decode.",
+  },
+  EINVALOVERLAYBG: {
+    status: 400,
+    when: "screenshot.overlay.background is not a CSS color, gradient or image URL.",
+  },
+  EPAGERANGE: { status: 400, when: "pdf.pageRanges is backwards or outside the document." },
   EFORBIDDENURL: {
     status: 400,
     when: "The target is, or resolves to, a non-public address, at any hop.",
@@ -15,12 +38,14 @@ export const ERRORS = {
   EMAXREDIRECTS: { status: 400, when: "More than 10 redirects, or a loop." },
   ETIMEOUT: { status: 504, when: "The target or the whole request was too slow (timeout)." },
   EFETCH: { status: 502, when: "The target could not be reached (DNS, refused, TLS)." },
-  EPROXY: {
+  EPROXYFAILED: {
     status: 502,
-    when: "The proxy refused, failed or asked for credentials (names its host only).",
+    when: "The proxy refused, failed, did not answer in time or asked for credentials (names " +
+      "its host only). linkpeek's own code: Microlink's EPROXY means something else.",
   },
   ENOTFOUND: { status: 404, when: "embed names a field that is null." },
   EPRO: { status: 400, when: "An API key was sent to the free endpoint: send it to the pro one." },
+  EPROXY: { status: 400, when: "proxy was sent to the free endpoint: it is for pro requests." },
   EAUTH: { status: 401, when: "The pro endpoint was called without a valid API key (x-api-key)." },
   ERATE: { status: 429, when: "The daily limit is reached; Retry-After says when it resets." },
   EBRWSRTIMEOUT: { status: 504, when: "The browser did not finish the page in time." },

@@ -112,26 +112,28 @@ Deno.test("a screenshot of a forbidden address is EFORBIDDENURL and the canary s
   assert.equal(canary.hits, 0);
 });
 
-Deno.test("overlay.background with a bad value is EINVALQUERY", async () => {
+Deno.test("overlay.background with a bad value is Microlink's EINVALOVERLAYBG", async () => {
   await using target = site();
   await using app = await testApp(testConfig({ trustPorts: [target.port] }));
   const { status, body } = await app.json(
     q(`${target.origin}/`, "&screenshot&overlay.background=url(javascript:alert(1))&meta=false"),
   );
   assert.equal(status, 400);
-  assert.equal(body.code, "EINVALQUERY");
+  assert.equal(body.code, "EINVALOVERLAYBG");
   assert.match(body.message, /overlay\.background/);
 });
 
 Deno.test("browser-only parameters are checked before any traffic leaves", async () => {
   await using target = site();
   await using app = await testApp(testConfig({ trustPorts: [target.port] }));
-  for (
-    const extra of ["&overlay.background=expression(alert(1))", "&screenshot&device=Nokia%203310"]
-  ) {
+  const refused = {
+    "&overlay.background=expression(alert(1))": "EINVALOVERLAYBG",
+    "&screenshot&device=Nokia%203310": "EINVALQUERY",
+  };
+  for (const [extra, code] of Object.entries(refused)) {
     const { status, body } = await app.json(q(`${target.origin}/`, extra));
     assert.equal(status, 400);
-    assert.equal(body.code, "EINVALQUERY");
+    assert.equal(body.code, code);
   }
   assert.equal(target.hits, 0);
 });

@@ -45,7 +45,7 @@ Deno.test("custom data rules add fields; a bad rule is EINVALQUERY before any fe
     q(`${target.origin}/`, "&data.price.selector=.p&data.price.type=money"),
   );
   assert.equal(bad.status, 400);
-  assert.equal(bad.body.code, "EINVALQUERY");
+  assert.equal(bad.body.code, "EINVALDATA");
   assert.match(bad.body.message, /data\.price\.type/);
   assert.equal(target.hits, hits, "nothing fetched for a bad rule");
 });

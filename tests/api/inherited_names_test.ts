@@ -67,10 +67,10 @@ Deno.test("a page or target naming inherited members gets plain values back", as
     assert.ok(Object.hasOwn(body.data, "p"));
     assert.equal(body.data.p, null);
   });
-  await t.step("ttl=1constructor is EINVALQUERY", async () => {
+  await t.step("ttl=1constructor is EINVALTTL", async () => {
     const refused = await app.json(q(`${site.origin}/`, "&ttl=1constructor"));
     assert.equal(refused.status, 400);
-    assert.equal(refused.body.code, "EINVALQUERY");
+    assert.equal(refused.body.code, "EINVALTTL");
     assert.match(refused.body.message, /`ttl`/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `proxy=` and `retry=` through the API: pro only, private answers, EPROXY naming the proxy's
+ * `proxy=` and `retry=` through the API: pro only, private answers, EPROXYFAILED naming the proxy's
  * host and never its password, a real squid on loopback carrying the fetch.
  */
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { createKey } from "../../lib/plans/mod.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import { startSquid, startTinyproxy } from "../fetch/_proxies.ts";
 
-Deno.test("proxy=: pro only, through the proxy, private, EPROXY without secrets", async (t) => {
+Deno.test("proxy=: pro only, through the proxy, private, EPROXYFAILED without secrets", async (t) => {
   let failures = 1;
   await using target = serve({
     "/": () => html("<title>Proxied</title>"),
@@ -27,15 +27,18 @@ Deno.test("proxy=: pro only, through the proxy, private, EPROXY without secrets"
     app.json(query, { headers: { host: "pro.test", "x-api-key": key } });
   const page = `${target.origin}/`;
 
-  await t.step("on the free endpoint: EPRO, and the target is never asked", async () => {
-    const before = target.hits;
-    const { status, body } = await app.json(
-      q(page, `&proxy=${encodeURIComponent(squid.url)}&ping=false`),
-    );
-    assert.equal(status, 400);
-    assert.equal(body.code, "EPRO");
-    assert.equal(target.hits, before);
-  });
+  await t.step(
+    "on the free endpoint: EPROXY (Microlink's code), and the target is never asked",
+    async () => {
+      const before = target.hits;
+      const { status, body } = await app.json(
+        q(page, `&proxy=${encodeURIComponent(squid.url)}&ping=false`),
+      );
+      assert.equal(status, 400);
+      assert.equal(body.code, "EPROXY");
+      assert.equal(target.hits, before);
+    },
+  );
 
   await t.step("on pro: fetched through the proxy, answered privately", async () => {
     const { status, headers, body } = await pro(
@@ -52,24 +55,27 @@ Deno.test("proxy=: pro only, through the proxy, private, EPROXY without secrets"
     assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${target.port}`));
   });
 
-  await t.step("a proxy asking for credentials: EPROXY 502 naming its host only", async () => {
-    const wrong = `http://ada:hunter2@127.0.0.1:${tiny.port}`;
-    const { status, body } = await pro(
-      q(page, `&proxy=${encodeURIComponent(wrong)}&ping=false`),
-    );
-    assert.equal(status, 502);
-    assert.equal(body.code, "EPROXY");
-    assert.equal(body.status, "error");
-    assert.match(body.message, /^The proxy "127\.0\.0\.1" asked for credentials/);
-    assert.doesNotMatch(JSON.stringify(body), /hunter2|ada:/);
-  });
+  await t.step(
+    "a proxy asking for credentials: EPROXYFAILED 502 naming its host only",
+    async () => {
+      const wrong = `http://ada:hunter2@127.0.0.1:${tiny.port}`;
+      const { status, body } = await pro(
+        q(page, `&proxy=${encodeURIComponent(wrong)}&ping=false`),
+      );
+      assert.equal(status, 502);
+      assert.equal(body.code, "EPROXYFAILED");
+      assert.equal(body.status, "error");
+      assert.match(body.message, /^The proxy "127\.0\.0\.1" asked for credentials/);
+      assert.doesNotMatch(JSON.stringify(body), /hunter2|ada:/);
+    },
+  );
 
   await t.step(
-    "a proxy that is not a URL: EINVALQUERY naming `proxy`, value not echoed",
+    "a proxy that is not a URL: EINVALPROXY naming `proxy`, value not echoed",
     async () => {
       const { status, body } = await pro(q(page, "&proxy=ftp%3A%2F%2Fada%3Ahunter2%40p.invalid"));
       assert.equal(status, 400);
-      assert.equal(body.code, "EINVALQUERY");
+      assert.equal(body.code, "EINVALPROXY");
       assert.match(body.message, /`proxy`/);
       assert.doesNotMatch(JSON.stringify(body), /hunter2/);
     },

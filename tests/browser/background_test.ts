@@ -28,7 +28,7 @@ Deno.test("parseBackground() accepts colours, gradients and http(s) image URLs",
   );
 });
 
-Deno.test("parseBackground() rejects anything else as EINVALQUERY naming it", () => {
+Deno.test("parseBackground() rejects anything else as EINVALOVERLAYBG naming it", () => {
   for (
     const value of [
       "",
@@ -48,7 +48,7 @@ Deno.test("parseBackground() rejects anything else as EINVALQUERY naming it", ()
   ) {
     assert.throws(() => parseBackground(value), (error: unknown) => {
       assert.ok(error instanceof ApiError, value);
-      assert.equal(error.code, "EINVALQUERY");
+      assert.equal(error.code, "EINVALOVERLAYBG");
       assert.ok(error.message.includes("overlay.background"), error.message);
       assert.ok(error.message.includes(`"${value}"`), error.message);
       return true;

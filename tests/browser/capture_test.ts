@@ -130,11 +130,11 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
     assert.equal(canary.connections, 0);
   });
 
-  await t.step("an invalid overlay background is EINVALQUERY naming it", async () => {
+  await t.step("an invalid overlay background is EINVALOVERLAYBG naming it", async () => {
     await assert.rejects(
       pool.visit(url, { screenshot: { overlay: { background: "red;}body{x:url(//a)" } } }),
       (error: Error & { code?: string }) =>
-        error.code === "EINVALQUERY" && error.message.includes("overlay.background"),
+        error.code === "EINVALOVERLAYBG" && error.message.includes("overlay.background"),
     );
   });
 

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import mql from "@microlink/mql";
+import microlinkFunction from "@microlink/function";
+import LZString from "lz-string";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { type Any, failure } from "./_mql.ts";
 import { decode } from "../browser/_helpers.ts";
 import { startParity, TITLE } from "./_parity_target.ts";
@@ -104,10 +107,40 @@ Deno.test("function through mql: runs in the page, answers { isFulfilled, isReje
     assert.match(answer.value.message, /not JSON/);
   });
 
-  await t.step("source that is not JavaScript is a rejection", async () => {
-    const answer = await run("() => {{{");
-    assert.equal(answer.isRejected, true);
-    assert.equal(answer.value.name, "SyntaxError");
+  await t.step(
+    "source that is not JavaScript is Microlink's EINVALFUNCTION, no visit",
+    async () => {
+      const error = await failure(run("() => {{{"));
+      assert.equal(error.code, "EINVALFUNCTION");
+      assert.equal(error.statusCode, 400);
+      assert.match(error.description, /syntax error/);
+    },
+  );
+
+  await t.step("@microlink/function: its compressed code is decoded and run", async () => {
+    // The package's types describe an ES default export; under Deno it is the CJS function.
+    const title = (microlinkFunction as Any)(({ page }: Any) => page.title(), { endpoint });
+    assert.deepEqual(await title(parity.url("/app"), { force: true }), {
+      isFulfilled: true,
+      isRejected: false,
+      value: TITLE,
+    });
+    // Each of Microlink's aliases: brotli and gzip as base64url, lz-string's URI form.
+    const code = "({ page }) => page.$$eval('li', (items) => items.length)";
+    const aliases = {
+      br: `br#${brotliCompressSync(code).toString("base64url")}`,
+      gz: `gz#${gzipSync(code).toString("base64url")}`,
+      lz: `lz#${LZString.compressToEncodedURIComponent(code)}`,
+    };
+    for (const [alias, packed] of Object.entries(aliases)) {
+      assert.equal((await run(packed)).value, 3, alias);
+    }
+    // gzip notices a cut payload; Deno's brotli decoder returns what it has, which no longer
+    // parses: EINVALFUNCTION either way.
+    const cut = await failure(run(aliases.gz.slice(0, -6)));
+    assert.equal(cut.code, "EINVALFUNCTION");
+    assert.match(cut.description, /not a valid gz payload/);
+    assert.equal((await failure(run(aliases.br.slice(0, -6)))).code, "EINVALFUNCTION");
   });
 
   await t.step("an endless loop is a timeout answer within the request's deadline", async () => {
@@ -162,12 +195,12 @@ Deno.test("data.<key>.evaluate through mql: computed in the page, beside selecto
     assert.equal(result.data.fallback, "a", "a failing evaluate falls back to the next rule");
   });
 
-  await t.step("evaluate beside a selector in one rule is EINVALQUERY", async () => {
+  await t.step("evaluate beside a selector in one rule is EINVALDATA", async () => {
     const error = await failure(mql(parity.url("/app"), {
       endpoint,
       data: { x: { evaluate: "1", selector: "h1" } },
     } as Any));
-    assert.equal(error.code, "EINVALQUERY");
+    assert.equal(error.code, "EINVALDATA");
     assert.match(error.description, /data\.x/);
   });
 });

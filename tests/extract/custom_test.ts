@@ -59,7 +59,7 @@ function run(rules: unknown): Record<string, unknown> {
 function invalid(path: string) {
   return (error: ApiError) => {
     assert.equal(error.name, "ApiError");
-    assert.equal(error.code, "EINVALQUERY");
+    assert.equal(error.code, "EINVALDATA");
     assert.equal(error.status, 400);
     assert.ok(error.message.includes(`\`${path}\``), `${error.message} should name ${path}`);
     return true;

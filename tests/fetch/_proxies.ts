@@ -83,9 +83,13 @@ async function start(
   };
 }
 
-/** tinyproxy on loopback; with `credentials`, Basic auth is required (407 otherwise). */
+/**
+ * tinyproxy on loopback; with `credentials`, Basic auth is required (407 otherwise); with
+ * `upstream` (`host:port`), it forwards every CONNECT to that proxy (a recording one).
+ */
 export function startTinyproxy(
   credentials?: { user: string; password: string },
+  upstream?: string,
 ): Promise<RunningProxy> {
   return start("tinyproxy", which(["/usr/bin/tinyproxy", "/usr/sbin/tinyproxy"]), (dir, port) => ({
     args: ["-d", "-c", `${dir}/proxy.conf`],
@@ -99,6 +103,7 @@ export function startTinyproxy(
       "MaxClients 32",
       "Allow 127.0.0.1",
       ...(credentials ? [`BasicAuth ${credentials.user} ${credentials.password}`] : []),
+      ...(upstream ? [`Upstream http ${upstream}`] : []),
       "",
     ].join("\n"),
   }), credentials);

@@ -1,6 +1,6 @@
 /**
  * Egress through real proxies (tinyproxy, squid) on loopback: http and https targets, the
- * browser, EGRESS_PROXY, the guard around and behind the proxy, and EPROXY. Target names
+ * browser, EGRESS_PROXY, the guard around and behind the proxy, and EPROXYFAILED. Target names
  * resolve (injected resolver) straight to 127.0.0.1, so what a proxy is asked to CONNECT to is
  * a loopback fixture: nothing leaves the machine.
  */
@@ -13,6 +13,7 @@ import { certsFor } from "../extract/_certs.ts";
 import { serve, tableResolver, testConfig } from "../_fixtures.ts";
 import { type RunningProxy, startSquid, startTinyproxy } from "./_proxies.ts";
 import { requireChromium } from "../browser/_helpers.ts";
+import { startRecordingProxy } from "./_recording_proxy.ts";
 
 const SITE = "site.example.test";
 const proxyOf = (url: string): ProxySpec => parseProxy(url, (why) => new Error(why));
@@ -23,6 +24,15 @@ function target(tls: { cert: string; key: string } | null = null) {
     () => new Response(`<title>through</title>`, { headers: { "content-type": "text/html" } }),
     tls,
   );
+}
+
+/** The bytes squid's access log counts for its tunnels to `address` (sent back to linkpeek). */
+function tunnelledBytes(log: string, address: string): number[] {
+  const line = new RegExp(
+    `TCP_TUNNEL/200 (\\d+) CONNECT ${address.replaceAll(".", "\\.")}\\b`,
+    "g",
+  );
+  return [...log.matchAll(line)].map((match) => Number(match[1]));
 }
 
 /** Waits until the proxy's log holds `text` (squid writes a tunnel's line when it closes). */
@@ -51,9 +61,14 @@ Deno.test("the fetcher tunnels to the checked address through tinyproxy and squi
   const { ca, cert, key } = await certsFor(names);
   await using plain = target();
   await using secure = target({ cert, key });
-  await using tiny = await startTinyproxy({ user: "ada", password: "s3cret" });
+  // tinyproxy hands every tunnel on to a recording proxy: what it carried is counted there.
+  await using recorder = await startRecordingProxy();
+  await using tiny = await startTinyproxy(
+    { user: "ada", password: "s3cret" },
+    `127.0.0.1:${recorder.port}`,
+  );
   await using squid = await startSquid();
-  const config = configFor([plain.port, secure.port, tiny.port, squid.port]);
+  const config = configFor([plain.port, secure.port, tiny.port, squid.port, recorder.port]);
   const fetcher = createFetcher({ config, ca: [ca] });
 
   for (const [name, proxy] of [["tinyproxy", tiny], ["squid", squid]] as const) {
@@ -71,6 +86,14 @@ Deno.test("the fetcher tunnels to the checked address through tinyproxy and squi
         assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${plain.port}`));
         assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${secure.port}`));
         assert.doesNotMatch(log, /site\.example\.test/); // the proxy never saw the name
+        // The bytes crossed the proxy: the answers (and TLS handshake) came back through it.
+        if (name === "squid") {
+          assert.ok(tunnelledBytes(log, `127.0.0.1:${plain.port}`)[0]! > 100, log);
+          assert.ok(tunnelledBytes(log, `127.0.0.1:${secure.port}`)[0]! > 1000, log);
+        } else {
+          assert.deepEqual(recorder.requestLines, ["GET / HTTP/1.1"]);
+          assert.ok(recorder.down() > 1000, `${recorder.down()} bytes came back`);
+        }
       },
     );
   }
@@ -87,19 +110,25 @@ Deno.test("the fetcher tunnels to the checked address through tinyproxy and squi
     for (let i = 0; i < 100 && count(await squid.log()) < before + 2; i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.equal(count(await squid.log()), before + 2);
+    const log = await squid.log();
+    assert.equal(count(log), before + 2);
+    // The fetch's answer came back through the tunnel (the dial's socket carried nothing).
+    assert.ok(tunnelledBytes(log, `127.0.0.1:${plain.port}`).slice(before).some((n) => n > 100));
   });
 
-  await t.step("407 without or with wrong credentials: EPROXY naming the host only", async () => {
-    for (
-      const url of [`http://127.0.0.1:${tiny.port}`, `http://ada:wrong@127.0.0.1:${tiny.port}`]
-    ) {
-      await assert.rejects(
-        fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(url) }),
-        isCode("EPROXY", /^The proxy "127\.0\.0\.1" asked for credentials \(40[17]\)\.$/),
-      );
-    }
-  });
+  await t.step(
+    "407 without or with wrong credentials: EPROXYFAILED naming the host only",
+    async () => {
+      for (
+        const url of [`http://127.0.0.1:${tiny.port}`, `http://ada:wrong@127.0.0.1:${tiny.port}`]
+      ) {
+        await assert.rejects(
+          fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(url) }),
+          isCode("EPROXYFAILED", /^The proxy "127\.0\.0\.1" asked for credentials \(40[17]\)\.$/),
+        );
+      }
+    },
+  );
 });
 
 Deno.test("the guard holds around and behind a proxy", async (t) => {
@@ -125,20 +154,23 @@ Deno.test("the guard holds around and behind a proxy", async (t) => {
     assert.doesNotMatch(await squid.log(), /10\.0\.0\.9/);
   });
 
-  await t.step("a proxy that refuses connections is EPROXY, never a direct fetch", async () => {
-    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (closed.addr as Deno.NetAddr).port;
-    closed.close();
-    const fetcher = createFetcher({ config: configFor([plain.port, port]) });
-    await assert.rejects(
-      fetcher.fetch(`http://${SITE}:${plain.port}/`, {
-        proxy: proxyOf(`http://user:pw@127.0.0.1:${port}`),
-        retries: 2,
-      }),
-      isCode("EPROXY", /^The proxy "127\.0\.0\.1" refused the connection\.$/),
-    );
-    assert.equal(plain.hits, 0);
-  });
+  await t.step(
+    "a proxy that refuses connections is EPROXYFAILED, never a direct fetch",
+    async () => {
+      const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = (closed.addr as Deno.NetAddr).port;
+      closed.close();
+      const fetcher = createFetcher({ config: configFor([plain.port, port]) });
+      await assert.rejects(
+        fetcher.fetch(`http://${SITE}:${plain.port}/`, {
+          proxy: proxyOf(`http://user:pw@127.0.0.1:${port}`),
+          retries: 2,
+        }),
+        isCode("EPROXYFAILED", /^The proxy "127\.0\.0\.1" refused the connection\.$/),
+      );
+      assert.equal(plain.hits, 0);
+    },
+  );
 });
 
 Deno.test("the browser's traffic leaves through the request's proxy", async () => {
@@ -158,5 +190,5 @@ Deno.test("the browser's traffic leaves through the request's proxy", async () =
     html: true,
     proxy: proxyOf(`http://127.0.0.1:${tiny.port}`),
   });
-  await assert.rejects(denied, isCode("EPROXY", /asked for credentials/));
+  await assert.rejects(denied, isCode("EPROXYFAILED", /asked for credentials/));
 });

@@ -7,10 +7,10 @@ import { evaluateSources } from "../../lib/extract/custom/rules.ts";
 
 const parse = (query: string) => parseParams(new URLSearchParams(query), { maxTimeoutMs: 28_000 });
 
-function invalid(run: () => unknown, pattern: RegExp): void {
+function invalid(run: () => unknown, pattern: RegExp, code = "EINVALQUERY"): void {
   assert.throws(run, (error: unknown) => {
     assert.ok(error instanceof ApiError);
-    assert.equal(error.code, "EINVALQUERY");
+    assert.equal(error.code, code);
     assert.match(error.message, pattern);
     return true;
   });
@@ -70,10 +70,11 @@ Deno.test("validateRules() accepts evaluate rules at the top level only, alone",
   });
   assert.deepEqual(evaluateSources(rules), ["window.x", "() => 2"]);
   assert.deepEqual(rules.b![1], { evaluate: { source: "() => 2", index: 1 }, type: ["number"] });
-  invalid(() => validateRules({ a: { evaluate: "1", selector: "h1" } }), /data\.a/);
-  invalid(() => validateRules({ a: { evaluate: "" } }), /data\.a\.evaluate/);
+  invalid(() => validateRules({ a: { evaluate: "1", selector: "h1" } }), /data\.a/, "EINVALDATA");
+  invalid(() => validateRules({ a: { evaluate: "" } }), /data\.a\.evaluate/, "EINVALDATA");
   invalid(
     () => validateRules({ a: { selector: "div", attr: { b: { evaluate: "1" } } } }),
     /top-level/,
+    "EINVALDATA",
   );
 });

@@ -5,10 +5,11 @@ import { ApiError } from "../../lib/util/errors.ts";
 
 const parse = (query: string) => parseParams(new URLSearchParams(query), { maxTimeoutMs: 28_000 });
 
-function assertInvalid(query: string, naming: string) {
+/** Invalid, named, with EINVALQUERY or the parameter's own Microlink code. */
+function assertInvalid(query: string, naming: string, code = "EINVALQUERY") {
   assert.throws(() => parse(query), (error: unknown) => {
     assert.ok(error instanceof ApiError, `expected ApiError, got ${error}`);
-    assert.equal(error.code, "EINVALQUERY");
+    assert.equal(error.code, code);
     assert.equal(error.status, 400);
     assert.ok(error.message.includes(naming), `"${error.message}" should name ${naming}`);
     return true;
@@ -90,7 +91,7 @@ Deno.test("parseParams() checks numbers, enums and durations", () => {
   assert.equal(parse("url=x&ttl=1d").ttlMs, 86_400_000);
   assertInvalid("url=x&timeout=50s", "timeout");
   assertInvalid("url=x&timeout=soon", "timeout");
-  assertInvalid("url=x&ttl=10s", "ttl");
+  assertInvalid("url=x&ttl=10s", "ttl", "EINVALTTL");
   assertInvalid("url=x&screenshot.quality=101", "screenshot.quality");
   assertInvalid("url=x&viewport.width=wide", "viewport.width");
   assertInvalid("url=x&prerender=maybe", "prerender");
@@ -113,7 +114,7 @@ Deno.test("parseParams() reads durations in milliseconds or humanised", () => {
   assert.equal(ttl("1w"), 7 * DAY);
   assert.equal(parse("url=x").ttlMs, null, "absent: the cache's default (24 h) applies");
   for (const value of ["59s", "59999", "32d", "0", "abc", "1 fortnight", "-1d", "1d2h"]) {
-    assertInvalid(`url=x&ttl=${encodeURIComponent(value)}`, "ttl");
+    assertInvalid(`url=x&ttl=${encodeURIComponent(value)}`, "ttl", "EINVALTTL");
   }
 });
 
@@ -122,9 +123,9 @@ Deno.test("parseParams() allows staleTtl from 0 up to ttl", () => {
   assert.equal(parse("url=x&staleTtl=1h").staleTtlMs, 3_600_000);
   assert.equal(parse("url=x&staleTtl=1d").staleTtlMs, 86_400_000);
   assert.equal(parse("url=x&ttl=2d&staleTtl=2d").staleTtlMs, 2 * 86_400_000);
-  assertInvalid("url=x&staleTtl=2d", "staleTtl");
-  assertInvalid("url=x&ttl=1h&staleTtl=2h", "staleTtl");
-  assertInvalid("url=x&stale_ttl=soon", "staleTtl");
+  assertInvalid("url=x&staleTtl=2d", "staleTtl", "EINVALSTTL");
+  assertInvalid("url=x&ttl=1h&staleTtl=2h", "staleTtl", "EINVALSTTL");
+  assertInvalid("url=x&stale_ttl=soon", "staleTtl", "EINVALSTTL");
 });
 
 Deno.test("parseParams() refuses headers that cannot be forwarded", () => {

@@ -1,6 +1,6 @@
 /**
  * The `data` parameter's custom rules: shape, and validation into a normal form that the
- * runner can trust. Every problem is an EINVALQUERY naming the parameter path.
+ * runner can trust. Every problem is an EINVALDATA (Microlink's code) naming the parameter path.
  */
 import { ApiError } from "../../util/errors.ts";
 import { compileSelector } from "../dom/mod.ts";
@@ -37,7 +37,7 @@ interface State {
   evaluate: string[];
 }
 
-/** Validates the parsed `data` parameter; throws ApiError("EINVALQUERY") naming the path. */
+/** Validates the parsed `data` parameter; throws ApiError("EINVALDATA") naming the path. */
 export function validateRules(rules: unknown): CustomRules {
   return validateSet(rules, { path: "data", depth: 1 }, { count: 0, evaluate: [] });
 }
@@ -59,7 +59,7 @@ interface Where {
 }
 
 function invalid(message: string): never {
-  throw new ApiError("EINVALQUERY", message);
+  throw new ApiError("EINVALDATA", message);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,40 +1,48 @@
 import { loadConfig } from "./lib/config/mod.ts";
 import { createHandler } from "./lib/handler/mod.ts";
 import { flushLog, log, setLogLevel } from "./lib/util/log.ts";
+import { runStdio } from "./lib/cli/mcp.ts";
 
-const config = loadConfig();
-setLogLevel(config.logLevel);
-const handler = await createHandler(config);
+/** The service: the API and /mcp on PORT (and PRO_PORT), until SIGTERM or SIGINT. */
+async function startService(): Promise<void> {
+  const config = loadConfig();
+  setLogLevel(config.logLevel);
+  const handler = await createHandler(config);
 
-function remote(info: Deno.ServeHandlerInfo): string {
-  const addr = info.remoteAddr as Deno.NetAddr;
-  return addr.hostname ?? "0.0.0.0";
+  function remote(info: Deno.ServeHandlerInfo): string {
+    const addr = info.remoteAddr as Deno.NetAddr;
+    return addr.hostname ?? "0.0.0.0";
+  }
+
+  const servers = [
+    Deno.serve(
+      { port: config.port, hostname: config.listenHost, onListen: () => {} },
+      (request, info) => handler(request, { remoteAddr: remote(info) }),
+    ),
+  ];
+  if (config.proPort) {
+    servers.push(Deno.serve(
+      { port: config.proPort, hostname: config.listenHost, onListen: () => {} },
+      (request, info) => handler(request, { remoteAddr: remote(info), pro: true }),
+    ));
+  }
+  log.info("listening", { port: config.port, proPort: config.proPort, host: config.listenHost });
+
+  // Graceful shutdown: stop accepting, let in-flight requests finish, close the browser.
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    Deno.addSignalListener(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      log.info("shutting down", { signal });
+      await Promise.all(servers.map((server) => server.shutdown()));
+      await handler.close();
+      flushLog();
+      Deno.exit(0);
+    });
+  }
 }
 
-const servers = [
-  Deno.serve(
-    { port: config.port, hostname: config.listenHost, onListen: () => {} },
-    (request, info) => handler(request, { remoteAddr: remote(info) }),
-  ),
-];
-if (config.proPort) {
-  servers.push(Deno.serve(
-    { port: config.proPort, hostname: config.listenHost, onListen: () => {} },
-    (request, info) => handler(request, { remoteAddr: remote(info), pro: true }),
-  ));
-}
-log.info("listening", { port: config.port, proPort: config.proPort, host: config.listenHost });
-
-// Graceful shutdown: stop accepting, let in-flight requests finish, close the browser.
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    log.info("shutting down", { signal });
-    await Promise.all(servers.map((server) => server.shutdown()));
-    await handler.close();
-    flushLog();
-    Deno.exit(0);
-  });
-}
+// `linkpeek mcp`: the MCP tools over stdio, forwarding to a running service (lib/cli/mcp.ts).
+if (Deno.args[0] === "mcp") await runStdio();
+else await startService();

@@ -2,6 +2,7 @@ import { toBase64Url } from "../util/base64url.ts";
 import { prettyBytes } from "../media/pretty.ts";
 import type { MediaObject } from "../util/payload_types.ts";
 import type { Services } from "../services/mod.ts";
+import type { StoredAsset } from "../store/types.ts";
 import { SANDBOX_CSP, untrustedBodyHeaders } from "./untrusted_body.ts";
 
 export const ASSET_PREFIX = "/assets/";
@@ -33,6 +34,7 @@ export async function hostAsset(
     contentType: CONTENT_TYPES[asset.type]!,
     private: asset.credentialed,
     ttlMs: ASSET_TTL_MS,
+    ...(asset.filename ? { filename: `${asset.filename}.${asset.type}` } : {}),
   });
   return {
     url: `${services.config.publicUrl}${ASSET_PREFIX}${
@@ -55,12 +57,14 @@ export function assetIdOf(path: string): string | null {
   return ASSET_PATH.exec(path)?.[1] ?? null;
 }
 
-/** The name a client saves the asset under, when the request gave one. */
-export function assetDisposition(path: string): Record<string, string> {
-  const match = ASSET_PATH.exec(path);
-  if (!match?.[2]) return {};
+/**
+ * The name a client saves the asset under: the one stored when the capture was made, never the
+ * name in the link (anyone can rewrite that segment of a shared URL), none when none was asked.
+ */
+export function assetDisposition(asset: StoredAsset): Record<string, string> {
+  if (!asset.filename) return {};
   // Sanitised names hold only [A-Za-z0-9._-]: nothing to quote or escape.
-  return { "content-disposition": `inline; filename="${match[2]}.${match[3]}"` };
+  return { "content-disposition": `inline; filename="${asset.filename}"` };
 }
 
 /** GET /assets/<id>.<ext> */
@@ -71,7 +75,7 @@ export async function serveAsset(services: Services, path: string): Promise<Resp
   if (!asset) return null;
   return new Response(asset.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
-      ...assetDisposition(path),
+      ...assetDisposition(asset),
       // A capture holds what the target drew: served by what its bytes are, like an embed (an
       // attachment when they are no media, whatever name was asked for).
       ...untrustedBodyHeaders(asset.bytes),

@@ -35,7 +35,7 @@ export async function embedResponse(
   if (id) {
     const asset = await services.store.getAsset(id);
     if (!asset) throw new ApiError("ENOTFOUND", `The asset for \`${path}\` has expired.`);
-    Object.assign(headers, assetDisposition(text.slice(publicUrl.length)));
+    Object.assign(headers, assetDisposition(asset));
     Object.assign(headers, untrustedBodyHeaders(asset.bytes));
     if (asset.private) headers["cache-control"] = "private, max-age=86400";
     return new Response(asset.bytes as Uint8Array<ArrayBuffer>, { headers });

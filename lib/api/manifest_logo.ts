@@ -1,5 +1,6 @@
 import { type Fetcher, targetHeaderOptions, type TargetHeaders } from "../fetch/types.ts";
 import { httpUrl } from "../util/target_url.ts";
+import { parseJson } from "../util/json_depth.ts";
 
 const MAX_MANIFEST_BYTES = 256 * 1024;
 
@@ -25,7 +26,7 @@ export async function manifestIcons(
       signal: options.signal,
     });
     if (result.statusCode < 200 || result.statusCode > 299) return [];
-    const manifest = JSON.parse(new TextDecoder().decode(result.body));
+    const manifest = parseJson(new TextDecoder().decode(result.body)) as { icons?: unknown };
     const icons: unknown[] = Array.isArray(manifest?.icons) ? manifest.icons : [];
     return icons
       .filter((icon): icon is { src: string; sizes?: unknown } =>

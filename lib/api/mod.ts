@@ -18,6 +18,7 @@ import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
 import { preferredEncoding } from "../util/compress.ts";
+import { withApiHeaders } from "./api_headers.ts";
 import { Deadline } from "../util/deadline.ts";
 
 export interface ApiRequest {
@@ -87,7 +88,7 @@ async function answer(
   let prepared: Prepared | null = null;
   let invalid: unknown = null;
   try {
-    prepared = prepare(endpoint.query ? endpoint.query() : url, services);
+    prepared = prepare(endpoint.query ? endpoint.query() : withApiHeaders(url, request), services);
   } catch (error) {
     invalid = error;
   }

@@ -26,6 +26,13 @@ import { domParts, iframeOf, insightsOf } from "./steps/extras.ts";
 import { defaultFields, extractPage, mediaFields, startPlatformData } from "./steps/fields.ts";
 import { loadPage } from "./steps/page.ts";
 import { contentPage } from "./steps/transcript.ts";
+import type { DomResult } from "../extract/dom/work.ts";
+import type { Extracted } from "../extract/mod.ts";
+import {
+  FRONT_MATTER_FIELDS,
+  type FrontMatterField,
+  withFrontMatter,
+} from "../extract/content/front_matter.ts";
 
 export interface Payload {
   status: "success";
@@ -82,11 +89,13 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   if (media && meta !== false) {
     for (const field of MEDIA_FIELDS) if (meta.has(field)) data[field] = media[field];
   }
+  if (meta !== false) Object.assign(data, page.attach);
   addCapture(data, captured);
   if (iframe !== undefined) data.iframe = iframe;
-  if (dom?.markdown != null) data.markdown = dom.markdown;
+  const fields = dom ? frontMatterFields(data, extracted, meta) : {};
+  if (dom?.markdown != null) data.markdown = markdownOf(dom, fields);
   if (insights !== undefined) data.insights = insights;
-  Object.assign(data, dom?.custom);
+  if (dom) Object.assign(data, customOf(dom, fields));
   const { statusCode, redirects, headers } = page;
   return {
     payload: {
@@ -96,13 +105,53 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
       redirects,
       headers,
     },
-    fetchMode: page.fetchMode,
+    fetchMode: throughProxy(page.fetchMode, params.proxy ?? request.services.config.egressProxy),
     fetchTimeMs: page.fetchTimeMs,
   };
+}
+
+type Fields = Partial<Record<FrontMatterField, unknown>>;
+
+/** data.markdown, opened with front matter when `frontmatter=true` asked for it. */
+function markdownOf(dom: DomResult, fields: Fields): string | null {
+  if (dom.markdown === null || dom.markdownWords === null) return dom.markdown;
+  return withFrontMatter(dom.markdown, fields, dom.markdownWords);
+}
+
+/** The custom values; whole-page Markdown rules open with front matter when `meta` is on. */
+function customOf(dom: DomResult, fields: Fields): Record<string, unknown> {
+  const custom = { ...dom.custom };
+  for (const [name, words] of Object.entries(dom.wholePageWords)) {
+    custom[name] = withFrontMatter(custom[name] as string, fields, words);
+  }
+  return custom;
+}
+
+/**
+ * The metadata front matter shows: the fields `meta` keeps (all with meta=false, where only
+ * `frontmatter=true` asks for it), as the response has them, else as extracted.
+ */
+function frontMatterFields(
+  data: Record<string, unknown>,
+  extracted: Extracted | null,
+  meta: false | Set<string>,
+): Fields {
+  const fields: Fields = {};
+  for (const name of FRONT_MATTER_FIELDS) {
+    if (meta !== false && !meta.has(name)) continue;
+    fields[name] = data[name] ?? extracted?.[name] ?? null;
+  }
+  return fields;
 }
 
 function addCapture(data: Record<string, unknown>, captured: Capture | null): void {
   if (captured?.screenshot) data.screenshot = captured.screenshot;
   if (captured?.pdf) data.pdf = captured.pdf;
   if (captured?.function) data.function = captured.function;
+}
+
+/** Microlink's `-proxy` suffix on x-fetch-mode when an upstream proxy carried the page. */
+function throughProxy(mode: FetchMode, proxy: unknown): FetchMode {
+  if (!proxy || mode === "skipped") return mode;
+  return mode === "prerender" || mode === "prerender-proxy" ? "prerender-proxy" : "fetch-proxy";
 }

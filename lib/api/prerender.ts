@@ -51,6 +51,9 @@ const ANY_MARKER = new RegExp(
 const MOUNT_POINT =
   /<(div|main|section)\b[^>]*\bid=["']?(root|app|__next|__nuxt|svelte|q-app|main|application|react-root|ember-app)\b|<app-root\b|<[a-z]+-app\b/;
 const SCRIPT = /<script\b[^>]*\bsrc=|<script\b[^>]*type=["']?module|\bimport\(/;
+/** A script element with code in it (not data: JSON, templates, import maps). */
+const INLINE_SCRIPT =
+  /<script\b(?![^>]*\btype=["']?(?:application\/(?:ld\+)?json|text\/(?:template|x-template|html)|importmap|speculationrules))[^>]*>\s*[^\s<]/;
 const META_REFRESH = /<meta\b[^>]*http-equiv=["']?refresh/;
 const NOSCRIPT_JS = /<noscript\b[^>]*>[\s\S]{0,2000}?javascript/;
 
@@ -66,7 +69,9 @@ export function prerenderReason(html: string, statusCode: number): PrerenderReas
   if (html.length > MAX_SCAN || text > LITTLE_TEXT) return null;
   if (META_REFRESH.test(page)) return "refresh";
   // A shell's own <noscript> ("You need to enable JavaScript to run this app") makes it no wall.
-  if (SCRIPT.test(page) && (MOUNT_POINT.test(page) || text === 0)) {
+  // A single-file build inlines the whole app: an empty mount point and code, no src.
+  const mount = MOUNT_POINT.test(page);
+  if ((SCRIPT.test(page) && (mount || text === 0)) || (mount && INLINE_SCRIPT.test(page))) {
     return describedAlready(page) ? null : "shell";
   }
   if (NOSCRIPT_JS.test(page)) return "noscript";

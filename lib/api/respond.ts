@@ -48,7 +48,8 @@ export function newMeta(requestId: string, plan: Plan, startedAt: number): Respo
 
 export const CORS_HEADERS: Record<string, string> = {
   "access-control-allow-origin": "*",
-  "access-control-allow-headers": "x-api-key",
+  // "*" lets browsers send x-api-header-<anything> (no credentialed CORS here, so it applies).
+  "access-control-allow-headers": "*, x-api-key, authorization",
   "access-control-expose-headers": [
     "x-response-time",
     "x-timestamp",

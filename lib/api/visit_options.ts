@@ -31,6 +31,7 @@ export function visitOptions(
     scroll: page.scroll,
     styles: page.styles,
     scripts: page.scripts,
+    modules: page.modules,
     mediaType: page.mediaType,
     adblock: page.adblock,
     proxy: params.proxy ?? undefined,

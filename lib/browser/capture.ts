@@ -1,5 +1,6 @@
 /** Screenshot (page, full page or element, optionally framed) and PDF of a loaded page. */
-import type { BrowserContext, Page, PaperFormat } from "puppeteer-core";
+import type { Page, PaperFormat } from "puppeteer-core";
+import type { TabOpener } from "./popup_guard.ts";
 import { ApiError } from "../util/errors.ts";
 import type { CapturedImage, CapturedPdf, PdfOptions, ScreenshotOptions } from "./types.ts";
 import type { Deadline } from "../util/deadline.ts";
@@ -9,7 +10,7 @@ import { overlayPage, wantsOverlay } from "./overlay.ts";
 
 export async function captureScreenshot(
   page: Page,
-  job: { options: ScreenshotOptions; context: BrowserContext; deadline: Deadline },
+  job: { options: ScreenshotOptions; context: TabOpener; deadline: Deadline },
 ): Promise<CapturedImage> {
   const { options, deadline } = job;
   const type = options.type ?? "png";
@@ -54,7 +55,7 @@ async function drawOverlay(
   capture: Uint8Array,
   job: {
     options: ScreenshotOptions;
-    context: BrowserContext;
+    context: TabOpener;
     deadline: Deadline;
     type: "png" | "jpeg";
     quality: number | undefined;
@@ -88,17 +89,25 @@ async function drawOverlay(
   }
 }
 
+/** Microlink's documented defaults for `pdf` (format, scale, margin). */
+export const PDF_DEFAULTS = { format: "A4", scale: 0.6, margin: "0.35cm" } as const;
+
 export async function capturePdf(
   page: Page,
   job: { options: PdfOptions; deadline: Deadline },
 ): Promise<CapturedPdf> {
   const { options, deadline } = job;
-  const margin = typeof options.margin === "string"
-    ? { top: options.margin, right: options.margin, bottom: options.margin, left: options.margin }
-    : options.margin;
+  const side = options.margin ?? PDF_DEFAULTS.margin;
+  const margin = typeof side === "string"
+    ? { top: side, right: side, bottom: side, left: side }
+    : side;
+  // Chromium takes format over width and height: a custom size leaves it out.
+  const size = options.width || options.height
+    ? { width: options.width, height: options.height }
+    : { format: (options.format ?? PDF_DEFAULTS.format) as PaperFormat };
   const bytes = await deadline.run(page.pdf({
-    format: (options.format ?? "A4") as PaperFormat,
-    scale: options.scale ?? 1,
+    ...size,
+    scale: options.scale ?? PDF_DEFAULTS.scale,
     margin,
     landscape: options.landscape ?? false,
     pageRanges: options.pageRanges ?? "",

@@ -4,7 +4,8 @@
  * the caller's theme or Microlink's default look. The view is composed in a fresh tab of the
  * visit's context (the target's own CSP cannot block its styles) and captured like a page.
  */
-import type { BrowserContext, HTTPResponse, Page } from "puppeteer-core";
+import type { HTTPResponse, Page } from "puppeteer-core";
+import type { TabOpener } from "./popup_guard.ts";
 import { hljsTheme } from "./code_themes.ts";
 import type { Deadline } from "../util/deadline.ts";
 import type { HighlightJob } from "./_highlight_worker.ts";
@@ -82,7 +83,7 @@ export async function openCodeView(
   page: Page,
   view: {
     response: HTTPResponse | null;
-    context: BrowserContext;
+    context: TabOpener;
     theme: string | undefined;
     deadline: Deadline;
   },

@@ -1,4 +1,12 @@
-/** Device presets for `device=`; names match ignoring case, spaces, dashes and underscores. */
+/**
+ * Device presets for `device=`, as Microlink resolves them (@browserless/devices): puppeteer's
+ * known devices (iPhone X, iPad, Pixel 5, Galaxy S9+, Kindle Fire HDX ... and their landscape
+ * forms) and Microlink's desktops (Macbook Pro 13/15/16, iMac 21 to 27 5K), plus the few names
+ * linkpeek offered before (Galaxy S9, Pixel 7, Desktop). Names match ignoring case, spaces,
+ * dashes and underscores; never by guess, so a typo is an error rather than another device.
+ */
+import { KnownDevices } from "puppeteer-core";
+import desktops from "@browserless/devices/src/devices.json" with { type: "json" };
 import { ApiError } from "../util/errors.ts";
 
 export interface Device {
@@ -14,20 +22,12 @@ export interface Device {
   };
 }
 
-const IOS_UA =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
-const IPAD_UA =
-  "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 const ANDROID_UA = (model: string) =>
   `Mozilla/5.0 (Linux; Android 14; ${model}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36`;
 
-function device(
-  name: string,
-  size: [number, number, number],
-  mobile: boolean,
-  userAgent: string | null,
-): Device {
+function ownDevice(name: string, size: [number, number, number], userAgent: string | null) {
   const [width, height, deviceScaleFactor] = size;
+  const mobile = userAgent !== null;
   return {
     name,
     userAgent,
@@ -42,30 +42,30 @@ function device(
   };
 }
 
+/** linkpeek's names from before Microlink's list, kept so that old queries keep working. */
+const OWN: readonly Device[] = [
+  ownDevice("Galaxy S9", [360, 740, 4], ANDROID_UA("SM-G960F")),
+  ownDevice("Pixel 7", [412, 915, 2.625], ANDROID_UA("Pixel 7")),
+  ownDevice("Desktop", [1920, 1080, 1], null),
+];
+
 export const DEVICES: readonly Device[] = [
-  device("iPhone 15", [393, 852, 3], true, IOS_UA),
-  device("iPhone 15 Pro Max", [430, 932, 3], true, IOS_UA),
-  device("iPhone SE", [375, 667, 2], true, IOS_UA),
-  device("iPad", [810, 1080, 2], true, IPAD_UA),
-  device("iPad Pro", [1024, 1366, 2], true, IPAD_UA),
-  device("Galaxy S9", [360, 740, 4], true, ANDROID_UA("SM-G960F")),
-  device("Pixel 7", [412, 915, 2.625], true, ANDROID_UA("Pixel 7")),
-  device("Macbook Pro 13", [1280, 800, 2], false, null),
-  device("Macbook Pro 16", [1536, 960, 2], false, null),
-  device("Desktop", [1920, 1080, 1], false, null),
+  ...Object.values(desktops as Record<string, Device>),
+  ...Object.values(KnownDevices).map((d) => ({ ...d, viewport: { ...d.viewport } }) as Device),
+  ...OWN,
 ];
 
 const key = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, "");
+const BY_KEY = new Map(DEVICES.map((d) => [key(d.name), d]));
 
 /** The preset named `name`; EINVALQUERY naming the value when there is none. */
 export function findDevice(name: string): Device {
-  const found = DEVICES.find((d) => key(d.name) === key(name));
+  const found = BY_KEY.get(key(name));
   if (!found) {
     throw new ApiError(
       "EINVALQUERY",
-      `The \`device\` parameter "${name}" is not a known device (one of: ${
-        DEVICES.map((d) => d.name).join(", ")
-      }).`,
+      `The \`device\` parameter "${name.slice(0, 100)}" is not a known device (e.g. iPhone 15, ` +
+        "iPad, Pixel 5, Macbook Pro 13, iMac 27; the README lists where the names come from).",
     );
   }
   return found;

@@ -5,13 +5,7 @@
 import type { Browser } from "puppeteer-core";
 import { ApiError } from "../util/errors.ts";
 import { log, outsideRequest } from "../util/log.ts";
-import type {
-  BrowserOptions,
-  BrowserPool,
-  BrowserStats,
-  VisitOptions,
-  VisitResult,
-} from "./types.ts";
+import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
 import { Deadline, settlesWithin } from "../util/deadline.ts";
 import { httpUrl } from "../util/target_url.ts";
 import { type EgressProxy, startProxy } from "./proxy_server.ts";
@@ -21,6 +15,7 @@ import { SpareContexts } from "./spare.ts";
 import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
 import { PhaseClock } from "./visit_timings.ts";
 import { AdmissionPool } from "../util/admission.ts";
+import { RendererMemoryWatch } from "./renderer_memory.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
@@ -29,111 +24,109 @@ export { parseBackground } from "./background.ts";
 interface Running {
   browser: Browser;
   spares: SpareContexts;
+  memory: RendererMemoryWatch;
   userDataDir: string;
   userAgent: string;
 }
 
-/** The pool of visits on one lazily launched Chromium (see BrowserPool). */
 export function createBrowser(options: BrowserOptions): BrowserPool {
-  return new ChromiumPool(options);
-}
-
-class ChromiumPool implements BrowserPool {
-  /** Pages open at once and visits waiting for one; a page's place is held until it is gone. */
-  readonly admission: AdmissionPool;
-  readonly #options: BrowserOptions;
-  readonly #config: BrowserOptions["config"];
-  readonly #fetcher: BrowserOptions["fetcher"];
-  readonly #maxPages: number;
-  readonly #maxQueue: number;
-  /** Egress proxies for visits of requests that name `proxy=`. */
-  readonly #upstreams: UpstreamProxies;
+  const { config, fetcher } = options;
+  const maxPages = options.maxPages ?? config.browserPages;
+  const maxQueue = options.maxQueue ?? config.browserQueue;
+  let proxy: EgressProxy | null = null;
+  let running: Running | null = null;
+  let launching: Promise<Running> | null = null;
+  let launches = 0;
+  let closed = false;
   /** Contexts of finished visits still being disposed of. */
-  readonly #closings = new Set<Promise<void>>();
-  #proxy: EgressProxy | null = null;
-  #running: Running | null = null;
-  #launching: Promise<Running> | null = null;
-  #launches = 0;
-  #closed = false;
+  const closings = new Set<Promise<void>>();
+  /** Pages open at once and visits waiting for one; a page's place is held until it is gone. */
+  const admission = new AdmissionPool({
+    running: maxPages,
+    waiting: maxQueue,
+    busyMessage: (s) =>
+      `The browser is saturated (${s.maxRunning} pages open, ${s.waiting} waiting); retry later.`,
+    closedError: () => new ApiError("EBROWSER", "No browser available: the pool is closed."),
+  });
+  /** Egress proxies for visits of requests that name `proxy=`. */
+  const upstreams = new UpstreamProxies({ fetcher, config });
 
-  constructor(options: BrowserOptions) {
-    this.#options = options;
-    this.#config = options.config;
-    this.#fetcher = options.fetcher;
-    this.#maxPages = options.maxPages ?? this.#config.browserPages;
-    this.#maxQueue = options.maxQueue ?? this.#config.browserQueue;
-    this.admission = new AdmissionPool({
-      running: this.#maxPages,
-      waiting: this.#maxQueue,
-      busyMessage: (s) =>
-        `The browser is saturated (${s.maxRunning} pages open, ${s.waiting} waiting); retry later.`,
-      closedError: () => new ApiError("EBROWSER", "No browser available: the pool is closed."),
-    });
-    this.#upstreams = new UpstreamProxies({ fetcher: this.#fetcher, config: this.#config });
-  }
-
-  async #startEgress(): Promise<EgressProxy> {
-    if (this.#proxy) return this.#proxy;
-    const proxy = this.#proxy = await startProxy({
-      fetcher: this.#fetcher,
-      dialTimeoutMs: this.#config.fetchTimeoutMs,
-    });
+  const startEgress = async (): Promise<EgressProxy> => {
+    if (proxy) return proxy;
+    proxy = await startProxy({ fetcher, dialTimeoutMs: config.fetchTimeoutMs });
     // The proxy is linkpeek's own port: the guard must never let a page reach it.
-    this.#fetcher.ownPorts.add(proxy.port);
+    fetcher.ownPorts.add(proxy.port);
     return proxy;
-  }
+  };
 
-  async #launch(): Promise<Running> {
-    const executablePath = await findChromium(this.#config.chromiumPath);
-    const egress = await this.#startEgress();
+  const launch = async (): Promise<Running> => {
+    const executablePath = await findChromium(config.chromiumPath);
+    const egress = await startEgress();
     const { browser, userDataDir } = await launchChromium({
       executablePath,
       proxyPort: egress.port,
     });
-    this.#launches++;
+    launches++;
     const userAgent = (await browser.userAgent()).replace("HeadlessChrome", "Chrome");
     const current: Running = {
       browser,
       userDataDir,
       userAgent,
       spares: new SpareContexts(browser),
+      memory: new RendererMemoryWatch(browser, {
+        limitBytes: config.browserPageMemoryMb * 2 ** 20,
+        busy: () => admission.state().running > 0,
+      }),
     };
     browser.on("disconnected", () => {
-      if (this.#running === current) this.#running = null;
+      if (running === current) running = null;
+      current.memory.stop();
       void current.spares.close();
       log.warn("browser disconnected", { pid: browser.process()?.pid ?? null });
       void removeDir(userDataDir);
     });
-    log.info("browser launched", {
-      pid: browser.process()?.pid ?? null,
-      launches: this.#launches,
-    });
+    log.info("browser launched", { pid: browser.process()?.pid ?? null, launches });
     return current;
-  }
+  };
 
   /** The running browser, launching (once, shared) when there is none. */
-  async #browser(): Promise<Running> {
-    if (this.#closed) throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
-    if (this.#running?.browser.connected) return this.#running;
-    if (!this.#launching) {
+  const getBrowser = async (): Promise<Running> => {
+    if (closed) throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
+    if (running?.browser.connected) return running;
+    if (!launching) {
       // Outside the waiting request: the browser and its proxy outlive it, and their later
       // log lines belong to no request.
-      this.#launching = outsideRequest(() => this.#launch()).then((r) => {
-        if (this.#closed) {
+      launching = outsideRequest(launch).then((r) => {
+        if (closed) {
           void shutdown(r);
           throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
         }
-        return (this.#running = r);
-      }).finally(() => (this.#launching = null));
+        return (running = r);
+      }).finally(() => (launching = null));
     }
-    return await this.#launching;
-  }
+    return await launching;
+  };
 
-  async visit(url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> {
+  const kill = (r: Running) => {
+    try {
+      r.browser.process()?.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+
+  const shutdown = async (r: Running) => {
+    r.memory.stop();
+    await r.spares.close();
+    if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
+    await removeDir(r.userDataDir);
+  };
+
+  const visit = async (url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> => {
     if (!httpUrl(url)) {
       throw new ApiError("EINVALURL", `The URL \`${url}\` is not a valid URL.`);
     }
-    const ms = visitOptions.timeoutMs ?? this.#config.requestTimeoutMs;
+    const ms = visitOptions.timeoutMs ?? config.requestTimeoutMs;
     using deadline = new Deadline({
       timeoutMs: ms,
       signal: visitOptions.signal,
@@ -141,21 +134,21 @@ class ChromiumPool implements BrowserPool {
         new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${url}" within ${ms} ms.`),
     });
     const clock = new PhaseClock();
-    const place = await this.admission.enter(deadline.signal);
+    const place = await admission.enter(deadline.signal);
     clock.lap("queue");
     let released = false;
     try {
-      const current = await deadline.run(this.#browser());
+      const current = await deadline.run(getBrowser());
       clock.lap("launch");
       const upstream = visitOptions.proxy
-        ? await deadline.run(this.#upstreams.acquire(visitOptions.proxy))
+        ? await deadline.run(upstreams.acquire(visitOptions.proxy))
         : null;
       const outcome = await runVisit({
         open: () =>
           upstream
             ? openProxiedContext(current.browser, upstream.egress.port)
             : current.spares.take(),
-        proxy: upstream?.egress ?? this.#proxy!,
+        proxy: upstream?.egress ?? proxy!,
         url,
         options: visitOptions,
         deadline,
@@ -167,100 +160,87 @@ class ChromiumPool implements BrowserPool {
       released = true;
       const closing = outcome.closed.then((closed) => {
         clock.lap("close");
-        this.#options.onVisit?.(clock.timings);
-        if (!closed && this.#running === current) {
+        options.onVisit?.(clock.timings);
+        if (!closed && running === current) {
           // The page could not even be closed: replace the browser rather than leak it.
           log.warn("browser context would not close; restarting browser", {});
-          this.#running = null;
+          running = null;
           void shutdown(current);
         } else {
           // The next visit's spare, opened now that this one no longer needs the CPU.
           current.spares.refill();
         }
       }).finally(() => {
-        this.#closings.delete(closing);
+        closings.delete(closing);
         upstream?.release();
         place.release();
       });
-      this.#closings.add(closing);
+      closings.add(closing);
       if (!outcome.ok) throw outcome.error;
       return outcome.result;
     } finally {
       if (!released) place.release();
     }
-  }
+  };
 
-  async egressPort(): Promise<number> {
-    return (await this.#startEgress()).port;
-  }
-
-  async ready(): Promise<boolean> {
+  const ready = async (): Promise<boolean> => {
     try {
-      await this.#browser();
+      await getBrowser();
       return true;
     } catch {
       return false;
     }
-  }
+  };
 
-  async settled(): Promise<void> {
-    while (this.#closings.size) await Promise.all(this.#closings);
-    // Each lease taken starts a new spare: counting contexts is exact once it is open.
-    await this.#running?.spares.settled();
-  }
+  const close = async () => {
+    closed = true;
+    const drained = admission.close();
+    const pending = launching;
+    if (pending) await pending.catch(() => {});
+    while (closings.size) await Promise.all(closings);
+    if (running) {
+      const r = running;
+      running = null;
+      await shutdown(r);
+    }
+    await proxy?.close();
+    proxy = null;
+    await upstreams.close();
+    // Visits still running fail fast now that their browser is gone, and free their places.
+    await drained;
+  };
 
-  stats(): BrowserStats {
-    const running = this.#running;
-    const { running: inUse, waiting } = this.admission.state();
-    return {
-      inUse,
-      queued: waiting,
-      maxPages: this.#maxPages,
-      maxQueue: this.#maxQueue,
+  return {
+    visit,
+    egressPort: async () => (await startEgress()).port,
+    upstream: (spec) => upstreams.acquire(spec),
+    ready,
+    settled: async () => {
+      while (closings.size) await Promise.all(closings);
+      // Each lease taken starts a new spare: counting contexts is exact once it is open.
+      await running?.spares.settled();
+    },
+    admission,
+    stats: () => ({
+      inUse: admission.state().running,
+      queued: admission.state().waiting,
+      maxPages,
+      maxQueue,
       pid: running?.browser.process()?.pid ?? null,
-      launches: this.#launches,
+      launches,
       // Every visit has its own context; the default one is never used.
       contexts: running
         ? running.browser.browserContexts().filter((c) =>
-          c !== running.browser.defaultBrowserContext() && !running.spares.holds(c)
+          c !== running!.browser.defaultBrowserContext() && !running!.spares.holds(c)
         ).length
         : 0,
-    };
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    const drained = this.admission.close();
-    const pending = this.#launching;
-    if (pending) await pending.catch(() => {});
-    while (this.#closings.size) await Promise.all(this.#closings);
-    if (this.#running) {
-      const r = this.#running;
-      this.#running = null;
-      await shutdown(r);
-    }
-    await this.#proxy?.close();
-    this.#proxy = null;
-    await this.#upstreams.close();
-    // Visits still running fail fast now that their browser is gone, and free their places.
-    await drained;
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
-  }
-}
-
-function kill(r: Running): void {
-  try {
-    r.browser.process()?.kill("SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
-async function shutdown(r: Running): Promise<void> {
-  await r.spares.close();
-  if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
-  await removeDir(r.userDataDir);
+      pages: running
+        ? running.browser.targets().filter((t) =>
+          t.type() === "page" && t.browserContext() !== running!.browser.defaultBrowserContext()
+        ).length
+        : 0,
+    }),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

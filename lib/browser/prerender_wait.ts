@@ -7,12 +7,18 @@
  */
 import type { HTTPResponse, Page } from "puppeteer-core";
 import type { Deadline } from "../util/deadline.ts";
+import { ApiError } from "../util/errors.ts";
 
 /** How long the first page may take to navigate on its own (a challenge computes first). */
 const FIRST_WAIT_MS = 5000;
 /** After a followed navigation, how long a chained one may take to start. */
 const NEXT_WAIT_MS = 500;
 const MAX_HOPS = 3;
+/**
+ * The whole follow, from the first navigation on: a page that reloads before its load event
+ * (or two that bounce) never lets a load be waited for, so time bounds it as well as count.
+ */
+const FOLLOW_MS = 15_000;
 /** How long a shell may take to show its first text after load. */
 const TEXT_WAIT_MS = 5000;
 
@@ -21,9 +27,23 @@ export interface MainDocuments {
   follow(deadline: Deadline): Promise<HTTPResponse | null>;
 }
 
-/** Watches the main frame's documents from before the navigation on. */
-export function trackMainDocuments(page: Page): MainDocuments {
+/**
+ * Watches the main frame's documents from before the navigation on. A page that navigates
+ * more than MAX_HOPS times by itself, or is still moving after FOLLOW_MS, fails the visit
+ * (`deadline`): the caller's fetched HTML stands.
+ */
+export function trackMainDocuments(page: Page, deadline: Deadline, url: string): MainDocuments {
   let commits = 0;
+  let followed = false;
+  const giveUp = (why: string) => {
+    if (followed) return;
+    deadline.fail(new ApiError("EBRWSRTIMEOUT", `The page "${url}" ${why}.`));
+  };
+  const timer = setTimeout(
+    () => giveUp(`was still navigating by itself after ${FOLLOW_MS} ms`),
+    FOLLOW_MS,
+  );
+  Deno.unrefTimer(timer);
   /** A document committed and has not fired its load event yet. */
   let loading = false;
   let last: HTTPResponse | null = null;
@@ -31,6 +51,8 @@ export function trackMainDocuments(page: Page): MainDocuments {
   page.on("framenavigated", (frame) => {
     if (frame !== page.mainFrame()) return;
     commits++;
+    // The first commit is the visit's own navigation.
+    if (commits > 1 + MAX_HOPS) giveUp(`navigated by itself more than ${MAX_HOPS} times`);
     loading = true;
     wake();
   });
@@ -60,16 +82,21 @@ export function trackMainDocuments(page: Page): MainDocuments {
 
   return {
     async follow(deadline) {
-      for (let hop = 0; hop < MAX_HOPS; hop++) {
+      try {
+        for (let hop = 0; hop < MAX_HOPS; hop++) {
+          await loaded(deadline);
+          // A page that already moved during its first load has solved its challenge.
+          const first = hop === 0 && commits <= 1;
+          const wait = Math.min(first ? FIRST_WAIT_MS : NEXT_WAIT_MS, deadline.remaining(2000));
+          const before = commits;
+          if (!await deadline.run(until(() => commits > before, wait))) break;
+        }
         await loaded(deadline);
-        // A page that already moved during its first load has solved its challenge.
-        const first = hop === 0 && commits <= 1;
-        const wait = Math.min(first ? FIRST_WAIT_MS : NEXT_WAIT_MS, deadline.remaining(2000));
-        const before = commits;
-        if (!await deadline.run(until(() => commits > before, wait))) break;
+        return last;
+      } finally {
+        followed = true;
+        clearTimeout(timer);
       }
-      await loaded(deadline);
-      return last;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import type { ProxySpec } from "../fetch/proxy_client.ts";
+import type { EgressProxy } from "./proxy_server.ts";
 import type { AdmissionPool } from "../util/admission.ts";
 import type { VisitTimings } from "./visit_timings.ts";
 
@@ -8,6 +9,13 @@ export interface FunctionResult {
   isFulfilled: boolean;
   isRejected: boolean;
   value: unknown;
+}
+
+/** A visit's way out through a request's `proxy=`: its own egress proxy, held until released. */
+export interface Upstream {
+  egress: EgressProxy;
+  /** Called once the visit's context is gone. */
+  release(): void;
 }
 
 export type ImageType = "png" | "jpeg";
@@ -42,6 +50,9 @@ export interface PdfOptions {
   landscape?: boolean;
   /** e.g. "1-3, 5". */
   pageRanges?: string;
+  /** Paper size as CSS lengths; either replaces `format`. */
+  width?: string;
+  height?: string;
 }
 
 export interface ViewportOptions {
@@ -76,6 +87,8 @@ export interface VisitOptions {
   styles?: string | string[];
   /** JS text, or http(s) URLs of scripts. */
   scripts?: string | string[];
+  /** JS module text, or http(s) URLs of modules, added as <script type="module">. */
+  modules?: string | string[];
   mediaType?: "screen" | "print";
   /**
    * What `prerender=auto` found: a challenge's own navigations are followed, a shell is given
@@ -151,6 +164,8 @@ export interface BrowserStats {
   launches: number;
   /** Incognito contexts open now (one per visit in progress; 0 when idle: nothing leaked). */
   contexts: number;
+  /** Tabs open now in the visits' and the spare's contexts (popups included until closed). */
+  pages: number;
 }
 
 export interface BrowserPool extends AsyncDisposable {
@@ -158,6 +173,8 @@ export interface BrowserPool extends AsyncDisposable {
   visit(url: string, options?: VisitOptions): Promise<VisitResult>;
   /** The guarded egress proxy's port (started if needed), for a browser of a tool's own. */
   egressPort(): Promise<number>;
+  /** A guarded egress proxy dialling through `proxy` (shared, closed once idle). */
+  upstream(proxy: ProxySpec): Promise<Upstream>;
   /** True when the binary is present and Chromium launches (launches it if needed). */
   ready(): Promise<boolean>;
   stats(): BrowserStats;

@@ -18,6 +18,8 @@ import { type PageState, setupPage } from "./page_setup.ts";
 import { type Adblock, startAdblock, withoutConsent } from "./adblock/mod.ts";
 import { trackMainDocuments, waitForText } from "./prerender_wait.ts";
 import { openCodeView } from "./code_view.ts";
+import { guardPopups } from "./popup_guard.ts";
+import { lastHttpUrl } from "./http_url.ts";
 import { runCallerCode } from "./evaluate.ts";
 import {
   capturePdf,
@@ -101,12 +103,9 @@ function closeContext(context: BrowserContext): Promise<boolean> {
 async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
   const { context, page } = lease;
   const { deadline, options, clock } = job;
-  // Popups (window.open spam) are closed as they appear; their loads still meet the proxy.
-  context.on("targetcreated", (target) => {
-    if (target.type() === "page" && target.opener()) {
-      target.page().then((p) => p?.close()).catch(noop);
-    }
-  });
+  // Popups (window.open spam, noopener or not) are closed as they appear; their loads still
+  // meet the proxy. The visit's own extra tabs are opened through `tabs`.
+  const tabs = guardPopups(context, page);
   page.on("dialog", (dialog) => void dialog.dismiss().catch(noop));
   page.on("error", () => {
     deadline.fail(new ApiError("EBROWSER", `The page "${job.url}" crashed the browser tab.`));
@@ -130,7 +129,10 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
   ]));
   clock.lap("setup");
 
-  const documents = options.awaiting === "navigation" ? trackMainDocuments(page) : null;
+  const documents = options.awaiting === "navigation"
+    ? trackMainDocuments(page, deadline, job.url)
+    : null;
+  const pageUrl = lastHttpUrl(page, job.url);
   const started = Date.now();
   let response = await deadline.run(page.goto(job.url, {
     waitUntil: waitUntilOf(options),
@@ -151,7 +153,7 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
   }
   clock.lap("wait");
   const result: VisitResult = {
-    url: page.url(),
+    url: pageUrl(),
     statusCode: response?.status() ?? 0,
     headers: responseHeaders(response),
   };
@@ -160,15 +162,15 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
   if (options.screenshot) {
     const screenshot = options.screenshot === true ? {} : options.screenshot;
     const theme = screenshot.codeScheme;
-    const code = await openCodeView(page, { response, context, theme, deadline });
+    const code = await openCodeView(page, { response, context: tabs, theme, deadline });
     try {
       result.screenshot = code
         ? await captureScreenshot(code, {
           options: { ...screenshot, element: undefined },
-          context,
+          context: tabs,
           deadline,
         })
-        : await captureScreenshot(page, { options: screenshot, context, deadline });
+        : await captureScreenshot(page, { options: screenshot, context: tabs, deadline });
     } finally {
       await code?.close().catch(noop);
     }
@@ -216,6 +218,11 @@ async function act(page: Page, job: VisitJob): Promise<void> {
   for (const script of list(options.scripts)) {
     const tag = isUrl(script) ? { url: script } : { content: script };
     await deadline.run(page.addScriptTag(tag)).catch(injectError("scripts", script));
+  }
+  for (const module of list(options.modules)) {
+    const tag = isUrl(module) ? { url: module } : { content: module };
+    await deadline.run(page.addScriptTag({ ...tag, type: "module" }))
+      .catch(injectError("modules", module));
   }
   for (const selector of list(options.click)) {
     const handle = await wait("click", selector, true);

@@ -36,6 +36,8 @@ export interface Config {
   browserPages: number;
   /** Visits waiting for a page (BROWSER_QUEUE); one more is EBUSY. */
   browserQueue: number;
+  /** A renderer's resident memory past this (BROWSER_PAGE_MEMORY_MB) gets it killed. */
+  browserPageMemoryMb: number;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
   /** DNS resolution for targets; tests inject a fake one. */
@@ -47,6 +49,8 @@ export interface Config {
   ownPorts: readonly number[];
   /** EGRESS_PROXY: every outbound connection through this proxy (a request's `proxy` wins). */
   egressProxy: ProxySpec | null;
+  /** Web origins whose pages may call /mcp: PUBLIC_URL's and MCP_ALLOWED_ORIGINS. */
+  mcpOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -73,17 +77,32 @@ function redisPort(redisUrl: string | undefined): number[] {
   throw new Error(`REDIS_URL must be a URL like redis://127.0.0.1:6379, got "${redisUrl}"`);
 }
 
+/** PUBLIC_URL's origin and MCP_ALLOWED_ORIGINS, each an origin like https://app.example. */
+function mcpOrigins(env: Env, publicUrl: string): string[] {
+  const origins = list(env, "MCP_ALLOWED_ORIGINS").map((raw) => {
+    const origin = URL.parse(raw)?.origin;
+    if (!origin || origin === "null") {
+      throw new Error(
+        `MCP_ALLOWED_ORIGINS must list origins like https://app.example, got "${raw}"`,
+      );
+    }
+    return origin;
+  });
+  return [...new Set([new URL(publicUrl).origin, ...origins])];
+}
+
 /** Reads the contract's environment variables; throws a readable Error on a bad value. */
 export function loadConfig(env: Env = Deno.env.toObject()): Config {
   const port = int(env, "PORT", 3000);
   const proPort = env.PRO_PORT ? int(env, "PRO_PORT", 0, 1) : null;
   const proHosts = list(env, "PRO_HOSTS");
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     port,
     listenHost: env.LISTEN_HOST || "0.0.0.0",
     proHosts: proHosts.length ? proHosts.map((h) => h.toLowerCase()) : null,
     proPort,
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    publicUrl,
     dataDir: env.DATA_DIR || "./data",
     redisUrl: env.REDIS_URL || null,
     trustedTargets: parseTrustedTargets(env.TRUSTED_TARGETS ?? ""),
@@ -99,6 +118,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     lighthouseRuns: int(env, "LIGHTHOUSE_RUNS", 1, 1),
     browserPages: int(env, "BROWSER_PAGES", 3, 1),
     browserQueue: int(env, "BROWSER_QUEUE", 16),
+    browserPageMemoryMb: int(env, "BROWSER_PAGE_MEMORY_MB", 1024, 128),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,
@@ -106,5 +126,6 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     egressProxy: env.EGRESS_PROXY
       ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))
       : null,
+    mcpOrigins: mcpOrigins(env, publicUrl),
   };
 }

@@ -4,8 +4,9 @@
  * status and headers; anything else is logged once, with the request id and its cause chain
  * (no secrets, no stack), and becomes EFATAL.
  */
-import { ApiError, causeChain, type ErrorCode, isApiError } from "../util/errors.ts";
+import { ApiError, causeChain, isApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
+import { API_HEADER_PREFIX } from "../api/api_headers.ts";
 import { errorResponse, plainError } from "../api/respond.ts";
 import type { Exchange } from "../api/exchange.ts";
 
@@ -16,7 +17,7 @@ const SECRET_HEADERS = ["x-api-key", "authorization", "cookie", "proxy-authoriza
 
 /**
  * Everything in the request that may be a secret: `headers.*` values (all of them: a name
- * does not tell), the signature, the target's userinfo, and credential headers.
+ * does not tell), the signature, the target's userinfo, credential and `x-api-header-*` headers.
  */
 function secretsOf(exchange: Exchange): string[] {
   const secrets: string[] = [];
@@ -27,8 +28,8 @@ function secretsOf(exchange: Exchange): string[] {
   for (const part of [target?.username, target?.password]) {
     if (part) secrets.push(part, safeDecode(part));
   }
-  for (const name of SECRET_HEADERS) {
-    const value = exchange.request.headers.get(name);
+  for (const [name, value] of exchange.request.headers) {
+    if (!SECRET_HEADERS.includes(name) && !name.startsWith(API_HEADER_PREFIX)) continue;
     if (value) secrets.push(value, ...value.split(/[\s;=,]+/));
   }
   return secrets;

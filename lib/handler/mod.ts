@@ -14,6 +14,7 @@ import { type ApiServices, createMemo } from "../api/memo.ts";
 import {
   ALLOWED_METHODS,
   type ConnInfo,
+  methodAllowed,
   NO_ROUTE,
   notFound,
   routeMatches,
@@ -29,8 +30,8 @@ export interface Handler {
 }
 
 /** Only the methods some route takes; anything else is EMETHOD. */
-function checkMethod(request: Request): void {
-  if (ALLOWED_METHODS.split(", ").includes(request.method)) return;
+function checkMethod(request: Request, path: string): void {
+  if (methodAllowed(request.method, path)) return;
   throw new ApiError("EMETHOD", `The method ${request.method} is not allowed: use GET.`, {
     headers: { allow: ALLOWED_METHODS },
   });
@@ -61,12 +62,12 @@ export async function createHandler(config: Config, hooks: ServiceHooks = {}): P
   const answer = async (exchange: Exchange, conn: ConnInfo): Promise<Response> => {
     const { request, url } = exchange;
     try {
-      checkMethod(request);
+      checkMethod(request, url.pathname);
       for (const route of ROUTES) {
         if (!routeMatches(route, request.method, url.pathname)) continue;
         exchange.route = route;
         // Most routes answer at once: awaiting only real promises keeps turns off the hot path.
-        let response = route.handle({ services, request, url, conn, exchange });
+        let response = route.handle({ services, request, url, conn, exchange, self: handler });
         if (response instanceof Promise) response = await response;
         if (response) return await compress(request, response);
       }

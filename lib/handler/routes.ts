@@ -16,6 +16,7 @@ import type { ApiServices } from "../api/memo.ts";
 import { openApiDocument } from "../openapi/mod.ts";
 import { errorsPage } from "./errors_page.ts";
 import { playgroundAsset, wantsPlayground } from "../playground/mod.ts";
+import { handleMcp, MCP_PATH } from "../mcp/http.ts";
 
 export interface ConnInfo {
   remoteAddr: string;
@@ -30,11 +31,16 @@ export interface RouteCall {
   url: URL;
   conn: ConnInfo;
   exchange: Exchange;
+  /** The whole handler, for a route that asks it again (MCP's tool calls are API requests). */
+  self: (request: Request, conn: ConnInfo) => Promise<Response>;
 }
 
 export interface Route extends RouteTag {
-  /** GET also takes HEAD (Deno.serve leaves a HEAD answer's body out). */
-  method: "GET" | "OPTIONS";
+  /**
+   * GET also takes HEAD (Deno.serve leaves a HEAD answer's body out). ANY: the route answers
+   * every method itself (MCP's POST, its own preflight and 405s); it adds none to ALLOWED_METHODS.
+   */
+  method: "GET" | "OPTIONS" | "ANY";
   /** "/x": that path; "/x/": every path under it; "*": any path. */
   pattern: string;
   /** Answers, declines (null: the next route is tried), or throws for errorAnswer. */
@@ -98,6 +104,20 @@ async function metrics(services: ApiServices): Promise<Response> {
 
 /** First match wins; a request that no route takes is ENOROUTE. */
 export const ROUTES: readonly Route[] = [
+  {
+    // Before the API's preflight: /mcp's CORS names an allowed origin, never `*`.
+    method: "ANY",
+    pattern: MCP_PATH,
+    name: "mcp",
+    handle: ({ services, request, conn, self }) =>
+      handleMcp({
+        request,
+        remoteAddr: conn.remoteAddr,
+        arrivedOnProPort: conn.pro === true,
+        config: services.config,
+        api: self,
+      }),
+  },
   {
     method: "OPTIONS",
     pattern: "*",
@@ -204,8 +224,13 @@ export const ROUTES: readonly Route[] = [
 
 /** Whether `route` takes a request with this method and path. */
 export function routeMatches(route: Route, method: string, path: string): boolean {
-  const sameMethod = route.method === method || (route.method === "GET" && method === "HEAD");
+  const sameMethod = route.method === method || route.method === "ANY" ||
+    (route.method === "GET" && method === "HEAD");
   if (!sameMethod) return false;
+  return pathMatches(route, path);
+}
+
+function pathMatches(route: Route, path: string): boolean {
   if (route.pattern === "*") return true;
   return route.pattern.endsWith("/") && route.pattern !== "/"
     ? path.startsWith(route.pattern)
@@ -214,5 +239,18 @@ export function routeMatches(route: Route, method: string, path: string): boolea
 
 /** The methods some route takes, for `allow` and CORS preflights: "GET, HEAD, OPTIONS". */
 export const ALLOWED_METHODS = [
-  ...new Set(ROUTES.flatMap((r) => r.method === "GET" ? ["GET", "HEAD"] : [r.method])),
+  ...new Set(
+    ROUTES.flatMap((r) =>
+      r.method === "ANY" ? [] : r.method === "GET" ? ["GET", "HEAD"] : [r.method]
+    ),
+  ),
 ].sort().join(", ");
+
+// Read on every request: split once.
+const ALLOWED = new Set(ALLOWED_METHODS.split(", "));
+const ANY_METHOD_ROUTES = ROUTES.filter((route) => route.method === "ANY");
+
+/** Whether a request with this method may reach a route: one of ALLOWED_METHODS, or an ANY path. */
+export function methodAllowed(method: string, path: string): boolean {
+  return ALLOWED.has(method) || ANY_METHOD_ROUTES.some((route) => pathMatches(route, path));
+}

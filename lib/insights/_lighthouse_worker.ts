@@ -1,27 +1,27 @@
 /**
  * One Lighthouse run, in a Worker (createLighthouse starts it). Lighthouse's trace
  * processing blocks its thread for 0.3-0.5 s at a time, so it never runs on the server's.
- * Chromium is launched by linkpeek's own launcher (same binary, same flags), so every request
- * it makes goes through linkpeek's guarded egress proxy.
+ * Its Chromium is the server thread's (lighthouse_chromium.ts: same binary, same flags, behind
+ * linkpeek's guarded egress proxy); this Worker reaches it over CDP relayed through that thread,
+ * so ending the Worker at any moment can never leave a Chromium behind.
  */
-import { launchChromium, removeDir } from "../browser/launch.ts";
+import puppeteer from "puppeteer-core";
 import { ApiError } from "../util/errors.ts";
-import type { LighthouseJob, LighthouseMessage } from "./lighthouse_types.ts";
+import type { LighthouseInput, LighthouseJob, LighthouseMessage } from "./lighthouse_types.ts";
+import { RelayTransport } from "./relay_transport.ts";
 
 declare const self: {
-  onmessage: ((event: MessageEvent<LighthouseJob>) => void) | null;
+  onmessage: ((event: MessageEvent<LighthouseInput>) => void) | null;
   postMessage(message: LighthouseMessage): void;
 };
 
 /** Parts of the report that are the tool's own bookkeeping, not findings (about 40% of it). */
 const DROPPED = ["i18n", "timing", "fullPageScreenshot"];
 
+const transport = new RelayTransport((message) => self.postMessage({ type: "cdp", message }));
+
 async function run(job: LighthouseJob): Promise<LighthouseMessage> {
-  const { browser, userDataDir } = await launchChromium({
-    executablePath: job.executablePath,
-    proxyPort: job.proxyPort,
-  });
-  self.postMessage({ type: "launched", pid: browser.process()?.pid ?? null, userDataDir });
+  const browser = await puppeteer.connect({ transport, defaultViewport: null });
   try {
     const [{ default: lighthouse }, config] = await Promise.all([
       import("lighthouse"),
@@ -48,13 +48,16 @@ async function run(job: LighthouseJob): Promise<LighthouseMessage> {
     for (const key of DROPPED) delete report[key];
     return { type: "done", report };
   } finally {
+    // The server's thread kills the process once the answer is in; this is only courtesy.
     await browser.close().catch(() => {});
-    await removeDir(userDataDir);
   }
 }
 
 self.onmessage = (event) => {
-  run(event.data).then(self.postMessage, (error) => {
+  const input = event.data;
+  if (input.type === "cdp") return transport.receive(input.chunk);
+  if (input.type === "closed") return transport.close();
+  run(input.job).then(self.postMessage, (error) => {
     const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
     self.postMessage({
       type: "error",

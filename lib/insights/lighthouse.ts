@@ -1,17 +1,25 @@
 /**
  * `insights.lighthouse`: a Lighthouse report of the page. Each run is a Worker
- * (`_lighthouse_worker.ts`) driving a Chromium of its own, launched with linkpeek's flags behind
- * linkpeek's guarded egress proxy. The pooled browser is reachable only over its pipe from this
+ * (`_lighthouse_worker.ts`) driving a Chromium of its own, started by this thread
+ * (`spawnPipedChromium`) with linkpeek's flags behind linkpeek's guarded egress proxy, the one
+ * dialling through the request's `proxy=` when it names one. The pooled browser is reachable only over its pipe from this
  * thread, and Lighthouse on this thread would stall every other request (0.3-0.5 s blocks,
  * measured), so the run cannot share it. At most `LIGHTHOUSE_RUNS` (default 1) runs at once:
- * one more is EBUSY at once. The request's signal ends a run: the Worker is terminated and its
- * Chromium killed.
+ * one more is EBUSY at once. The request's signal ends a run, even one whose Chromium is still
+ * starting: the Worker is terminated, its Chromium killed and its profile removed.
  */
 import { ApiError, ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
-import { findChromium, removeDir } from "../browser/launch.ts";
+import { findChromium } from "../browser/launch.ts";
+import type { ProxySpec } from "../fetch/proxy_client.ts";
 import { log } from "../util/log.ts";
 import { AdmissionPool } from "../util/admission.ts";
-import type { LighthouseJob, LighthouseMessage, LighthouseOptions } from "./lighthouse_types.ts";
+import type {
+  LighthouseInput,
+  LighthouseJob,
+  LighthouseMessage,
+  LighthouseOptions,
+} from "./lighthouse_types.ts";
+import { pipedChromiumArgs, spawnPipedChromium } from "./lighthouse_chromium.ts";
 
 export type { LighthouseOptions } from "./lighthouse_types.ts";
 export { LIGHTHOUSE_CATEGORIES } from "./lighthouse_types.ts";
@@ -22,10 +30,16 @@ const RETRY_AFTER_SECONDS = 10;
 /** Lighthouse's own default page-load wait; the request's deadline usually ends it first. */
 const MAX_WAIT_FOR_LOAD_MS = 45_000;
 
-export interface LighthouseRunner extends AsyncDisposable {
+export interface LighthouseRunner {
   run(
     url: string,
-    options: { options: LighthouseOptions; signal: AbortSignal; timeoutMs: number },
+    options: {
+      options: LighthouseOptions;
+      signal: AbortSignal;
+      timeoutMs: number;
+      /** The request's `proxy=`: the run's Chromium goes out through it. */
+      proxy?: ProxySpec | null;
+    },
   ): Promise<Record<string, unknown>>;
   /** Runs in progress now. */
   running(): number;
@@ -35,83 +49,72 @@ export interface LighthouseRunner extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-export interface LighthouseSettings {
+/** A guarded egress proxy's port, held until `release()`. */
+export interface EgressLease {
+  port: number;
+  release(): void;
+}
+
+export function createLighthouse(options: {
   chromiumPath: string | null;
-  /** The guarded egress proxy's port (the browser pool's). */
-  egressPort: () => Promise<number>;
+  /** The guarded egress proxy (the browser pool's), or one dialling through `proxy`. */
+  egress: (proxy: ProxySpec | null) => Promise<EgressLease>;
   maxRuns: number;
-}
-
-export function createLighthouse(options: LighthouseSettings): LighthouseRunner {
-  return new LighthouseWorkers(options);
-}
-
-class LighthouseWorkers implements LighthouseRunner {
-  readonly admission: AdmissionPool;
-  readonly #options: LighthouseSettings;
+}): LighthouseRunner {
   /** Runs in progress, each with its way to stop. */
-  readonly #active = new Set<{ stop: () => void }>();
+  const active = new Set<{ stop: () => void }>();
+  const admission = new AdmissionPool({
+    running: options.maxRuns,
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+    busyMessage: ({ maxRunning }) =>
+      `Lighthouse is saturated (${maxRunning} run${
+        maxRunning === 1 ? "" : "s"
+      } in progress); retry later.`,
+    closedError: () => new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."),
+  });
 
-  constructor(options: LighthouseSettings) {
-    this.#options = options;
-    this.admission = new AdmissionPool({
-      running: options.maxRuns,
-      retryAfterSeconds: RETRY_AFTER_SECONDS,
-      busyMessage: ({ maxRunning }) =>
-        `Lighthouse is saturated (${maxRunning} run${
-          maxRunning === 1 ? "" : "s"
-        } in progress); retry later.`,
-      closedError: () =>
-        new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."),
-    });
-  }
-
-  running(): number {
-    return this.admission.state().running;
-  }
-
-  async close(): Promise<void> {
-    for (const entry of [...this.#active]) entry.stop();
-    await this.admission.close();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
-  }
-
-  async run(
-    url: string,
-    { options: wanted, signal, timeoutMs }: {
-      options: LighthouseOptions;
-      signal: AbortSignal;
-      timeoutMs: number;
-    },
-  ): Promise<Record<string, unknown>> {
-    const options = this.#options;
-    const active = this.#active;
-    using _place = await this.admission.enter();
+  const run: LighthouseRunner["run"] = async (
+    url,
+    { options: wanted, signal, timeoutMs, proxy },
+  ) => {
+    using _place = await admission.enter();
     const entry = { stop: () => {} };
     active.add(entry);
+    let egress: EgressLease | null = null;
     try {
       signal.throwIfAborted();
+      const executablePath = await findChromium(options.chromiumPath);
+      egress = await options.egress(proxy ?? null);
       const job: LighthouseJob = {
         url,
-        executablePath: await findChromium(options.chromiumPath),
-        proxyPort: await options.egressPort(),
         preset: wanted.preset ?? "mobile",
         onlyCategories: wanted.onlyCategories,
         maxWaitForLoadMs: Math.min(MAX_WAIT_FOR_LOAD_MS, timeoutMs),
       };
       signal.throwIfAborted();
+      const args = await pipedChromiumArgs(egress.port);
+      signal.throwIfAborted();
       return await new Promise<Record<string, unknown>>((resolve, reject) => {
         const worker = new Worker(WORKER_URL, { type: "module" });
-        let chromium: { pid: number | null; userDataDir: string } | null = null;
+        let finished = false;
+        // Made and started on this thread, with nothing awaited in between: whatever ends the
+        // run from here on knows the pid and the profile folder.
+        const chromium = spawnPipedChromium({
+          executablePath,
+          args,
+          userDataDir: Deno.makeTempDirSync({ prefix: "linkpeek-chromium-" }),
+          onData: (chunk) => {
+            if (!finished) worker.postMessage({ type: "cdp", chunk }, [chunk.buffer]);
+          },
+          onExit: () => {
+            if (!finished) worker.postMessage({ type: "closed" });
+          },
+        });
         const finish = () => {
+          finished = true;
           signal.removeEventListener("abort", abort);
           worker.terminate();
-          // A Worker's children outlive it: its Chromium is killed here, by pid.
-          if (chromium?.pid) killQuietly(chromium.pid);
-          if (chromium) void removeDir(chromium.userDataDir);
+          void chromium.kill();
           active.delete(entry);
         };
         entry.stop = () => {
@@ -125,11 +128,7 @@ class LighthouseWorkers implements LighthouseRunner {
         signal.addEventListener("abort", abort, { once: true });
         worker.onmessage = (event: MessageEvent<LighthouseMessage>) => {
           const message = event.data;
-          if (message.type === "launched") {
-            chromium = message;
-            return;
-          }
-          chromium = chromium && { ...chromium, pid: null }; // the Worker closed it
+          if (message.type === "cdp") return chromium.send(message.message);
           finish();
           if (message.type === "done") resolve(message.report);
           else reject(workerError(message, url));
@@ -140,12 +139,23 @@ class LighthouseWorkers implements LighthouseRunner {
           log.warn("lighthouse worker failed", { error: event.message });
           reject(new ApiError("EFATAL", `Lighthouse could not audit "${url}".`));
         };
-        worker.postMessage(job);
+        worker.postMessage({ type: "job", job } satisfies LighthouseInput);
       });
     } finally {
       active.delete(entry);
+      egress?.release();
     }
-  }
+  };
+
+  return {
+    run,
+    running: () => admission.state().running,
+    admission,
+    async close() {
+      for (const entry of [...active]) entry.stop();
+      await admission.close();
+    },
+  };
 }
 
 function workerError(message: { code: string; message: string }, url: string): ApiError {
@@ -156,12 +166,4 @@ function workerError(message: { code: string; message: string }, url: string): A
       ? `Lighthouse could not audit "${url}" (${message.message}).`
       : message.message,
   );
-}
-
-function killQuietly(pid: number): void {
-  try {
-    Deno.kill(pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
 }

@@ -19,14 +19,19 @@ export interface LighthouseOptions {
 
 export interface LighthouseJob {
   url: string;
-  executablePath: string;
-  proxyPort: number;
   preset: "mobile" | "desktop";
   onlyCategories?: LighthouseCategory[];
   maxWaitForLoadMs: number;
 }
 
+/** To the Worker: its job, then Chromium's CDP bytes, then the end of the pipe. */
+export type LighthouseInput =
+  | { type: "job"; job: LighthouseJob }
+  | { type: "cdp"; chunk: Uint8Array }
+  | { type: "closed" };
+
+/** From the Worker: CDP messages for Chromium, then its answer. */
 export type LighthouseMessage =
-  | { type: "launched"; pid: number | null; userDataDir: string }
+  | { type: "cdp"; message: string }
   | { type: "done"; report: Record<string, unknown> }
   | { type: "error"; code: string; message: string };

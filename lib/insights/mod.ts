@@ -1,6 +1,7 @@
 /** `data.insights`: the parts the request asked for, computed beside the rest of the payload. */
 import type { LighthouseOptions, LighthouseRunner } from "./lighthouse.ts";
 import type { TechnologyDetector } from "./technologies.ts";
+import type { ProxySpec } from "../fetch/types.ts";
 
 export interface InsightsRequest {
   technologies: boolean;
@@ -19,6 +20,8 @@ export async function collectInsights(
     html: string | null;
     signal: AbortSignal;
     timeoutMs: number;
+    /** The request's `proxy=`, for Lighthouse's own Chromium. */
+    proxy: ProxySpec | null;
   },
 ): Promise<Record<string, unknown>> {
   const { services, url, signal } = page;
@@ -33,6 +36,7 @@ export async function collectInsights(
         options: wanted.lighthouse,
         signal,
         timeoutMs: page.timeoutMs,
+        proxy: page.proxy,
       })
       : undefined,
   ]);

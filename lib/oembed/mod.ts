@@ -9,6 +9,7 @@ import { LinearParser } from "../extract/stream/html_parser.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import { absoluteUrl } from "../extract/dom/mod.ts";
 import { registeredOembedUrl } from "./registry.ts";
+import { parseJson } from "../util/json_depth.ts";
 
 export interface Iframe {
   html: string;
@@ -56,7 +57,7 @@ export async function fetchOembed(
       signal: options.signal,
     });
     if (result.statusCode < 200 || result.statusCode > 299 || result.truncated) return null;
-    const answer: unknown = JSON.parse(new TextDecoder().decode(result.body));
+    const answer: unknown = parseJson(new TextDecoder().decode(result.body));
     if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return null;
     return { answer: answer as Record<string, unknown>, url: result.url };
   } catch {

@@ -22,6 +22,10 @@ const MEDIA_OBJECT: JsonObject = {
     height: nullable("integer", { minimum: 0 }),
     duration: nullable("number", { minimum: 0, description: "Seconds (audio, video)." }),
     duration_pretty: nullable("string"),
+    pages: nullable("integer", {
+      minimum: 0,
+      description: "Pages of a PDF target read as a document (null when it could not be read).",
+    }),
     palette: { type: "array", items: { type: "string" }, description: "With palette=true." },
     background_color: nullable("string"),
     color: nullable("string"),
@@ -49,7 +53,9 @@ const DATA: JsonObject = {
     ),
     screenshot: { oneOf: [ref("Media"), { type: "null" }], description: "With screenshot." },
     pdf: { oneOf: [ref("Media"), { type: "null" }], description: "With pdf." },
-    markdown: nullable("string", { description: "With markdown=true." }),
+    markdown: nullable("string", {
+      description: "With markdown=true; opens with YAML front matter with frontmatter=true.",
+    }),
     iframe: {
       description: "With iframe: the oEmbed provider's answer.",
       oneOf: [{

@@ -21,21 +21,29 @@ export function valueSchema(schema: Schema): JsonObject {
     case "boolean":
       return { type: "boolean" };
     case "string":
-      return { type: "string", ...(schema.maxLength ? { maxLength: schema.maxLength } : {}) };
+      return {
+        type: "string",
+        ...(schema.maxLength ? { maxLength: schema.maxLength } : {}),
+        ...(schema.pattern ? { pattern: schema.pattern } : {}),
+      };
     case "integer":
     case "number":
       return { type: schema.kind, minimum: schema.min, maximum: schema.max };
     case "enum":
       return { type: "string", enum: [...schema.values] };
-    case "duration":
+    case "duration": {
+      const aliases = Object.keys(schema.aliases ?? {});
       return {
         description:
-          `Milliseconds, or a number with a unit (ms, s, m, h, d); ${schema.min} ms to ${schema.max} ms.`,
+          `Milliseconds, or a number with a unit (ms, s, m, h, d); ${schema.min} ms to ${schema.max} ms` +
+          (aliases.length ? `; or ${aliases.join(", ")}.` : "."),
         oneOf: [
           { type: "integer", minimum: schema.min, maximum: schema.max },
           { type: "string", pattern: DURATION_TEXT },
+          ...(aliases.length ? [{ enum: aliases }] : []),
         ],
       };
+    }
     case "list":
       return { oneOf: [valueSchema(schema.of), { type: "array", items: valueSchema(schema.of) }] };
     case "object":

@@ -70,7 +70,7 @@ function leaf(node: QueryNode, path: string): string {
   if (node.value === undefined) throw invalid(path, "needs a value.");
   if (/[\r\n]/.test(node.value) && !path.startsWith("data.")) {
     // Line breaks are allowed only where they are content (scripts, styles, function, rules).
-    if (!/^(scripts|styles|function)\b/.test(path)) {
+    if (!/^(scripts|modules|styles|function)\b/.test(path)) {
       throw invalid(path, "must not contain line breaks.");
     }
   }
@@ -85,6 +85,9 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
       const text = leaf(node, path);
       if (schema.maxLength !== undefined && text.length > schema.maxLength) {
         throw invalid(path, `is longer than ${schema.maxLength} characters.`);
+      }
+      if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(text)) {
+        throw invalid(path, `must match ${schema.pattern}, got "${text}".`);
       }
       return text;
     }
@@ -101,6 +104,8 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
     }
     case "duration": {
       const text = leaf(node, path);
+      const alias = schema.aliases?.[text.toLowerCase()];
+      if (alias !== undefined && Object.hasOwn(schema.aliases!, text.toLowerCase())) return alias;
       const ms = parseDuration(text);
       if (ms === null) {
         throw invalid(path, `must be a duration like 1500, 10s, 2h or 1d, got "${text}".`);

@@ -37,6 +37,7 @@ export interface PageParams {
   scroll?: string;
   styles?: string[];
   scripts?: string[];
+  modules?: string[];
   adblock?: boolean;
 }
 
@@ -50,6 +51,7 @@ type AsDefined =
   | "audio"
   | "video"
   | "markdown"
+  | "frontmatter"
   | "force"
   | "signature"
   | "retry"
@@ -259,6 +261,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
       "scroll",
       "styles",
       "scripts",
+      "modules",
       "adblock",
     ] as const
   ) {
@@ -286,6 +289,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     audio: values.audio,
     video: values.video,
     markdown: values.markdown,
+    frontmatter: values.frontmatter,
     ttlMs,
     staleTtlMs,
     force: values.force,

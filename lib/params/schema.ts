@@ -11,12 +11,21 @@ import type { ErrorCode } from "../util/errors.ts";
  */
 export type Schema =
   | { kind: "boolean" }
-  | { kind: "string"; maxLength?: number }
+  /** `pattern`: a regular expression source the whole value must match. */
+  | { kind: "string"; maxLength?: number; pattern?: string }
   | { kind: "integer"; min: number; max: number }
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
-  /** Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see parseDuration). */
-  | { kind: "duration"; min: number; max: number }
+  /**
+   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see parseDuration), and the
+   * named `aliases` (case-insensitive; null turns the feature off).
+   */
+  | {
+    kind: "duration";
+    min: number;
+    max: number;
+    aliases?: Readonly<Record<string, number | null>>;
+  }
   /** A single value or index-dotted items (`click.0=a&click.1=b`). */
   | { kind: "list"; of: Schema }
   /** Named members; with `boolean` the bare parameter may also be true/false. */
@@ -59,6 +68,9 @@ export type ParamValue<D> = D extends { schema: infer S; default: infer V }
   ? ValueOf<S> | (V extends null ? null : never)
   : D extends { schema: infer S } ? ValueOf<S> | undefined
   : never;
+
+/** A CSS length as Chromium's printing takes it. */
+const CSS_LENGTH = "^\\d+(\\.\\d+)?(px|in|cm|mm)$";
 
 const bool = (description: string, example = "true") => ({
   schema: { kind: "boolean" } as const,
@@ -246,13 +258,24 @@ const DEFINITIONS = {
         },
         scale: {
           schema: { kind: "number", min: 0.1, max: 2 },
-          description: "Rendering scale.",
+          description: "Rendering scale (default 0.6, as Microlink).",
           example: "1",
         },
         margin: {
           schema: { kind: "stringOrTree" },
-          description: "CSS margin for every side, or margin.top/right/bottom/left.",
+          description:
+            "CSS margin for every side, or margin.top/right/bottom/left (default 0.35cm, as Microlink).",
           example: "1cm",
+        },
+        width: {
+          schema: { kind: "string", maxLength: 32, pattern: CSS_LENGTH },
+          description: "Paper width with a unit (px, in, cm, mm); with height, replaces format.",
+          example: "8.5in",
+        },
+        height: {
+          schema: { kind: "string", maxLength: 32, pattern: CSS_LENGTH },
+          description: "Paper height with a unit (px, in, cm, mm); with width, replaces format.",
+          example: "11in",
         },
         landscape: bool("Landscape paper."),
         pageRanges: str("Pages to print, e.g. 1-3.", "1-2"),
@@ -291,22 +314,42 @@ const DEFINITIONS = {
     default: true,
   },
   markdown: { ...bool("Add data.markdown, the main content as Markdown."), default: false },
+  frontmatter: {
+    ...bool(
+      "With markdown=true: open data.markdown with YAML front matter (title, description, " +
+        "author, publisher, date, url, word_count, reading_time). Whole-page `data` Markdown " +
+        "rules get it whenever meta is on, as on Microlink.",
+    ),
+    default: false,
+  },
   ttl: {
-    schema: { kind: "duration", min: MIN_TTL_MS, max: MAX_TTL_MS },
-    description: "How long the answer is cached (1m to 31d, e.g. 1d).",
+    schema: {
+      kind: "duration",
+      min: MIN_TTL_MS,
+      max: MAX_TTL_MS,
+      aliases: { min: MIN_TTL_MS, max: MAX_TTL_MS },
+    },
+    description: "How long the answer is cached (1m to 31d, e.g. 1d; min and max as Microlink).",
     example: "1h",
     default: null,
     errorCode: "EINVALTTL",
   },
   staleTtl: {
-    schema: { kind: "duration", min: 0, max: MAX_TTL_MS },
+    schema: { kind: "duration", min: 0, max: MAX_TTL_MS, aliases: { "": 0, true: 0, false: null } },
     description:
-      "Serve a cached answer older than this (0 up to ttl) at once and refresh it in the background.",
+      "Serve a cached answer older than this (0 up to ttl) at once and refresh it in the " +
+      "background; true is 0 (always serve the cached copy and refresh it), false is off.",
     example: "0",
     default: null,
     errorCode: "EINVALSTTL",
   },
   force: { ...bool("Bypass the cache."), default: false },
+  cacheKey: {
+    schema: { kind: "string", maxLength: 256 },
+    description: "Extends the cache key: the same request with another cacheKey is another " +
+      "cache entry (A/B variants, audiences). Every plan may use it.",
+    example: "variant-a",
+  },
   timeout: {
     schema: { kind: "duration", min: 1_000, max: 600_000 },
     description: "Deadline for the whole request (1s up to REQUEST_TIMEOUT_MS).",
@@ -325,7 +368,10 @@ const DEFINITIONS = {
     example: "500",
   },
   viewport: VIEWPORT,
-  device: str("Device preset, e.g. iPhone 15, iPad, Macbook Pro 13.", "iPhone 15"),
+  device: str(
+    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ...",
+    "iPhone 15",
+  ),
   colorScheme: {
     schema: { kind: "enum", values: ["light", "dark", "no-preference"] },
     description: "prefers-color-scheme.",
@@ -342,6 +388,11 @@ const DEFINITIONS = {
   scroll: str("Selector scrolled into view before capture.", "#footer"),
   styles: strings("CSS (or stylesheet URLs) injected into the page.", "body{background:red}"),
   scripts: strings("JavaScript (or script URLs) injected into the page.", "document.title='x'"),
+  modules: strings(
+    "JavaScript modules (inline, or module URLs) injected into the page as module scripts, " +
+      "after `scripts`.",
+    "document.body.dataset.ready='1'",
+  ),
   adblock: bool(
     "Block ads and trackers, reject cookie-consent dialogs and hide ad slots in every browser " +
       "visit (default true).",

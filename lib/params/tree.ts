@@ -1,5 +1,6 @@
 /** A query string as a tree of dotted names: `a.b=1&a=true` -> a{value:"true", kids{b{value:"1"}}}. */
 import { BoundedMap } from "../util/bounded_map.ts";
+import { ApiError } from "../util/errors.ts";
 export interface QueryNode {
   value?: string;
   kids: Map<string, QueryNode>;
@@ -9,11 +10,27 @@ export function emptyNode(): QueryNode {
   return { kids: new Map() };
 }
 
+/**
+ * Dotted levels one name may have. The deepest real name, a custom rule five levels down
+ * (`data.a.0.attr.b.0.attr.c.0.attr.d.0.attr.e.0.selector.1`), has 18; every walk over the
+ * tree (`toPlain`, the rules' validation, the cache key, the function's argument) recurses per
+ * level, so the bound is checked here, before any of them runs.
+ */
+export const MAX_NAME_DEPTH = 32;
+
 export function buildTree(query: URLSearchParams): QueryNode {
   const root = emptyNode();
   for (const [name, value] of query) {
+    const segments = name.split(".");
+    if (segments.length > MAX_NAME_DEPTH) {
+      throw new ApiError(
+        "EINVALQUERY",
+        `The parameter \`${segments.slice(0, 3).join(".")}...\` nests too deep ` +
+          `(${segments.length} dotted levels, at most ${MAX_NAME_DEPTH}).`,
+      );
+    }
     let node = root;
-    for (const segment of name.split(".")) {
+    for (const segment of segments) {
       let kid = node.kids.get(segment);
       if (!kid) {
         kid = emptyNode();

@@ -8,6 +8,7 @@ import { createBrowser } from "../browser/mod.ts";
 import type { VisitTimings } from "../browser/visit_timings.ts";
 import { createMetrics, type Metrics } from "../metrics/mod.ts";
 import { DomWorkers } from "../extract/dom/workers.ts";
+import { DocumentWorkers } from "../documents/workers.ts";
 import { createLighthouse, type LighthouseRunner } from "../insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "../insights/technologies.ts";
 import type { AdmissionPool } from "../util/admission.ts";
@@ -17,6 +18,7 @@ import { paletteAdmission } from "../media/palette_async.ts";
 export type AdmittedWork =
   | "browserPages"
   | "domWorkers"
+  | "documents"
   | "technologies"
   | "lighthouse"
   | "palettes";
@@ -30,6 +32,8 @@ export interface Services {
   metrics: Metrics;
   /** Worker threads for custom rules and markdown (bounded; EBUSY when saturated). */
   dom: DomWorkers;
+  /** Worker threads converting document targets (PDF, Office, ODF, RTF, EPUB) to HTML. */
+  documents: DocumentWorkers;
   /** `insights.lighthouse` runs, bounded by LIGHTHOUSE_RUNS. */
   lighthouse: LighthouseRunner;
   /** `insights.technologies` detection (Wappalyzer rules, in a Worker). */
@@ -53,9 +57,14 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
   const browser = createBrowser({ config, fetcher, onVisit: hooks.onVisit });
   const metrics = createMetrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
+  const documents = new DocumentWorkers();
   const lighthouse = createLighthouse({
     chromiumPath: config.chromiumPath,
-    egressPort: () => browser.egressPort(),
+    egress: async (proxy) => {
+      if (!proxy) return { port: await browser.egressPort(), release: () => {} };
+      const upstream = await browser.upstream(proxy);
+      return { port: upstream.egress.port, release: upstream.release };
+    },
     maxRuns: config.lighthouseRuns,
   });
   const technologies = createTechnologyDetector();
@@ -67,12 +76,14 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
     browser,
     metrics,
     dom,
+    documents,
     lighthouse,
     technologies,
     palettes,
     admission: {
       browserPages: browser.admission,
       domWorkers: dom.admission,
+      documents: documents.admission,
       technologies: technologies.admission,
       lighthouse: lighthouse.admission,
       palettes,
@@ -82,6 +93,7 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
       await palettes.close();
       await lighthouse.close();
       await dom.close();
+      await documents.close();
       await browser.close();
       await store.close();
     },

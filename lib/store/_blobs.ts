@@ -28,6 +28,7 @@ export interface BlobMeta {
   createdAt: number;
   contentType?: string;
   private?: boolean;
+  filename?: string;
   /** Stored as a KV value (["blobdata", ns, id]), not as a file. */
   kv?: true;
 }
@@ -146,7 +147,13 @@ export class Blobs {
   async put(
     ns: string,
     id: string,
-    value: { bytes: Uint8Array; ttlMs: number; contentType?: string; private?: boolean },
+    value: {
+      bytes: Uint8Array;
+      ttlMs: number;
+      contentType?: string;
+      private?: boolean;
+      filename?: string;
+    },
   ): Promise<boolean> {
     const name = `${ns}/${id}`;
     const size = value.bytes.byteLength;
@@ -155,6 +162,7 @@ export class Blobs {
     const meta: BlobMeta = { size, expiresAt: now + value.ttlMs, createdAt: now };
     if (value.contentType !== undefined) meta.contentType = value.contentType;
     if (value.private !== undefined) meta.private = value.private;
+    if (value.filename !== undefined) meta.filename = value.filename;
     if (size <= KV_BLOB_MAX) {
       meta.kv = true;
       // A large blob replaced by a small one: its file must not outlive its index entry.

@@ -73,6 +73,7 @@ export class EmbeddedStore implements Store {
       ttlMs: asset.ttlMs,
       contentType: asset.contentType,
       private: asset.private,
+      filename: asset.filename,
     });
   }
 
@@ -84,6 +85,7 @@ export class EmbeddedStore implements Store {
       bytes: found.bytes,
       contentType: found.meta.contentType ?? "application/octet-stream",
       private: found.meta.private ?? false,
+      ...(found.meta.filename ? { filename: found.meta.filename } : {}),
     };
   }
 

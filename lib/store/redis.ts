@@ -135,6 +135,8 @@ export class RedisStore implements Store {
           asset.contentType,
           "p",
           asset.private ? "1" : "0",
+          "n",
+          asset.filename ?? "",
         )
         .pexpire(key, ttl)
         .exec()
@@ -143,14 +145,15 @@ export class RedisStore implements Store {
 
   async getAsset(id: string): Promise<StoredAsset | null> {
     checkId("asset", id);
-    const [bytes, type, priv] = await this.#call((r) =>
-      r.hmgetBuffer(`${P}asset:${id}`, "b", "t", "p")
+    const [bytes, type, priv, name] = await this.#call((r) =>
+      r.hmgetBuffer(`${P}asset:${id}`, "b", "t", "p", "n")
     );
     if (!bytes || !type) return null;
     return {
       bytes: toBytes(bytes),
       contentType: type.toString(),
       private: priv?.toString() === "1",
+      ...(name?.length ? { filename: name.toString() } : {}),
     };
   }
 

@@ -9,6 +9,8 @@ export interface StoredAsset {
   contentType: string;
   /** Made from a credentialed request: served with `cache-control: private`. */
   private: boolean;
+  /** The name a client saves it under (`filename`, sanitised, with its extension), if asked. */
+  filename?: string;
 }
 
 /** A registered API key. Only the SHA-256 of the key itself is ever stored. */

@@ -11,6 +11,8 @@ export interface MediaObject {
   /** audio and video only, when the file's header tells. */
   duration?: number | null;
   duration_pretty?: string | null;
+  /** A PDF target read as a document: its pages (null when it could not be read). */
+  pages?: number | null;
   /** With `palette=true` on image and logo. */
   palette?: string[];
   background_color?: string | null;
@@ -39,5 +41,8 @@ export interface Redirect {
   url: string;
 }
 
-/** How the page was read: fetched, rendered in Chromium, or not read (x-fetch-mode). */
-export type FetchMode = "fetch" | "prerender" | "skipped";
+/**
+ * How the page was read: fetched, rendered in Chromium, or not read (x-fetch-mode); with
+ * Microlink's `-proxy` suffix when an upstream proxy (`proxy=`, EGRESS_PROXY) carried it.
+ */
+export type FetchMode = "fetch" | "prerender" | "skipped" | "fetch-proxy" | "prerender-proxy";

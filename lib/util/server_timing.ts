@@ -12,7 +12,7 @@ export const PHASES = [
   "admit",
   /** The response cache lookup. */
   "cache",
-  /** Bytes to text, file-target sniffing, the prerender=auto verdict. */
+  /** Bytes to text (a document target converted too), file sniffing, the prerender=auto verdict. */
   "decode",
   /** Fields, custom rules, markdown, insights. */
   "extract",

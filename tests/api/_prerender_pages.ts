@@ -180,6 +180,21 @@ export const SHELLS: Imitation[] = [
 <link rel="modulepreload" as="script" crossorigin href="/_nuxt/entry.js"></head>
 <body><div id="__nuxt"></div><script type="module" src="/_nuxt/entry.js" crossorigin></script></body></html>`,
   },
+  {
+    // The whole app inlined (a single-file build): no external script, a spinner, an empty root.
+    name: "inline-app",
+    status: 200,
+    reason: "shell",
+    html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Loading…</title>
+<style>.spinner{width:32px;height:32px;border:4px solid #ccc;border-top-color:#333;border-radius:50%}</style>
+</head><body><div class="spinner" role="progressbar" aria-label="Loading"></div><div id="root"></div>
+<script>(function boot() {
+  setTimeout(function () {
+    document.querySelector(".spinner").remove();
+    ${MOUNT_SCRIPT}
+  }, 50);
+})();</script></body></html>`,
+  },
 ];
 
 /** Ordinary pages: never rendered, whatever scripts, mount points or words they carry. */

@@ -100,7 +100,7 @@ Deno.test("API responses carry the contract's headers", async () => {
     assert.ok(response.headers.get(name), `missing ${name}`);
   }
   assert.equal(response.headers.get("access-control-allow-origin"), "*");
-  assert.equal(response.headers.get("access-control-allow-headers"), "x-api-key");
+  assert.equal(response.headers.get("access-control-allow-headers"), "*, x-api-key, authorization");
   assert.equal(response.headers.get("x-content-type-options"), "nosniff");
   assert.equal(response.headers.get("x-pricing-plan"), "free");
   assert.equal(response.headers.get("x-fetch-mode"), "fetch");
@@ -249,7 +249,7 @@ Deno.test("other methods get 405 with the envelope; OPTIONS answers CORS", async
   assert.equal((await post.json()).status, "fail");
   const options = await app.get("?url=x", { method: "OPTIONS" });
   assert.equal(options.status, 204);
-  assert.equal(options.headers.get("access-control-allow-headers"), "x-api-key");
+  assert.equal(options.headers.get("access-control-allow-headers"), "*, x-api-key, authorization");
 });
 
 Deno.test("a web app manifest's largest icon becomes the logo", async () => {

@@ -47,6 +47,8 @@ Deno.test("proxy=: pro only, through the proxy, private, EPROXYFAILED without se
     assert.equal(status, 200, JSON.stringify(body));
     assert.equal(body.data.title, "Proxied");
     assert.equal(headers.get("cache-control"), "private, no-store");
+    // Microlink's way to tell a proxied fetch
+    assert.equal(headers.get("x-fetch-mode"), "fetch-proxy");
     let log = "";
     for (let i = 0; i < 100 && !log.includes(`CONNECT 127.0.0.1:${target.port}`); i++) {
       await new Promise((r) => setTimeout(r, 50));

@@ -152,7 +152,7 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
 
   await t.step("device presets set the viewport; viewport fields override them", async () => {
     const phone = await pool.visit(url, { screenshot: true, device: "iphone-15" });
-    assert.deepEqual([phone.screenshot!.width, phone.screenshot!.height], [393 * 3, 852 * 3]);
+    assert.deepEqual([phone.screenshot!.width, phone.screenshot!.height], [393 * 3, 659 * 3]);
     const wide = await pool.visit(url, {
       screenshot: true,
       device: "Galaxy S9",

@@ -56,6 +56,7 @@ Deno.test("visit() answers EBUSY beyond the queue and serves the queued visit", 
     pid: 0,
     launches: 1,
     contexts: pool.stats().contexts,
+    pages: pool.stats().pages,
   });
   await assert.rejects(pool.visit(`${site.origin}/`), (error: unknown) => {
     assert.ok(error instanceof ApiError);

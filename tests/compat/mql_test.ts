@@ -35,6 +35,47 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(result.response.headers.get("content-encoding"), "br");
   });
 
+  await t.step("modules: inline code injected as <script type=module>, after scripts", async () => {
+    const result: Any = await mql(compat.pageUrl, {
+      endpoint,
+      prerender: true,
+      meta: false,
+      scripts: "document.body.dataset.order = 'script'",
+      // import.meta exists only in a module: a classic script would throw here
+      modules: [
+        "document.body.dataset.kind = typeof import.meta.url",
+        "document.body.dataset.order += ',module'",
+      ],
+      data: {
+        kind: { selector: "body", attr: "data-kind" },
+        order: { selector: "body", attr: "data-order" },
+      },
+    } as Any);
+    assert.equal(result.data.kind, "string");
+    assert.equal(result.data.order, "script,module");
+  });
+
+  await t.step("pdf.width and pdf.height; EPAGERANGE past the last page", async () => {
+    const result: Any = await mql(compat.pageUrl, {
+      endpoint,
+      meta: false,
+      pdf: { width: "4in", height: "3in" },
+    } as Any);
+    const bytes = await (await fetch(result.data.pdf.url)).text();
+    // 4 x 3 inches is 288 x 216 points
+    assert.match(bytes, /\/MediaBox\s*\[\s*0\s+0\s+288\s+216\s*\]/);
+    const past = await failure(
+      mql(compat.pageUrl, { endpoint, meta: false, pdf: { pageRanges: "5-6" } } as Any),
+    );
+    assert.equal(past.code, "EPAGERANGE");
+    assert.equal(past.statusCode, 400);
+    const unitless = await failure(
+      mql(compat.pageUrl, { endpoint, meta: false, pdf: { width: "4 inches" } } as Any),
+    );
+    assert.equal(unitless.code, "EINVALQUERY");
+    assert.match(unitless.description, /pdf\.width/);
+  });
+
   await t.step("custom data rules as mql maps them", async () => {
     const result: Any = await mql(compat.pageUrl, {
       endpoint,
@@ -95,6 +136,34 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     const missing = await failure(mql(compat.pageUrl, { endpoint, embed: "video.url" }));
     assert.equal(missing.code, "ENOTFOUND");
     assert.equal(missing.statusCode, 404);
+  });
+
+  await t.step("ttl=max, staleTtl=true and cacheKey as Microlink documents them", async () => {
+    const ask = (options: Record<string, unknown>) =>
+      mql(compat.pageUrl, { endpoint, meta: false, ...options } as Any) as Promise<Any>;
+    const first = await ask({ ttl: "max", cacheKey: "variant-a" });
+    assert.equal(first.response.headers.get("x-cache-ttl"), String(31 * 86_400_000));
+    const again = await ask({ ttl: "max", cacheKey: "variant-a" });
+    assert.equal(again.response.headers.get("x-cache-status"), "HIT");
+    const other = await ask({ ttl: "max", cacheKey: "variant-b" });
+    assert.equal(other.response.headers.get("x-cache-status"), "MISS");
+    const stale = await ask({ ttl: "max", cacheKey: "variant-a", staleTtl: true });
+    assert.equal(stale.response.headers.get("x-cache-status"), "STALE");
+  });
+
+  await t.step("Microlink's codes with Microlink's meanings", async () => {
+    const codeOf = async (options: Record<string, unknown>) =>
+      (await failure(mql(compat.pageUrl, { endpoint, ...options } as Any))).code;
+    assert.equal(await codeOf({ ttl: "soon" }), "EINVALTTL");
+    assert.equal(await codeOf({ ttl: "1h", staleTtl: "2h" }), "EINVALSTTL");
+    assert.equal(await codeOf({ proxy: "http://proxy.invalid:3128" }), "EPROXY");
+    assert.equal(await codeOf({ data: { price: { type: "money", selector: "p" } } }), "EINVALDATA");
+    assert.equal(await codeOf({ function: "() => {" }), "EINVALFUNCTION");
+    assert.equal(
+      await codeOf({ screenshot: { overlay: { background: "expression(x)" } } }),
+      "EINVALOVERLAYBG",
+    );
+    assert.equal(await codeOf({ waitUntil: "never" }), "EINVALQUERY");
   });
 
   await t.step(

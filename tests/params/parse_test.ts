@@ -192,3 +192,21 @@ Deno.test("parseParams() turns on the feature an embed names, unless it is set t
     parse("url=x&markdown=true&embed=markdown").canonical,
   );
 });
+
+Deno.test("ttl=min|max and staleTtl=true|false as Microlink reads them", () => {
+  assert.equal(parse("url=x&ttl=min").ttlMs, 60_000);
+  assert.equal(parse("url=x&ttl=MAX").ttlMs, 31 * 86_400_000);
+  assert.equal(parse("url=x&staleTtl=true").staleTtlMs, 0);
+  assert.equal(parse("url=x&staleTtl").staleTtlMs, 0);
+  assert.equal(parse("url=x&staleTtl=false").staleTtlMs, null);
+  assertInvalid("url=x&ttl=true", "ttl", "EINVALTTL");
+  assertInvalid("url=x&staleTtl=maybe", "staleTtl", "EINVALSTTL");
+});
+
+Deno.test("cacheKey makes another cache entry of the same request", () => {
+  const key = (query: string) => JSON.stringify(parse(`url=x${query}`).canonical);
+  assert.equal(key("&cacheKey=a"), key("&cache_key=a"));
+  assert.notEqual(key("&cacheKey=a"), key("&cacheKey=b"));
+  assert.notEqual(key("&cacheKey=a"), key(""));
+  assertInvalid(`url=x&cacheKey=${"k".repeat(257)}`, "cacheKey");
+});

@@ -3,6 +3,7 @@
  * `markdown` (one DOM parse on the worker pool), and `insights`.
  */
 import type { VisitResult } from "../../browser/types.ts";
+import type { DomResult } from "../../extract/dom/work.ts";
 import type { Extracted } from "../../extract/mod.ts";
 import { collectInsights } from "../../insights/mod.ts";
 import { fetchIframe, oembedEndpoint } from "../../oembed/mod.ts";
@@ -22,16 +23,11 @@ export async function iframeOf(
   });
 }
 
-export interface DomParts {
-  custom: Record<string, unknown>;
-  markdown: string | null;
-}
-
 export async function domParts(
   context: StepContext,
   page: { html: string; url: string },
   visit: Promise<VisitResult> | null,
-): Promise<DomParts> {
+): Promise<DomResult> {
   const { params, rules, services, signal } = context;
   // `evaluate` rules wait for the values the browser computed in the page.
   const evaluated = visit && hasPageCode(params, rules)
@@ -44,6 +40,8 @@ export async function domParts(
       rules,
       markdown: params.markdown,
       evaluated,
+      // Microlink: whole-page Markdown rules open with front matter whenever `meta` is on.
+      frontMatter: { markdown: params.frontmatter, wholePage: params.meta !== false },
     }, { signal }));
 }
 
@@ -55,6 +53,13 @@ export async function insightsOf(
   const timeoutMs = params.timeoutMs ?? services.config.requestTimeoutMs;
   return await context.timings.time(
     "extract",
-    () => collectInsights(params.insights!, { services, ...page, signal, timeoutMs }),
+    () =>
+      collectInsights(params.insights!, {
+        services,
+        ...page,
+        signal,
+        timeoutMs,
+        proxy: params.proxy,
+      }),
   );
 }

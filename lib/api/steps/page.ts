@@ -1,9 +1,11 @@
 /**
  * The page step: the target fetched (and decoded), rendered in Chromium when `prerender` asks
  * or prerenderReason finds a shell, a challenge or a wall, or described as a file when it
- * is an image, audio, video or PDF.
+ * is an image, audio or video. A document (PDF, Office, ODF, RTF, EPUB) is converted to HTML and
+ * read like a page (see the document step); one that cannot be is described as a file.
  */
 import { ApiError } from "../../util/errors.ts";
+import { detectDocument } from "../../documents/detect.ts";
 import { decodeHtml } from "../../fetch/decode.ts";
 import type { FetchResult } from "../../fetch/types.ts";
 import { describeMedia } from "../../media/describe.ts";
@@ -12,6 +14,7 @@ import type { VisitResult } from "../../browser/types.ts";
 import type { FetchMode, Redirect } from "../../util/payload_types.ts";
 import { type PrerenderReason, prerenderReason } from "../prerender.ts";
 import { needsHtml, startVisit, type StepContext, wantsBrowser } from "./context.ts";
+import { readDocument } from "./document.ts";
 
 export interface Page {
   fetchMode: FetchMode;
@@ -28,6 +31,8 @@ export interface Page {
   url: string;
   /** `data` of a target that is itself a media file. */
   file: Record<string, unknown> | null;
+  /** Media objects of a target read as a page and also a file (a converted PDF's `pdf`). */
+  attach: Record<string, unknown> | null;
   /** The browser's visit, when the page was rendered: it also serves the capture. */
   visit: Promise<VisitResult> | null;
 }
@@ -52,6 +57,11 @@ function publicHeaders(headers: Record<string, string>): Record<string, string> 
     if (name !== "set-cookie" && name !== "set-cookie2") out[name] = value;
   }
   return out;
+}
+
+/** The fields of a file target with nothing more to say about it than its URL. */
+function fileFields(result: FetchResult): Record<string, unknown> {
+  return { ...EMPTY_FIELDS, url: result.url };
 }
 
 /** A target that is itself an image, audio, video or PDF is described as that file. */
@@ -85,6 +95,7 @@ const NOTHING: Page = {
   html: null,
   url: "",
   file: null,
+  attach: null,
   visit: null,
 };
 
@@ -114,6 +125,7 @@ async function renderPage(context: StepContext, withHtml: boolean): Promise<Page
     html: rendered.html ?? null,
     url: rendered.url,
     file: null,
+    attach: null,
     visit,
   };
 }
@@ -139,8 +151,21 @@ async function fetchPage(context: StepContext): Promise<Page> {
     html: null,
     url: result.url,
     file: null,
+    attach: null,
     visit: null,
   };
+  const contentType = result.headers["content-type"] ?? null;
+  const format = detectDocument({ bytes: result.body, contentType, url: result.url });
+  if (format) {
+    const read = await readDocument(context, result, format);
+    // A PDF stays `data.pdf`, with its page count (null when it could not be read).
+    const described = describeFileTarget(result);
+    const pdf = described?.pdf ? { pdf: { ...described.pdf, pages: read.pages } } : null;
+    if (read.html === null) {
+      return { ...page, file: { ...(described ?? fileFields(result)), ...pdf } };
+    }
+    return { ...page, html: read.html, attach: pdf };
+  }
   const decoding = performance.now();
   page.file = describeFileTarget(result);
   if (page.file) {

@@ -14,21 +14,33 @@ import {
   textOf,
   walkElements,
 } from "../dom/mod.ts";
-import { renderMarkdown, skip } from "./markdown_render.ts";
+import { headingText, renderMarkdown, skip } from "./markdown_render.ts";
 import { spend } from "../dom/budget.ts";
 
-/** Main content of the page fetched from `url` as Markdown, with a `# title` line if needed. */
+/**
+ * Main content of the page fetched from `url` as Markdown. The page title is the first heading:
+ * a `# title` line is added unless the content's first heading is an h1 or the title itself.
+ */
 export function documentToMarkdown(doc: Document, url: string): string {
   const base = baseUrl(doc, url);
-  const { markdown, hasH1 } = renderMarkdown(mainContent(doc), { baseUrl: base, clean: true });
-  const title = hasH1 ? null : pageTitle(doc);
-  const page = title ? `# ${title.replace(/[\\`*_[\]]/g, "\\$&")}\n\n${markdown}` : markdown;
+  const { markdown, firstHeading, firstHeadingText } = renderMarkdown(mainContent(doc), {
+    baseUrl: base,
+    clean: true,
+  });
+  let title = firstHeading === 1 ? null : pageTitle(doc);
+  // The title written as a lower heading is the first heading already: not twice.
+  if (title && sameText(title, firstHeadingText)) title = null;
+  const page = title ? `# ${headingText(title)}\n\n${markdown}` : markdown;
   return page.trim();
 }
 
 /** One element (or the whole page, for a rule without selector) as Markdown, nothing dropped. */
 export function nodeToMarkdown(node: AnyNode, options: { baseUrl: string }): string {
   return renderMarkdown(node, { baseUrl: options.baseUrl }).markdown.trim();
+}
+
+function sameText(a: string, b: string): boolean {
+  return collapse(a).toLowerCase() === collapse(b).toLowerCase();
 }
 
 function pageTitle(doc: Document): string | null {
@@ -41,9 +53,17 @@ function pageTitle(doc: Document): string | null {
 
 const MARKED = ["article", '[itemprop="articleBody"]', "main", '[role="main"]'];
 
+/**
+ * A converted document (lib/documents/html.ts) marks its body as all content: a short one would
+ * otherwise lose every part after its first to the scoring below.
+ */
+export const WHOLE_CONTENT = "main[data-document]";
+
 /** The element holding the page's main content; the body when nothing stands out. */
 export function mainContent(doc: Document): AnyNode {
   const body = select(doc, "body") ?? doc;
+  const whole = select(body, WHOLE_CONTENT);
+  if (whole) return whole;
   for (const selector of MARKED) {
     const found = pickMarked(selectAll(body, selector));
     if (found) return found;

@@ -1,10 +1,16 @@
 /**
- * DOM -> CommonMark (plus GFM tables and strikethrough). Blocks are rendered to strings and
- * joined by blank lines; inline content is escaped, then its whitespace collapsed.
+ * DOM -> CommonMark (plus GFM tables, strikethrough and footnotes). Blocks are rendered to
+ * strings and joined by blank lines; inline content is escaped, then its whitespace collapsed.
+ * Nesting deeper than MAX_DEPTH is read as plain text, so no page can exhaust the stack.
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
-import { absoluteUrl, attr, BLOCK_TAGS, collapse, rawText } from "../dom/mod.ts";
+import { attr, BLOCK_TAGS, collapse, rawText, textOf } from "../dom/mod.ts";
 import { spend } from "../dom/budget.ts";
+import { codeBlock, longestRun } from "./markdown_code.ts";
+import { Footnotes, isBacklink } from "./markdown_footnotes.ts";
+import { imageView } from "./markdown_image.ts";
+import { linkTarget } from "./markdown_links.ts";
+import { tableBlocks } from "./markdown_table.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -17,15 +23,20 @@ interface Ctx {
   base: string;
   clean: boolean;
   sawH1: boolean;
+  /** The level of the first heading written, 0 before one is. */
+  firstHeading: number;
+  /** That heading's text, collapsed. */
+  firstHeadingText: string;
   depth: number;
+  notes: Footnotes;
+  /** Inside a note being written as a definition: its back-links go. */
+  inNote: boolean;
 }
 
 /** Deeper than this (unclosed tags on broken pages) the rest is read as plain text. */
 const MAX_DEPTH = 400;
 /** A <br> inside inline text until tidy() makes it a hard break; text never holds one. */
 const BR = "\u0000";
-/** Past this many cells (columns x rows, padded) a table is read as plain blocks. */
-const MAX_TABLE_CELLS = 100_000;
 
 const ALWAYS_DROP = new Set([
   "script",
@@ -64,18 +75,31 @@ const DROP_ROLES = new Set([
 ]);
 const NOISE =
   /(?:^|[\s_-])(?:comments?|share|sharing|social|related|sidebar|advert\w*|ads?|promo\w*|newsletter|subscribe|cookies?|consent|breadcrumbs?|popup|modal|sr-only|visually-hidden|screen-reader-text|skip-link)(?:$|[\s_-])/i;
-const ALIGN = new Map([["left", ":---"], ["center", ":---:"], ["right", "---:"]]);
 const MAYBE_CONTENT = /article|body|content|main|post|entry|story/i;
 
-/** Renders `node`'s content; returns the Markdown and whether it held an h1. */
+/**
+ * Renders `node`'s content; returns the Markdown, whether it held an h1, and the level (0 when
+ * none) and text of its first heading.
+ */
 export function renderMarkdown(
   node: AnyNode,
   options: RenderOptions,
-): { markdown: string; hasH1: boolean } {
-  const ctx: Ctx = { base: options.baseUrl, clean: options.clean ?? false, sawH1: false, depth: 0 };
+): { markdown: string; hasH1: boolean; firstHeading: number; firstHeadingText: string } {
+  const clean = options.clean ?? false;
+  const ctx: Ctx = {
+    base: options.baseUrl,
+    clean,
+    sawH1: false,
+    firstHeading: 0,
+    firstHeadingText: "",
+    depth: 0,
+    notes: new Footnotes(node, (el) => skip(el, { clean })),
+    inNote: false,
+  };
   const nodes = isTag(node) && !skip(node, ctx) ? [node] : "children" in node ? node.children : [];
   const markdown = blocks(nodes, ctx).join("\n\n");
-  return { markdown, hasH1: ctx.sawH1 };
+  const { sawH1: hasH1, firstHeading, firstHeadingText } = ctx;
+  return { markdown, hasH1, firstHeading, firstHeadingText };
 }
 
 /** True when the element is not content: scripts, hidden parts and, when clean, page chrome. */
@@ -163,10 +187,15 @@ function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
 }
 
 function children(el: Element, ctx: Ctx): string[] {
+  return deeper(el, ctx, () => blocks(el.children, ctx));
+}
+
+/** `render` one level down; past MAX_DEPTH the element's text as one paragraph instead. */
+function deeper(el: Element, ctx: Ctx, render: () => string[]): string[] {
   if (ctx.depth > MAX_DEPTH) return [tidy(escapeText(rawText(el)))];
   ctx.depth++;
   try {
-    return blocks(el.children, ctx);
+    return render();
   } finally {
     ctx.depth--;
   }
@@ -177,10 +206,12 @@ function block(el: Element, ctx: Ctx): string[] | null {
   const tag = el.name;
   const heading = /^h([1-6])$/.exec(tag);
   if (heading) {
-    const text = inline(el, ctx).replace(/\\\n/g, " ");
+    const text = headingLine(inline(el, ctx));
     if (!text) return [];
-    if (tag === "h1") ctx.sawH1 = true;
-    return [`${"#".repeat(Number(heading[1]))} ${text}`];
+    const level = Number(heading[1]);
+    if (level === 1) ctx.sawH1 = true;
+    if (!ctx.firstHeading) [ctx.firstHeading, ctx.firstHeadingText] = [level, textOf(el)];
+    return [`${"#".repeat(level)} ${text}`];
   }
   switch (tag) {
     case "p":
@@ -197,16 +228,33 @@ function block(el: Element, ctx: Ctx): string[] | null {
       return ["---"];
     case "ul":
     case "ol":
-      return [list(el, ctx)];
+      return ctx.notes.isNoteList(el) ? notes(el, ctx) : deeper(el, ctx, () => [list(el, ctx)]);
     case "blockquote":
       return [quote(children(el, ctx))];
     case "pre":
-      return [fence(el)];
+      return [codeBlock(el)];
     case "table":
-      return table(el, ctx);
+      return deeper(el, ctx, () =>
+        tableBlocks(el, {
+          cellText: (cell) => inline(cell, ctx).replace(/\\\n/g, " "),
+          blocks: (table) => blocks(table.children, ctx),
+          caption: (caption) => inline(caption, ctx),
+        }));
+    case "figure":
+      return figure(el, ctx);
   }
   if (BLOCK_TAGS.has(tag) || HAS_BLOCK.has(el)) return children(el, ctx);
   return null;
+}
+
+/** Plain text as the inline content of a heading (the page title line). */
+export function headingText(text: string): string {
+  return headingLine(tidy(escapeText(text)));
+}
+
+/** Inline Markdown on one line; a closing run of `#` would end the heading early. */
+function headingLine(markdown: string): string {
+  return markdown.replace(/\\\n/g, " ").replace(/(^|\s)(#+)$/, "$1\\$2");
 }
 
 function list(el: Element, ctx: Ctx): string {
@@ -219,7 +267,7 @@ function list(el: Element, ctx: Ctx): string {
     if (!isTag(child) || skip(child, ctx)) continue;
     if (child.name === "ul" || child.name === "ol") {
       // A list directly inside a list (invalid, common): it belongs to the previous item.
-      const nested = indent(list(child, ctx), "  ");
+      const nested = indent(deeper(child, ctx, () => [list(child, ctx)])[0]!, "  ");
       if (items.length) items[items.length - 1] += "\n" + nested;
       continue;
     }
@@ -246,55 +294,42 @@ function quote(parts: string[]): string {
   return parts.join("\n\n").split("\n").map((l) => (l ? `> ${l}` : ">")).join("\n");
 }
 
-function fence(pre: Element): string {
-  let code = rawText(pre).replace(/^\r?\n/, "").replace(/\s+$/, "");
-  code = code.replace(/\r\n?/g, "\n");
-  if (!code) return "";
-  const codeEl = pre.children.find((c): c is Element => isTag(c) && c.name === "code");
-  const classes = `${attr(pre, "class") ?? ""} ${codeEl ? attr(codeEl, "class") ?? "" : ""}`;
-  const lang = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(classes)?.[1] ??
-    attr(pre, "data-lang") ?? "";
-  const marks = "`".repeat(Math.max(2, longestRun(code, "`")) + 1);
-  return `${marks}${lang}\n${code}\n${marks}`;
+/** A note list as GFM footnote definitions, `[^n]: text`, back-links dropped. */
+function notes(el: Element, ctx: Ctx): string[] {
+  const out: string[] = [];
+  const wasInNote = ctx.inNote;
+  ctx.inNote = true;
+  try {
+    for (const item of el.children) {
+      spend();
+      if (!isTag(item) || skip(item, ctx)) continue;
+      const label = ctx.notes.label(item);
+      // Only the items are notes (a stray element in the list is no definition).
+      const parts = label === null ? [] : children(item, ctx);
+      if (!parts.length) continue;
+      const body = indent(parts.join("\n\n"), "    ").slice(4);
+      out.push(`[^${label}]: ${body}`);
+    }
+  } finally {
+    ctx.inNote = wasInNote;
+  }
+  return [out.join("\n")];
 }
 
-function table(el: Element, ctx: Ctx): string[] {
-  const rows: Element[] = [];
+/**
+ * A figure: its content, then its caption. A caption whose figure lost its content (a
+ * tracking pixel, an icon, an embed) goes with it.
+ */
+function figure(el: Element, ctx: Ctx): string[] {
+  const content: AnyNode[] = [];
+  const captions: Element[] = [];
   for (const child of el.children) {
-    if (!isTag(child)) continue;
-    if (child.name === "tr") rows.push(child);
-    else if (["thead", "tbody", "tfoot"].includes(child.name)) {
-      for (const tr of child.children) if (isTag(tr) && tr.name === "tr") rows.push(tr);
-    }
+    if (isTag(child) && child.name === "figcaption") captions.push(child);
+    else content.push(child);
   }
-  const cells = rows.map((tr) =>
-    tr.children.filter((c): c is Element => isTag(c) && (c.name === "td" || c.name === "th"))
-  );
-  // Layout tables (blocks or tables inside cells) are read as plain containers.
-  if (cells.some((row) => row.some((cell) => HAS_BLOCK.has(cell)))) return children(el, ctx);
-  const grid = cells.map((row) =>
-    row.flatMap((cell) => {
-      const text = inline(cell, ctx).replace(/\\\n/g, " ").replace(/\|/g, "\\|");
-      const span = Math.min(Number.parseInt(attr(cell, "colspan") ?? "1", 10) || 1, 50);
-      return [text, ...Array<string>(span - 1).fill("")];
-    })
-  ).filter((row) => row.length);
-  if (!grid.length) return [];
-  const width = grid.reduce((widest, row) => Math.max(widest, row.length), 0);
-  // Every row is padded to the widest: one wide row over many rows is not a table to draw.
-  if (width * grid.length > MAX_TABLE_CELLS) return children(el, ctx);
-  const line = (row: string[]) =>
-    `| ${[...row, ...Array<string>(width - row.length).fill("")].join(" | ")} |`;
-  const head = cells[0] ?? [];
-  const align = Array.from({ length: width }, (_, i) => {
-    const cell = head[i];
-    const value = (cell && (attr(cell, "align") ??
-      /text-align\s*:\s*(\w+)/i.exec(attr(cell, "style") ?? "")?.[1])) ?? "";
-    return ALIGN.get(value.toLowerCase()) ?? "---";
-  });
-  const caption = el.children.find((c): c is Element => isTag(c) && c.name === "caption");
-  const out = [line(grid[0]!), `| ${align.join(" | ")} |`, ...grid.slice(1).map(line)];
-  return [caption ? inline(caption, ctx) : "", out.join("\n")];
+  const parts = deeper(el, ctx, () => blocks(content, ctx));
+  if (!parts.length) return [];
+  return [...parts, ...captions.map((caption) => inline(caption, ctx))];
 }
 
 function inline(el: Element, ctx: Ctx): string {
@@ -368,17 +403,6 @@ function isSpace(code: number): boolean {
     code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
 }
 
-/** The longest run of `char` in `text` (a loop: spreading every run into Math.max overflows). */
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    run = text[i] === char ? run + 1 : 0;
-    if (run > longest) longest = run;
-  }
-  return longest;
-}
-
 function codeSpan(raw: string): string {
   const code = raw.replace(/\s+/g, " ");
   if (!code.trim()) return code;
@@ -388,23 +412,28 @@ function codeSpan(raw: string): string {
 }
 
 function link(el: Element, ctx: Ctx): string {
+  const note = ctx.notes.reference(el);
+  if (note) return `[^${note}]`;
+  if (ctx.inNote && isBacklink(el)) return "";
   const text = tidy(inlineChildren(el, ctx)).replace(/\\\n/g, " ");
-  const href = absoluteUrl(attr(el, "href") ?? "", ctx.base);
+  const href = linkTarget(attr(el, "href") ?? "", ctx.base, ctx.notes.leadsInside(el));
   if (!text || !href) return text;
-  const title = attr(el, "title");
-  return `[${text}](${destination(href)}${title ? ` "${title.replace(/"/g, '\\"')}"` : ""})`;
+  const title = collapse(attr(el, "title") ?? "");
+  return `[${text}](${destination(href)}${title ? ` "${linkTitle(title)}"` : ""})`;
+}
+
+/** A link title inside double quotes: its backslashes, quotes and entity-like `&` escaped. */
+function linkTitle(title: string): string {
+  return title.replace(/[\\"]/g, "\\$&").replace(/&(?=#?\w+;)/g, "\\&");
 }
 
 function image(el: Element, ctx: Ctx): string {
-  const srcset = attr(el, "srcset")?.trim().split(/\s+/)[0];
-  const candidates = [attr(el, "src"), attr(el, "data-src"), attr(el, "data-original"), srcset];
-  for (const candidate of candidates) {
-    const src = candidate ? absoluteUrl(candidate, ctx.base) : null;
-    if (!src) continue;
-    const alt = collapse(attr(el, "alt") ?? "").replace(/[[\]\\]/g, "\\$&");
-    return `![${alt}](${destination(src)})`;
-  }
-  return "";
+  const view = imageView(el, ctx.base);
+  if (!view) return "";
+  if ("text" in view) return escapeText(view.text);
+  // Alt text is inline content: escaped as any text is.
+  const alt = escapeText(collapse(view.alt));
+  return `![${alt}](${destination(view.src)})`;
 }
 
 /** A link destination that cannot end early: parentheses and spaces are percent-encoded. */
@@ -419,7 +448,9 @@ function escapeText(text: string): string {
     .replace(/[\\`*[\]]/g, "\\$&")
     .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
     .replace(/~~/g, "\\~\\~")
-    .replace(/<(?=[A-Za-z/!?])/g, "\\<");
+    .replace(/<(?=[A-Za-z/!?])/g, "\\<")
+    // `&copy;` written out in the page would read as an entity.
+    .replace(/&(?=#?\w+;)/g, "\\&");
 }
 
 /** Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks. */

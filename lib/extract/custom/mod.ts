@@ -20,6 +20,7 @@ import { applyType, type RuleType, typeContext } from "./value_types.ts";
 import type { Context } from "../fields/rules.ts";
 import type { CustomRule, CustomRules } from "./rules.ts";
 import { nodeToMarkdown } from "../content/markdown.ts";
+import { parseJson } from "../../util/json_depth.ts";
 
 export { evaluateSources, validateRules } from "./rules.ts";
 export type { CustomRule, CustomRules } from "./rules.ts";
@@ -39,7 +40,16 @@ interface Run {
 /** Runs validated rules over the parsed page fetched from `url`; one key per rule name. */
 export function runRulesOnDocument(
   doc: Document,
-  options: { url: string; rules: CustomRules; evaluated?: unknown[] },
+  options: {
+    url: string;
+    rules: CustomRules;
+    evaluated?: unknown[];
+    /**
+     * Filled with the names whose value is the whole page as Markdown (a top-level rule with
+     * `attr: markdown` and no selector won): Microlink gives those front matter under `meta`.
+     */
+    wholePageMarkdown?: Set<string>;
+  },
 ): Record<string, unknown> {
   let base = options.url;
   try {
@@ -62,20 +72,34 @@ export function runRulesOnDocument(
       }),
     budget: OUTPUT_BUDGET,
     evaluated: options.evaluated ?? [],
-  });
+  }, options.wholePageMarkdown);
 }
 
-function runSet(scope: AnyNode, rules: CustomRules, run: Run): Record<string, unknown> {
+/** `wholePageMarkdown`: only the top level names whole-page Markdown (nested scopes are not). */
+function runSet(
+  scope: AnyNode,
+  rules: CustomRules,
+  run: Run,
+  wholePageMarkdown?: Set<string>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, fallbacks] of Object.entries(rules)) {
     let value: unknown = null;
     for (const rule of fallbacks) {
       value = runRule(scope, rule, run);
-      if (value !== null) break;
+      if (value === null) continue;
+      if (wholePageMarkdown && isWholePageMarkdown(rule)) wholePageMarkdown.add(name);
+      break;
     }
     out[name] = value;
   }
   return out;
+}
+
+/** `attr: markdown` (its first attr) with no selector: Microlink's whole-page conversion. */
+function isWholePageMarkdown(rule: CustomRule): boolean {
+  return !rule.selector && !rule.selectorAll && !rule.evaluate && Array.isArray(rule.attr) &&
+    rule.attr[0] === "markdown";
 }
 
 function runRule(scope: AnyNode, rule: CustomRule, run: Run): unknown {
@@ -204,7 +228,7 @@ function val(node: AnyNode): string | null {
 function json(node: AnyNode): unknown {
   const text = isDocument(node) || isTag(node) ? rawText(node) : "";
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return null;
   }

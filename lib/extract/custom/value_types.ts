@@ -20,6 +20,7 @@ import {
 } from "../mod.ts";
 import type { Context } from "../fields/rules.ts";
 import { looksLikeSrcset } from "../fields/srcset.ts";
+import { parseJson } from "../../util/json_depth.ts";
 
 export const RULE_TYPES = [
   "auto",
@@ -185,7 +186,7 @@ function toEmail(raw: string): string | null {
 
 function toObject(raw: string): unknown {
   try {
-    const value: unknown = JSON.parse(raw);
+    const value: unknown = parseJson(raw);
     return value !== null && typeof value === "object" ? value : null;
   } catch {
     return null;

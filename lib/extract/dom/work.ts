@@ -9,6 +9,7 @@ import { runRulesOnDocument } from "../custom/mod.ts";
 import type { CustomRules } from "../custom/rules.ts";
 import { parseHtml } from "./mod.ts";
 import { documentToMarkdown } from "../content/markdown.ts";
+import { countWords } from "../content/front_matter.ts";
 
 export interface DomWork {
   html: string;
@@ -17,11 +18,17 @@ export interface DomWork {
   markdown: boolean;
   /** Values of the rules' `evaluate` sources, computed in the browser. */
   evaluated?: unknown[];
+  /** Which Markdown gets front matter, so its words are counted here, off the main thread. */
+  frontMatter?: { markdown: boolean; wholePage: boolean };
 }
 
 export interface DomResult {
   custom: Record<string, unknown>;
   markdown: string | null;
+  /** Words of `markdown`, when it gets front matter. */
+  markdownWords: number | null;
+  /** Words of each `custom` value that is the whole page as Markdown, when those get it. */
+  wholePageWords: Record<string, number>;
 }
 
 /**
@@ -34,11 +41,29 @@ export const WORKER_THRESHOLD = 16 * 1024;
 export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   const run = (): DomResult => {
     const doc = parseHtml(work.html);
+    const wholePage = new Set<string>();
+    const custom = work.rules
+      ? runRulesOnDocument(doc, {
+        url: work.url,
+        rules: work.rules,
+        evaluated: work.evaluated,
+        wholePageMarkdown: wholePage,
+      })
+      : {};
+    const markdown = work.markdown ? documentToMarkdown(doc, work.url) : null;
+    const wholePageWords: Record<string, number> = {};
+    if (work.frontMatter?.wholePage) {
+      for (const name of wholePage) {
+        const value = custom[name];
+        if (typeof value === "string") wholePageWords[name] = countWords(value);
+      }
+    }
+    const counted = markdown !== null && work.frontMatter?.markdown;
     return {
-      custom: work.rules
-        ? runRulesOnDocument(doc, { url: work.url, rules: work.rules, evaluated: work.evaluated })
-        : {},
-      markdown: work.markdown ? documentToMarkdown(doc, work.url) : null,
+      custom,
+      markdown,
+      markdownWords: counted ? countWords(markdown) : null,
+      wholePageWords,
     };
   };
   return budget ? withBudget(budget, run) : run();

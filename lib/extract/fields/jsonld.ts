@@ -2,6 +2,7 @@
  * JSON-LD blocks as one list of nodes: top-level arrays and @graph members flattened, with
  * @id references resolved when a path walks through them.
  */
+import { parseJson } from "../../util/json_depth.ts";
 
 type Node = Record<string, unknown>;
 /** Per object, a bit per path length it was walked with. */
@@ -29,12 +30,12 @@ export function unwrapScript(text: string): string {
 function parseBlock(text: string): unknown {
   const src = unwrapScript(text);
   try {
-    return JSON.parse(src);
+    return parseJson(src);
   } catch {
     try {
       // raw control characters (newlines inside strings) are invalid JSON
       // deno-lint-ignore no-control-regex
-      return JSON.parse(src.replace(/,\s*([}\]])/g, "$1").replace(/[\u0000-\u001f]+/g, " "));
+      return parseJson(src.replace(/,\s*([}\]])/g, "$1").replace(/[\u0000-\u001f]+/g, " "));
     } catch {
       return undefined;
     }

@@ -5,6 +5,7 @@
  * "link", "section"}).
  */
 import { memo, meta, type Rule } from "./rules.ts";
+import { parseJson } from "../../util/json_depth.ts";
 
 type ParselyPage = Record<string, unknown>;
 
@@ -13,7 +14,7 @@ function page(ctx: Parameters<Rule>[0]): ParselyPage | null {
     const raw = ctx.rec.meta.get("parsely-page")?.[0];
     if (!raw) return null;
     try {
-      const json = JSON.parse(raw);
+      const json = parseJson(raw) as ParselyPage | null;
       return json && typeof json === "object" && !Array.isArray(json) ? json : null;
     } catch {
       return null;

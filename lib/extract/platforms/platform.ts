@@ -4,7 +4,7 @@
  * pass, and optionally a JSON or embed endpoint that holds what the HTML does not.
  */
 import type { ElementProbe } from "../stream/record.ts";
-import type { Field, PlatformData, PlatformRules } from "../fields/rules.ts";
+import type { PlatformData, PlatformRules } from "../fields/rules.ts";
 
 export type { Field, PlatformData } from "../fields/rules.ts";
 

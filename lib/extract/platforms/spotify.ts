@@ -8,6 +8,7 @@ import { LinearParser } from "../stream/html_parser.ts";
 import { meta, type Rule } from "../fields/rules.ts";
 import { always, fromEndpoint, hostIs } from "./helpers.ts";
 import type { Platform, PlatformData } from "./platform.ts";
+import { parseJson } from "../../util/json_depth.ts";
 
 const KINDS = "track|album|playlist|artist|episode|show";
 const PAGE = new RegExp(`^/(?:intl-[a-z-]+/)?(${KINDS})/([A-Za-z0-9]{22})`);
@@ -69,7 +70,7 @@ const largest = (sources: unknown): unknown => {
 export function readEmbed(html: string): PlatformData | null {
   const json = scriptText(html, "__NEXT_DATA__");
   if (!json) return null;
-  const entity = findEntity(JSON.parse(json));
+  const entity = findEntity(parseJson(json));
   if (!entity) return null;
   const [, kind, id] = URI.exec(entity.uri as string)!;
   const artists = Array.isArray(entity.artists)

@@ -7,6 +7,7 @@
 import { memo, type Rule } from "../fields/rules.ts";
 import { always, before, byId, hostIs } from "./helpers.ts";
 import type { Platform } from "./platform.ts";
+import { parseJson } from "../../util/json_depth.ts";
 
 type Json = Record<string, unknown> | undefined;
 const STATE = "__UNIVERSAL_DATA_FOR_REHYDRATION__";
@@ -16,7 +17,8 @@ function scope(ctx: Parameters<Rule>[0]): Json {
     const raw = ctx.rec.probed.get("state")?.[0];
     if (!raw) return undefined;
     try {
-      return JSON.parse(raw)?.__DEFAULT_SCOPE__;
+      // deno-lint-ignore no-explicit-any
+      return (parseJson(raw) as any)?.__DEFAULT_SCOPE__;
     } catch {
       return undefined;
     }

@@ -8,6 +8,7 @@
 import { ld, meta, type Rule } from "../fields/rules.ts";
 import { always, before, byTestId, firstSegment, fromEndpoint, hostIs, probed } from "./helpers.ts";
 import type { Platform, PlatformData } from "./platform.ts";
+import { parseJson } from "../../util/json_depth.ts";
 
 const SYNDICATION = "https://cdn.syndication.twimg.com/tweet-result";
 
@@ -79,7 +80,8 @@ const list = (v: unknown): Record<string, unknown>[] =>
 
 /** The syndication answer for a post: its author, text, date and media. */
 function readPost(body: string): PlatformData | null {
-  const post = JSON.parse(body);
+  // deno-lint-ignore no-explicit-any
+  const post = parseJson(body) as any;
   if (post?.__typename !== "Tweet" || typeof post.text !== "string") return null;
   if (post.text.length > MAX_TEXT) return null;
   const user = post.user ?? {};

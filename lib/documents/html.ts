@@ -1,0 +1,91 @@
+/**
+ * The HTML a converted document becomes: a <head> carrying the document's own properties where
+ * the default-field rules read them (title, meta author/description/date, html lang), and a body
+ * of plain blocks (headings, paragraphs, lists, tables, sections), all inside <main data-document>
+ * which the main-content views take whole (the markdown view's mainContent), with no attribute
+ * that could make the pipeline fetch something (no images, styles or scripts; links kept for
+ * http(s) and mailto).
+ */
+import { escapeAttribute, escapeText } from "entities";
+import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
+
+export interface DocumentProperties {
+  title?: string;
+  author?: string;
+  /** The modified date, else the created one (ISO 8601 where the format gives one). */
+  date?: string;
+  description?: string;
+  lang?: string;
+}
+
+/** Body HTML written piece by piece, refused once it passes the output budget. */
+export class HtmlBody {
+  readonly #parts: string[] = [];
+  #length = 0;
+
+  raw(html: string): this {
+    this.#length += html.length;
+    if (this.#length > DOCUMENT_LIMITS.maxHtmlChars) {
+      throw new DocumentRefused("too-large", "the converted document passes its size budget");
+    }
+    this.#parts.push(html);
+    return this;
+  }
+
+  /** `<tag>text</tag>`, the text escaped; blank text writes nothing. */
+  block(tag: string, text: string): this {
+    const clean = normalizeSpace(text);
+    return clean ? this.raw(`<${tag}>${escapeText(clean)}</${tag}>\n`) : this;
+  }
+
+  /** A table, its first row as header cells. */
+  table(rows: string[][], caption?: string): this {
+    if (!rows.length) return this;
+    this.raw("<table>\n");
+    if (caption) this.block("caption", caption);
+    rows.forEach((row, index) => {
+      const cell = index === 0 ? "th" : "td";
+      this.raw(
+        `<tr>${
+          row.map((v) => `<${cell}>${escapeText(normalizeSpace(v))}</${cell}>`).join("")
+        }</tr>\n`,
+      );
+    });
+    return this.raw("</table>\n");
+  }
+
+  toString(): string {
+    return this.#parts.join("");
+  }
+}
+
+/** A whole HTML document from the properties and the body. */
+export function documentHtml(properties: DocumentProperties, body: HtmlBody | string): string {
+  const metas: string[] = [];
+  const meta = (name: string, value: string | undefined) => {
+    const clean = value && normalizeSpace(value);
+    if (clean) metas.push(`<meta name="${name}" content="${escapeAttribute(clean)}">`);
+  };
+  meta("author", properties.author);
+  meta("description", properties.description);
+  meta("date", properties.date);
+  const title = properties.title && normalizeSpace(properties.title);
+  const lang = properties.lang && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(properties.lang.trim())
+    ? ` lang="${properties.lang.trim()}"`
+    : "";
+  return `<!DOCTYPE html>\n<html${lang}><head><meta charset="utf-8">` +
+    (title ? `<title>${escapeText(title)}</title>` : "") + metas.join("") +
+    `</head>\n<body>\n<main data-document>\n${body}</main>\n</body></html>\n`;
+}
+
+export function normalizeSpace(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, " ").trim();
+}
+
+/** A date string as ISO 8601 when it parses, else as given; undefined when blank. */
+export function isoDate(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  const time = Date.parse(trimmed);
+  return Number.isNaN(time) ? trimmed : new Date(time).toISOString();
+}

@@ -1,0 +1,299 @@
+/**
+ * RTF tokenized by rtf-stream-parser's Tokenize (a maintained tokenizer; its own text output
+ * keeps no paragraph or table structure), interpreted here: paragraphs, headings by outline
+ * level, tables by cells and rows, the \info group's title/author/subject/dates, \'hh bytes in
+ * the document's ANSI code page, \uN with its \ucN fallback skipped, and every other destination
+ * (fonts, styles, pictures, fields' instructions, headers) left out.
+ */
+import { Buffer } from "node:buffer";
+import { Tokenize } from "rtf-stream-parser";
+import { spend } from "../extract/dom/budget.ts";
+import { documentHtml, type DocumentProperties, HtmlBody } from "./html.ts";
+import { DocumentRefused } from "./refused.ts";
+
+interface Token {
+  type: number;
+  word?: string;
+  param?: number;
+  data?: Uint8Array;
+}
+
+const GROUP_START = 0;
+const GROUP_END = 1;
+const CONTROL = 2;
+
+/** Destinations whose text is not the document's body. */
+const SKIPPED = new Set([
+  "fonttbl",
+  "colortbl",
+  "stylesheet",
+  "listtable",
+  "listoverridetable",
+  "revtbl",
+  "rsidtbl",
+  "generator",
+  "pict",
+  "object",
+  "header",
+  "headerl",
+  "headerr",
+  "headerf",
+  "footer",
+  "footerl",
+  "footerr",
+  "footerf",
+  "fldinst",
+  "listtext",
+  "pntext",
+  "themedata",
+  "colorschememapping",
+  "datastore",
+  "latentstyles",
+  "xmlnstbl",
+  "mmathPr",
+  "pgdsctbl",
+  "ftnsep",
+  "ftnsepc",
+  "aftnsep",
+  "footnote",
+  "bkmkstart",
+  "bkmkend",
+  "nonshppict",
+  "shppict",
+  "userprops",
+  "docvar",
+]);
+const INFO_TEXT: Record<string, keyof DocumentProperties> = {
+  title: "title",
+  author: "author",
+  subject: "description",
+  doccomm: "description",
+};
+
+interface Group {
+  skip: boolean;
+  /** The \info field this group's text fills. */
+  info: keyof DocumentProperties | null;
+  /** \creatim or \revtim: the date parts read inside it. */
+  time: "creatim" | "revtim" | null;
+  /** Inside the \info group. */
+  inInfo: boolean;
+  unicodeSkip: number;
+}
+
+/**
+ * The tokenizer driven synchronously: its tokens are taken as it pushes them, rather than through
+ * a stream's events (which cost three times the work in a worker thread).
+ */
+class SyncTokenize extends Tokenize {
+  constructor(readonly onToken: (token: Token) => void) {
+    super();
+  }
+
+  override push(token: unknown): boolean {
+    if (token !== null) this.onToken(token as Token);
+    return true;
+  }
+}
+
+export function rtfToHtml(bytes: Uint8Array): string {
+  // \binN makes the tokenizer allocate N bytes up front: N past the file's size is a lie.
+  for (const match of new TextDecoder("latin1").decode(bytes).matchAll(/\\bin(\d+)/g)) {
+    if (Number(match[1]) > bytes.length) {
+      throw new DocumentRefused("corrupt", "rtf \\bin past its end");
+    }
+  }
+  const reader = new RtfReader();
+  const tokenizer = new SyncTokenize((token) => reader.token(token));
+  let failure: unknown = null;
+  const done = (error?: unknown) => {
+    if (error) failure ??= error;
+  };
+  tokenizer._transform(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), "", done);
+  if (failure === null) tokenizer._flush(done);
+  if (failure !== null) throw failure;
+  return reader.html();
+}
+
+class RtfReader {
+  readonly #body = new HtmlBody();
+  readonly #properties: DocumentProperties = {};
+  readonly #stack: Group[] = [];
+  #group: Group = { skip: false, info: null, time: null, inInfo: false, unicodeSkip: 1 };
+  #decoder = new TextDecoder("windows-1252");
+  #paragraph = "";
+  #outline: number | null = null;
+  #inTable = false;
+  #row: string[] = [];
+  #rows: string[][] = [];
+  #pendingSkip = 0;
+  #nextIsDestination = false;
+  #dates: Partial<Record<"creatim" | "revtim", number[]>> = {};
+  #started = false;
+
+  token(token: Token): void {
+    spend();
+    if (!this.#started) {
+      if (token.type === CONTROL && token.word === "rtf") this.#started = true;
+      else if (token.type !== GROUP_START) throw new DocumentRefused("corrupt", "not rtf");
+    }
+    if (token.type === GROUP_START) {
+      this.#stack.push(this.#group);
+      if (this.#stack.length > 1000) throw new DocumentRefused("too-large", "rtf nests too deep");
+      this.#group = { ...this.#group };
+      this.#nextIsDestination = true;
+      return;
+    }
+    const first = this.#nextIsDestination;
+    this.#nextIsDestination = false;
+    if (token.type === GROUP_END) {
+      this.#group = this.#stack.pop() ?? this.#group;
+      return;
+    }
+    if (token.type === CONTROL) this.#control(token, first);
+    else this.#text(token.data ?? new Uint8Array());
+  }
+
+  #control({ word = "", param, data }: Token, first: boolean): void {
+    const group = this.#group;
+    if (word === "*" && first) {
+      group.skip = true;
+      return;
+    }
+    if (first && SKIPPED.has(word)) group.skip = true;
+    if (first && word === "info") {
+      group.skip = true;
+      group.inInfo = true;
+      return;
+    }
+    if (first && group.inInfo && Object.hasOwn(INFO_TEXT, word)) {
+      // A later \author or \doccomm does not replace the first one.
+      group.info = INFO_TEXT[word]!;
+      if (this.#properties[group.info]) group.info = null;
+      return;
+    }
+    if (first && (word === "creatim" || word === "revtim")) {
+      group.time = word;
+      this.#dates[word] = [];
+      return;
+    }
+    if (group.time && ["yr", "mo", "dy", "hr", "min"].includes(word)) {
+      this.#dates[group.time]!.push(param ?? 0);
+      return;
+    }
+    if (word === "ansicpg" && param) {
+      try {
+        this.#decoder = new TextDecoder(`windows-${param}`);
+      } catch {
+        // An unknown code page keeps windows-1252.
+      }
+    }
+    if (word === "uc") group.unicodeSkip = param ?? 1;
+    // The tokenizer hands \'hh over as a control word carrying its byte.
+    if (word === "'") return this.#text(data ?? new Uint8Array());
+    if (group.skip) return;
+    if (word === "u" && param !== undefined) {
+      this.#append(String.fromCharCode(param < 0 ? param + 65536 : param));
+      this.#pendingSkip = group.unicodeSkip;
+      return;
+    }
+    switch (word) {
+      case "par":
+        return this.#endParagraph();
+      case "line":
+      case "tab":
+        return this.#append(" ");
+      case "pard":
+        this.#outline = null;
+        this.#inTable = false;
+        return;
+      case "outlinelevel":
+        this.#outline = param ?? 0;
+        return;
+      case "intbl":
+        this.#inTable = true;
+        return;
+      case "cell":
+        this.#row.push(this.#paragraph);
+        this.#paragraph = "";
+        return;
+      case "row":
+        this.#rows.push(this.#row);
+        this.#row = [];
+        return;
+      case "emdash":
+        return this.#append("\u2014");
+      case "endash":
+        return this.#append("\u2013");
+      case "lquote":
+        return this.#append("\u2018");
+      case "rquote":
+        return this.#append("\u2019");
+      case "ldblquote":
+        return this.#append("\u201c");
+      case "rdblquote":
+        return this.#append("\u201d");
+      case "bullet":
+        return this.#append("\u2022");
+      case "~":
+        return this.#append("\u00a0");
+      case "{":
+      case "}":
+      case "\\":
+        return this.#append(word);
+    }
+  }
+
+  #text(data: Uint8Array): void {
+    let bytes = data;
+    if (this.#pendingSkip > 0) {
+      const skipped = Math.min(this.#pendingSkip, bytes.length);
+      this.#pendingSkip -= skipped;
+      bytes = bytes.subarray(skipped);
+    }
+    if (!bytes.length) return;
+    const group = this.#group;
+    const text = this.#decoder.decode(bytes);
+    if (group.info) {
+      const key = group.info;
+      this.#properties[key] = (this.#properties[key] ?? "") + text;
+      return;
+    }
+    if (!group.skip) this.#paragraph += text;
+  }
+
+  #append(text: string): void {
+    if (!this.#group.skip) this.#paragraph += text;
+  }
+
+  #endParagraph(): void {
+    if (!this.#inTable) this.#flushTable();
+    const text = this.#paragraph;
+    this.#paragraph = "";
+    if (this.#inTable) return;
+    const level = this.#outline;
+    this.#body.block(level !== null && level < 6 ? `h${level + 1}` : "p", text);
+  }
+
+  #flushTable(): void {
+    if (this.#row.length) this.#rows.push(this.#row);
+    if (this.#rows.length) this.#body.table(this.#rows);
+    this.#rows = [];
+    this.#row = [];
+  }
+
+  html(): string {
+    this.#endParagraph();
+    this.#flushTable();
+    const date = rtfDate(this.#dates.revtim) ?? rtfDate(this.#dates.creatim);
+    return documentHtml({ ...this.#properties, date }, this.#body);
+  }
+}
+
+/** \yr \mo \dy \hr \min as an ISO date; undefined when the year is absent or zero. */
+function rtfDate(parts: number[] | undefined): string | undefined {
+  const [year, month = 1, day = 1, hour = 0, minute = 0] = parts ?? [];
+  if (!year) return undefined;
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute));
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

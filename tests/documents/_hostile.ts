@@ -1,0 +1,172 @@
+/**
+ * Hostile documents, made here rather than committed: zip bombs, archives of thousands of
+ * entries, damaged files, PDFs that lie about their page count or nest objects deeply, XML entity
+ * expansion and external entities, EPUB chapters naming remote resources, RTF that claims huge
+ * binary runs or nests groups deeply. Shared by tests/documents/ and bench/documents.ts.
+ */
+import { zipSync } from "fflate";
+
+export interface Hostile {
+  name: string;
+  /** The path it is served at (its extension is part of some cases). */
+  path: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const text = (value: string) => new TextEncoder().encode(value);
+
+/** A PDF from its objects, with a correct cross-reference table. */
+export function pdfOf(objects: string[]): Uint8Array {
+  let out = "%PDF-1.7\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return text(out);
+}
+
+/** A one-line text page's content stream. */
+function page(contents: number, resources = "<< /Font << /F1 4 0 R >> >>"): string {
+  return `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources ${resources} ` +
+    `/Contents ${contents} 0 R >>`;
+}
+
+const FONT = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+const stream = (content: string) =>
+  `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+
+/** The docx parts every case needs but the body. */
+function docx(documentXml: string, extra: Record<string, Uint8Array> = {}): Uint8Array {
+  return zipSync({
+    "[Content_Types].xml": text(
+      `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
+    ),
+    "word/document.xml": text(documentXml),
+    ...extra,
+  });
+}
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+export function billionLaughs(): string {
+  const entities = ['<!ENTITY lol0 "lol">'];
+  for (let i = 1; i <= 9; i++) {
+    entities.push(`<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`);
+  }
+  return `<?xml version="1.0"?><!DOCTYPE w:document [${entities.join("")}]>` +
+    `<w:document ${W}><w:body><w:p><w:r><w:t>laughs &lol9; end</w:t></w:r></w:p></w:body></w:document>`;
+}
+
+/** Every hostile case; `origin` is a loopback server that must never be asked for anything. */
+export function hostileDocuments(origin: string): Hostile[] {
+  const cases: Hostile[] = [];
+  const add = (name: string, path: string, type: string, bytes: Uint8Array) =>
+    cases.push({ name, path, type, bytes });
+
+  // The body part inflates to 40 MB of spaces (past the 32 MB bound) from ~40 KB.
+  const spaces = new Uint8Array(40 << 20).fill(0x20);
+  add("zip bomb entry", "/bomb.docx", DOCX, zipSync({ "word/document.xml": spaces }));
+  const many: Record<string, Uint8Array> = { "word/document.xml": text(`<w:document ${W}/>`) };
+  for (let i = 0; i < 5000; i++) many[`word/part${i}.xml`] = new Uint8Array();
+  add("thousands of entries", "/many.docx", DOCX, zipSync(many, { level: 0 }));
+  const sample = docx(
+    `<w:document ${W}><w:body><w:p><w:r><w:t>whole</w:t></w:r></w:p></w:body></w:document>`,
+  );
+  add("truncated zip", "/truncated.docx", DOCX, sample.subarray(0, sample.length >> 1));
+  add(
+    "corrupt pdf",
+    "/corrupt.pdf",
+    "application/pdf",
+    text(`%PDF-1.7\n${"garbage \x00\xff ".repeat(500)}`),
+  );
+  add(
+    "huge page count",
+    "/pages.pdf",
+    "application/pdf",
+    pdfOf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      `<< /Type /Pages /Kids [${"3 0 R ".repeat(100_000)}] /Count 100000 >>`,
+      page(5),
+      FONT,
+      stream("BT /F1 12 Tf 10 100 Td (one page) Tj ET"),
+    ]),
+  );
+  add(
+    "deeply nested objects",
+    "/nested.pdf",
+    "application/pdf",
+    pdfOf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      page(5, `<< /Font << /F1 4 0 R >> /Deep ${"[".repeat(100_000)}${"]".repeat(100_000)} >>`),
+      FONT,
+      stream(`BT /F1 12 Tf ${"[".repeat(50_000)} 10 100 Td (deep) Tj ET`),
+    ]),
+  );
+  add("billion laughs", "/laughs.docx", DOCX, docx(billionLaughs()));
+  add(
+    "external entity",
+    "/xxe.docx",
+    DOCX,
+    docx(
+      `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "${origin}/xxe">]>` +
+        `<w:document ${W}><w:body><w:p><w:r><w:t>x &xxe; y</w:t></w:r></w:p></w:body></w:document>`,
+    ),
+  );
+  add("remote resources", "/remote.epub", "application/epub+zip", epubNaming(origin));
+  add("rtf binary claim", "/bin.rtf", "application/rtf", text(`{\\rtf1 {\\bin999999999 x}}`));
+  add("rtf deep groups", "/deep.rtf", "application/rtf", text(`{\\rtf1 ${"{".repeat(200_000)}x}`));
+  add("sheet of sparse cells", "/sparse.xlsx", XLSX, sparseSheet());
+  return cases;
+}
+
+/** An EPUB whose chapter names remote images, a stylesheet, a frame and an XInclude. */
+function epubNaming(origin: string): Uint8Array {
+  return zipSync({
+    mimetype: [text("application/epub+zip"), { level: 0 }],
+    "META-INF/container.xml": text(
+      `<?xml version="1.0"?><container xmlns="urn:oasis:names:tc:opendocument:xmlns:container">` +
+        `<rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>`,
+    ),
+    "OPS/book.opf": text(
+      `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" ` +
+        `xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Remote</dc:title>` +
+        `</metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/>` +
+        `</manifest><spine><itemref idref="c1"/></spine></package>`,
+    ),
+    "OPS/c1.xhtml": text(
+      `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" ` +
+        `xmlns:xi="http://www.w3.org/2001/XInclude"><head><link rel="stylesheet" ` +
+        `href="${origin}/style.css"/></head><body><p>Chapter text stays.</p>` +
+        `<img src="${origin}/image.png"/><iframe src="${origin}/frame"></iframe>` +
+        `<xi:include href="${origin}/include.xml"/><svg><image href="${origin}/svg.png"/></svg>` +
+        `<p style="background:url(${origin}/bg.png)">Second paragraph.</p></body></html>`,
+    ),
+  });
+}
+
+/** 300 rows, each with one cell in the last column: 4.9 million cells once laid out. */
+function sparseSheet(): Uint8Array {
+  const rows = Array.from(
+    { length: 300 },
+    (_, i) => `<row r="${i + 1}"><c r="XFD${i + 1}"><v>1</v></c></row>`,
+  ).join("");
+  const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  return zipSync({
+    "xl/workbook.xml": text(
+      `<workbook xmlns:r="${rel}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ),
+    "xl/_rels/workbook.xml.rels": text(
+      `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>`,
+    ),
+    "xl/worksheets/sheet1.xml": text(`<worksheet><sheetData>${rows}</sheetData></worksheet>`),
+  });
+}

@@ -54,7 +54,7 @@ function pageTitle(doc: Document): string | null {
 const MARKED = ["article", '[itemprop="articleBody"]', "main", '[role="main"]'];
 
 /**
- * A converted document (lib/documents/html.ts) marks its body as all content: a short one would
+ * A converted document (documentHtml) marks its body as all content: a short one would
  * otherwise lose every part after its first to the scoring below.
  */
 export const WHOLE_CONTENT = "main[data-document]";

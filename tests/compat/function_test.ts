@@ -147,6 +147,18 @@ Deno.test("function through @microlink/function: Puppeteer's page API, isolated"
     assert.ok(kept <= 64 * 1024, `${kept} characters kept`);
   });
 
+  await t.step("bounds: a value over the cap, arguments the page API does not take", async () => {
+    const big = await call(() => "x".repeat(1_100_000));
+    assert.equal(big.isFulfilled, false);
+    assert.equal(big.value.name, "RangeError");
+    assert.match(big.value.message, /larger than/);
+    const bad = await call(({ page }: Any) => page.click("#go", { button: "nope" }));
+    assert.equal(bad.value.name, "TypeError");
+    assert.match(bad.value.message, /one of left, right, middle/);
+    const handle = await call(({ page }: Any) => page.$("#go"));
+    assert.match(handle.value.message, /page.\$ is not a function/);
+  });
+
   await t.step("no file, network, environment or process access; canary untouched", async () => {
     const refusals = {
       read: `() => Deno.readTextFile("/etc/hostname")`,

@@ -7,6 +7,7 @@
  * takes the whole process down.
  */
 import type { Page } from "puppeteer-core";
+import { fileURLToPath } from "node:url";
 import { firstLine } from "../capture.ts";
 import { jsonDepth } from "../../util/json_depth.ts";
 import { PageCallError, performPageCall } from "./page_calls.ts";
@@ -50,11 +51,20 @@ export interface SandboxJob {
 }
 
 /**
+ * The `deno` executable that runs the sandbox: the one running linkpeek. A binary made by
+ * `deno compile` is not one (it would start another linkpeek): there `function` is refused.
+ */
+function denoExecutable(): string | null {
+  const path = Deno.execPath();
+  return /(^|[/\\])deno(\.exe)?$/.test(path) ? path : null;
+}
+
+/**
  * The child's command line. The import map sends every `file:` import but the runner's own
  * to a place it may not read: Deno lets a process with no read permission import local files
  * (and so read them as code), the map closes that.
  */
-function command(): Deno.Command {
+function command(deno: string): Deno.Command {
   const map = JSON.stringify({
     imports: { [RUNNER.href]: RUNNER.href, "file:///": "file:///linkpeek-function-refused/" },
   });
@@ -63,7 +73,7 @@ function command(): Deno.Command {
     const value = Deno.env.get(name);
     if (value) env[name] = value;
   }
-  return new Deno.Command(Deno.execPath(), {
+  return new Deno.Command(deno, {
     args: [
       "run",
       "--no-prompt",
@@ -73,7 +83,7 @@ function command(): Deno.Command {
       "--no-remote",
       `--import-map=data:application/json,${map}`,
       `--v8-flags=--max-old-space-size=${FUNCTION_HEAP_MB}`,
-      RUNNER.pathname,
+      fileURLToPath(RUNNER),
     ],
     clearEnv: true,
     env,
@@ -156,9 +166,16 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
     chars: 0,
   });
 
+  const deno = denoExecutable();
+  if (!deno) {
+    return rejected(
+      "Error",
+      "function needs linkpeek to run under deno (deno task start), not as a compiled binary.",
+    );
+  }
   let child: Deno.ChildProcess;
   try {
-    child = command().spawn();
+    child = command(deno).spawn();
   } catch (error) {
     return rejected("Error", `The function's sandbox could not start (${firstLine(error)}).`);
   }

@@ -113,7 +113,14 @@ function readAll(root: QueryNode): Values {
 function unknownParams(root: QueryNode): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, node] of root.kids) {
-    if (!Object.hasOwn(PARAMS, toCamel(name))) out[name] = toPlain(node);
+    if (Object.hasOwn(PARAMS, toCamel(name))) continue;
+    // Defined, not assigned: a parameter named `__proto__` must not set the object's prototype.
+    Object.defineProperty(out, name, {
+      value: toPlain(node),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

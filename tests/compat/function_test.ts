@@ -123,10 +123,19 @@ Deno.test("function through @microlink/function: Puppeteer's page API, isolated"
       header: "app",
     });
     // Unknown parameters change the answer, so they are part of its cache key.
-    const again = await microlink(({ name }: Any) => name, { endpoint })(parity.url("/app"), {
-      name: "Other",
+    const echo = microlink(({ name }: Any) => `name is ${name}`, { endpoint });
+    assert.equal((await echo(parity.url("/app"), { name: "One" })).value, "name is One");
+    assert.equal((await echo(parity.url("/app"), { name: "Other" })).value, "name is Other");
+    // A parameter named __proto__ is one more value, never the argument's prototype.
+    const query = new URLSearchParams({
+      url: parity.url("/app"),
+      function: "(argument) => [Object.getPrototypeOf(argument) === Object.prototype, " +
+        "argument.polluted ?? null, Object.keys(argument).includes('__proto__')]",
+      "__proto__.polluted": "yes",
+      meta: "false",
     });
-    assert.equal(again.value, "Other");
+    const raw = await (await fetch(`${endpoint}?${query}`)).json();
+    assert.deepEqual(raw.data.function.value, [true, null, true]);
   });
 
   await t.step("console output is in logging; profiling says how long it ran", async () => {

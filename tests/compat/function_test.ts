@@ -207,6 +207,13 @@ Deno.test("function through @microlink/function: Puppeteer's page API, isolated"
     assert.ok(answer.profiling.phases.total < 6000, JSON.stringify(answer.profiling));
     assert.ok(took < 6000 + 3000, `answered after ${took} ms`);
     assert.deepEqual(await sandboxes(), [], "the sandbox was killed");
+    // A page call that never returns (the page's own loop) ends the same way.
+    const stuck = await call(({ page }: Any) =>
+      page.evaluate(() => {
+        while (true) { /* the renderer never yields */ }
+      }), { timeout: "6s" });
+    assert.equal(stuck.value.name, "TimeoutError");
+    assert.deepEqual(await sandboxes(), []);
   });
 
   await t.step("unbounded allocation hits the sandbox's heap cap, not linkpeek", async () => {

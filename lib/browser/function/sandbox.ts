@@ -262,6 +262,7 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
       } catch {
         return rejected("TypeError", "The function's answer was not JSON.");
       }
+      if (message === null || typeof message !== "object") continue;
       if (message.type === "start") ranAt = performance.now();
       else if (message.type === "call") onCall(message);
       else if (message.type === "log") onLog(message);

@@ -5,10 +5,21 @@ import type { EgressProxy } from "./proxy_server.ts";
 import type { AdmissionPool } from "../util/admission.ts";
 import type { VisitTimings } from "./visit_timings.ts";
 
+/** `function`'s phases' times and memory, as Microlink reports them. */
+export interface FunctionProfiling {
+  phases: { spawn: number; run: number; total: number };
+  memory?: { total: number; heap: number; external: number };
+  size: number;
+}
+
 export interface FunctionResult {
   isFulfilled: boolean;
   isRejected: boolean;
   value: unknown;
+  /** `function` only: its phases' times and memory, as Microlink reports them. */
+  profiling?: FunctionProfiling;
+  /** `function` only: its console output by level (bounded). */
+  logging?: Record<string, string[]>;
 }
 
 /** A visit's way out through a request's `proxy=`: its own egress proxy, held until released. */

@@ -121,6 +121,35 @@ const DATA: JsonObject = {
         isFulfilled: { type: "boolean" },
         isRejected: { type: "boolean" },
         value: { description: "The returned JSON value, or { name, message } when rejected." },
+        profiling: {
+          type: "object",
+          description:
+            "Milliseconds of the sandbox's phases, its memory in bytes, the code's size.",
+          properties: {
+            phases: {
+              type: "object",
+              properties: {
+                spawn: { type: "integer" },
+                run: { type: "integer" },
+                total: { type: "integer" },
+              },
+            },
+            memory: {
+              type: "object",
+              properties: {
+                total: { type: "integer" },
+                heap: { type: "integer" },
+                external: { type: "integer" },
+              },
+            },
+            size: { type: "integer" },
+          },
+        },
+        logging: {
+          type: "object",
+          description: "The function's console output by level (log, info, warn, error, debug).",
+          additionalProperties: { type: "array", items: { type: "string" } },
+        },
       },
     },
   },

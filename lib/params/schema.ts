@@ -457,9 +457,9 @@ const DEFINITIONS = {
     errorCode: "EINVALFUNCTION",
     schema: { kind: "string", maxLength: 32768 },
     description:
-      "JavaScript function source run inside the page in the browser, with the other query " +
-      "parameters (and a small page helper) as its argument; adds data.function " +
-      "{isFulfilled, isRejected, value}.",
+      "JavaScript function run in a permissionless sandbox with Puppeteer's page, every other " +
+      "query parameter (known or not), url, html and response as its argument; adds " +
+      "data.function {isFulfilled, isRejected, value, profiling, logging}.",
     example: "({ page }) => page.title()",
     default: null,
   },

@@ -15,17 +15,8 @@ import type { Page } from "puppeteer-core";
 import { toBase64Url } from "../util/base64url.ts";
 import { firstLine } from "./capture.ts";
 import { jsonDepth } from "../util/json_depth.ts";
-import { type FunctionProfiling, runSandboxed } from "./function/sandbox.ts";
-
-export interface FunctionResult {
-  isFulfilled: boolean;
-  isRejected: boolean;
-  value: unknown;
-  /** `function` only: its phases' times and memory, as Microlink reports them. */
-  profiling?: FunctionProfiling;
-  /** `function` only: its console output by level (bounded). */
-  logging?: Record<string, string[]>;
-}
+import { runSandboxed } from "./function/sandbox.ts";
+import type { FunctionResult } from "./types.ts";
 
 /** Characters of JSON one value may take. */
 export const MAX_VALUE_CHARS = 1024 * 1024;

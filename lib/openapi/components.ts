@@ -1,6 +1,6 @@
 /**
  * Response shapes, headers and security schemes of the OpenAPI document. Error codes and their
- * statuses come from ERROR_STATUS, media and text fields from lib/util/payload_types.ts.
+ * statuses come from ERROR_STATUS, media and text fields from TEXT_FIELDS and MEDIA_FIELDS.
  */
 import { ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import { MEDIA_FIELDS, TEXT_FIELDS } from "../util/payload_types.ts";

@@ -17,7 +17,7 @@ import {
 } from "./schema.ts";
 import { buildTree, canonicalKids, findKid, type QueryNode, toCamel, toPlain } from "./tree.ts";
 
-/** The parsed shapes are the browser's own option types (lib/browser/types.ts). */
+/** The parsed shapes are the browser's own option types (ScreenshotOptions, PdfOptions). */
 export type ScreenshotParams = ScreenshotOptions;
 /** `margin` arrives as a string or a {top, right, bottom, left} tree of strings. */
 export type PdfParams = PdfOptions;
@@ -90,7 +90,7 @@ export interface Params extends Pick<QueryValues, AsDefined> {
 
 /**
  * `headers.apiKey` in any spelling (`apikey`, `APIKey`, `api_key`, `X-API-KEY`, `xApiKey` ...):
- * the pro API key, read by lib/api/plan.ts, never forwarded. Case and `-`/`_` do not count.
+ * the pro API key, read by queryApiKey, never forwarded. Case and `-`/`_` do not count.
  */
 export function isApiKeyHeader(name: string): boolean {
   const bare = name.replace(/[-_]/g, "").toLowerCase();

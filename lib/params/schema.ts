@@ -17,7 +17,7 @@ export type Schema =
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
   /**
-   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see duration.ts), and the
+   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see parseDuration), and the
    * named `aliases` (case-insensitive; null turns the feature off).
    */
   | {
@@ -513,6 +513,6 @@ export const NOT_IN_CACHE_KEY = [
   "signature",
   "timeout",
   "retry",
-  // Folded into the credentials' HMAC instead (lib/api/cache_step.ts): it may hold a password.
+  // Folded into the credentials' HMAC instead (see cachedPayload): it may hold a password.
   "proxy",
 ];

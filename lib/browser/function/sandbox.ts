@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { firstLine } from "../capture.ts";
 import { jsonDepth } from "../../util/json_depth.ts";
 import { PageCallError, performPageCall } from "./page_calls.ts";
+import type { FunctionProfiling } from "../types.ts";
 
 /** The function's V8 heap (Microlink's pro plan allows 32 MB of heap). */
 export const FUNCTION_HEAP_MB = 64;
@@ -24,11 +25,7 @@ const MAX_LINE_BYTES = 4 * 1024 * 1024 + 64 * 1024;
 
 const RUNNER = new URL("./runner.js", import.meta.url);
 
-export interface FunctionProfiling {
-  phases: { spawn: number; run: number; total: number };
-  memory?: { total: number; heap: number; external: number };
-  size: number;
-}
+export type { FunctionProfiling } from "../types.ts";
 
 /** Microlink's answer for a function: settled value plus profiling and captured console. */
 export interface SandboxAnswer {

@@ -146,18 +146,18 @@ function metaParam(value: unknown): false | Set<string> {
   return new Set(DEFAULT_FIELDS.filter((f) => (object[f] as boolean | undefined) ?? base));
 }
 
-/** `insights=true` is both; `insights.lighthouse.preset=desktop` turns lighthouse on alone. */
+/**
+ * Microlink: with `insights`, `technologies` and `lighthouse` are each on unless set to false
+ * (both default to true), so `insights.technologies=true` alone keeps Lighthouse on.
+ */
 function insightsParam(value: unknown): Params["insights"] {
   const object = (value ?? {}) as Values & { enabled?: boolean };
   if (object.enabled === false || value === undefined) return null;
   const lighthouse = object.lighthouse as (LighthouseOptions & { enabled?: boolean }) | undefined;
-  const named = object.technologies !== undefined || lighthouse !== undefined;
-  const all = object.enabled === true && !named;
-  const technologies = (object.technologies as boolean | undefined) ?? all;
   const { enabled: lighthouseOn, ...options } = lighthouse ?? {};
   const insights = {
-    technologies,
-    lighthouse: (lighthouseOn ?? all) ? options : null,
+    technologies: (object.technologies as boolean | undefined) ?? true,
+    lighthouse: (lighthouseOn ?? true) ? options : null,
   };
   return insights.technologies || insights.lighthouse ? insights : null;
 }

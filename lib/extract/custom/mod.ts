@@ -163,7 +163,8 @@ function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
     }
     for (const type of types) {
       // Untyped links and sources are still URLs: absolute, like every URL in `data`.
-      const value = type === "auto" && URL_ATTRS.has(name) && typeof raw === "string"
+      const value = type === "auto" && URL_ATTRS.has(name) && isTag(node) &&
+          typeof raw === "string"
         ? absoluteUrl(raw, run.base) ?? applyType(raw, type, run.context)
         : applyType(raw, type, run.context);
       if (value !== null && value !== undefined) return noted(value, type, run);

@@ -7,6 +7,7 @@ import {
 } from "../insights/lighthouse_types.ts";
 import { CODE_THEMES } from "../browser/code_themes.ts";
 import type { ErrorCode } from "../util/errors.ts";
+import { RULE_TYPES } from "../extract/custom/value_types.ts";
 
 /**
  * Every query parameter as data, each defined once: its schema, its default, its description.
@@ -314,8 +315,11 @@ const DEFINITIONS = {
   filter: str("Comma-separated field paths kept in data.", "title,image.url"),
   data: {
     schema: { kind: "tree" },
-    description:
-      "Custom rules: data.<name>.selector|selectorAll|attr|type, fallbacks by index, nested rules under attr.",
+    description: "Custom rules: data.<name>.selector|selectorAll|attr|type, fallbacks by index, " +
+      "nested rules under attr. attr defaults to html; also text, outerHTML, markdown, val, json, " +
+      "tagName, nodeName or any attribute. type: " + RULE_TYPES.join(", ") + "; image, logo, " +
+      "audio and video answer the probed media object { url, type, size, size_pretty, width, " +
+      "height }.",
     example: "data.price.selector=.price&data.price.type=number",
     default: null,
     errorCode: "EINVALDATA",

@@ -7,6 +7,7 @@
 import type { CustomMedia } from "../../extract/custom/mod.ts";
 import { HostLimiter } from "../../media/_limit.ts";
 import { probeMedia } from "../../media/probe.ts";
+import { MAX_PROBES } from "../../media/ping.ts";
 import { ASSET_PREFIX } from "../assets.ts";
 import { type StepContext, targetHeaders } from "./context.ts";
 
@@ -21,9 +22,10 @@ export async function verifyCustomMedia(
 ): Promise<void> {
   const { params, services, signal } = context;
   const skipPrefix = `${services.config.publicUrl}${ASSET_PREFIX}`;
+  // Past the budget a probe would only find it spent: no more are started than it holds.
   const wanted = media.filter(({ kind, value }) =>
     params.ping[kind] && !value.url.startsWith(skipPrefix)
-  );
+  ).slice(0, MAX_PROBES);
   if (wanted.length === 0) return;
   const ctx = {
     fetcher: services.fetcher,

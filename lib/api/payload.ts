@@ -73,13 +73,15 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   // Awaited below with the rest; a failure while extraction runs is not left unhandled.
   capture?.catch(() => {});
   const html = page.html;
-  const extracted = html === null ? null : await extractPage(context, { html, url: page.url });
+  const extracted = html === null
+    ? null
+    : await extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
   const meta = params.meta;
   const [captured, media, iframe, dom, insights] = await Promise.all([
     capture,
     extracted && meta !== false ? mediaFields(context, extracted, page.url) : null,
     extracted && params.iframe !== null ? iframeOf(context, extracted, page.url) : undefined,
-    html !== null && (params.markdown || context.rules !== null)
+    html !== null && (params.markdown || params.text || context.rules !== null)
       ? contentPage(context, { html, url: page.url }, extracted?.title ?? null)
         .then((content) => domParts(context, content, visit))
         .then(async (dom) => (await verifyCustomMedia(context, dom.customMedia), dom))
@@ -99,6 +101,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   if (iframe !== undefined) data.iframe = iframe;
   const fields = dom ? frontMatterFields(data, extracted, meta) : {};
   if (dom?.markdown != null) data.markdown = markdownOf(dom, fields);
+  if (dom?.text != null) data.text = dom.text;
   if (insights !== undefined) data.insights = insights;
   if (dom) Object.assign(data, customOf(dom, fields));
   const { statusCode, redirects, headers } = page;

@@ -2,7 +2,7 @@
  * The HTML a converted document becomes: a <head> carrying the document's own properties where
  * the default-field rules read them (title, meta author/description/date, html lang), and a body
  * of plain blocks (headings, paragraphs, lists, tables, sections), all inside <main data-document>
- * which the main-content views take whole (the markdown view's mainContent), with no attribute
+ * which the main-content views take whole (extractMainContent), with no attribute
  * that could make the pipeline fetch something (no images, styles or scripts; links kept for
  * http(s) and mailto).
  */
@@ -88,4 +88,18 @@ export function isoDate(value: string | undefined): string | undefined {
   if (!trimmed) return undefined;
   const time = Date.parse(trimmed);
   return Number.isNaN(time) ? trimmed : new Date(time).toISOString();
+}
+
+/** A converted document's body starts here (documentHtml). */
+const BODY_START = "<main data-document>";
+
+/**
+ * What the default fields read of a converted document: its <head> (the document's own
+ * properties) and the start of its body (the first heading and paragraph they may fall back
+ * to), never megabytes of text that no field reads.
+ */
+export function fieldsView(html: string, bodyChars = 16 * 1024): string {
+  const body = html.indexOf(BODY_START);
+  if (body < 0 || html.length - body <= bodyChars) return html;
+  return html.slice(0, body + bodyChars);
 }

@@ -56,6 +56,7 @@ const DATA: JsonObject = {
     markdown: nullable("string", {
       description: "With markdown=true; opens with YAML front matter with frontmatter=true.",
     }),
+    text: nullable("string", { description: "With text=true." }),
     iframe: {
       description: "With iframe: the oEmbed provider's answer.",
       oneOf: [{

@@ -51,6 +51,7 @@ type AsDefined =
   | "audio"
   | "video"
   | "markdown"
+  | "text"
   | "frontmatter"
   | "force"
   | "signature"
@@ -201,13 +202,14 @@ function canonicalPairs(values: Values): [string, string][] {
 }
 
 /**
- * `embed=markdown`, `embed=screenshot.url`, `embed=pdf.url`: the field's feature is on unless
+ * `embed=markdown`, `embed=text`, `embed=screenshot.url`, `embed=pdf.url`: the field's feature is on unless
  * the query turns it off, so the embed has something to answer with. Before the cache key is
  * made: with and without the explicit switch, it is the same request.
  */
 function enableEmbeddedFeature(values: Values): void {
   const feature = typeof values.embed === "string" ? values.embed.split(".")[0] : undefined;
   if (feature === "markdown") values.markdown ??= true;
+  if (feature === "text") values.text ??= true;
   if (feature === "screenshot" || feature === "pdf") {
     const nested = (values[feature] ?? {}) as Values;
     if (nested.enabled === undefined) values[feature] = { ...nested, enabled: true };
@@ -289,6 +291,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     audio: values.audio,
     video: values.video,
     markdown: values.markdown,
+    text: values.text,
     frontmatter: values.frontmatter,
     ttlMs,
     staleTtlMs,

@@ -413,6 +413,10 @@ const DEFINITIONS = {
     default: true,
   },
   markdown: { ...bool("Add data.markdown, the main content as Markdown."), default: false },
+  text: {
+    ...bool("Add data.text, the main content as plain text (a line per block)."),
+    default: false,
+  },
   frontmatter: {
     ...bool(
       "With markdown=true: open data.markdown with YAML front matter (title, description, " +

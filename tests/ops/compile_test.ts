@@ -40,10 +40,17 @@ Deno.test("deno info --json main.ts reaches every lib/ module except CLIs and wo
       s.slice(ROOT.href.length)
     ),
   );
-  // Worker entry points are loaded by URL; the compile task passes them with --include.
-  const workers = new Set(await findUrlModules());
+  // Worker entry points are loaded by URL; the compile task passes them with --include, which
+  // brings in what they import too.
+  for (const worker of await findUrlModules()) {
+    const info = await run(["info", "--json", worker]);
+    assert.equal(info.code, 0, info.stderr);
+    for (const { specifier } of (JSON.parse(info.stdout) as typeof graph).modules) {
+      if (specifier.startsWith(ROOT.href)) reached.add(specifier.slice(ROOT.href.length));
+    }
+  }
   const unreached = (await tsFiles("lib/")).filter((p) => !p.startsWith("lib/cli/"))
-    .filter((p) => !reached.has(p) && !workers.has(p)).sort();
+    .filter((p) => !reached.has(p)).sort();
   // A file missing here is dead code or loaded by a computed import that `deno compile` misses.
   assert.deepEqual(unreached, []);
 });

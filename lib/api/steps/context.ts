@@ -33,7 +33,7 @@ export interface StepContext extends PayloadContext {
 
 /** Does any feature need the page's HTML? */
 export function needsHtml(params: Params): boolean {
-  return params.meta !== false || params.data !== null || params.markdown ||
+  return params.meta !== false || params.data !== null || params.markdown || params.text ||
     params.iframe !== null || params.insights !== null;
 }
 

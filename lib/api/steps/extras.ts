@@ -1,6 +1,6 @@
 /**
  * The steps only some requests ask for: the oEmbed `iframe`, custom `data` rules with
- * `markdown` (one DOM parse on the worker pool), and `insights`.
+ * `markdown` and `text` (one DOM parse on the worker pool), and `insights`.
  */
 import type { VisitResult } from "../../browser/types.ts";
 import type { DomResult } from "../../extract/dom/work.ts";
@@ -39,6 +39,7 @@ export async function domParts(
       url: page.url,
       rules,
       markdown: params.markdown,
+      text: params.text,
       evaluated,
       // Microlink: whole-page Markdown rules open with front matter whenever `meta` is on.
       frontMatter: { markdown: params.frontmatter, wholePage: params.meta !== false },

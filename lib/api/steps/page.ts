@@ -15,6 +15,7 @@ import type { FetchMode, Redirect } from "../../util/payload_types.ts";
 import { type PrerenderReason, prerenderReason } from "../prerender.ts";
 import { needsHtml, startVisit, type StepContext, wantsBrowser } from "./context.ts";
 import { readDocument } from "./document.ts";
+import { fieldsView } from "../../documents/html.ts";
 
 export interface Page {
   fetchMode: FetchMode;
@@ -33,6 +34,8 @@ export interface Page {
   file: Record<string, unknown> | null;
   /** Media objects of a target read as a page and also a file (a converted PDF's `pdf`). */
   attach: Record<string, unknown> | null;
+  /** What the default fields read instead of `html`, when less does (a converted document). */
+  fieldsHtml: string | null;
   /** The browser's visit, when the page was rendered: it also serves the capture. */
   visit: Promise<VisitResult> | null;
 }
@@ -96,6 +99,7 @@ const NOTHING: Page = {
   url: "",
   file: null,
   attach: null,
+  fieldsHtml: null,
   visit: null,
 };
 
@@ -126,6 +130,7 @@ async function renderPage(context: StepContext, withHtml: boolean): Promise<Page
     url: rendered.url,
     file: null,
     attach: null,
+    fieldsHtml: null,
     visit,
   };
 }
@@ -152,6 +157,7 @@ async function fetchPage(context: StepContext): Promise<Page> {
     url: result.url,
     file: null,
     attach: null,
+    fieldsHtml: null,
     visit: null,
   };
   const contentType = result.headers["content-type"] ?? null;
@@ -164,7 +170,7 @@ async function fetchPage(context: StepContext): Promise<Page> {
     if (read.html === null) {
       return { ...page, file: { ...(described ?? fileFields(result)), ...pdf } };
     }
-    return { ...page, html: read.html, attach: pdf };
+    return { ...page, html: read.html, attach: pdf, fieldsHtml: fieldsView(read.html) };
   }
   const decoding = performance.now();
   page.file = describeFileTarget(result);

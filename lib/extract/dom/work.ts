@@ -1,14 +1,16 @@
 /**
- * The DOM-based extras of a request (custom `data` rules, the `markdown` view) from one parse,
- * under a budget that every loop over the DOM checks (lib/extract/dom/budget.ts). Small pages run
- * here; the rest in the bounded pool of worker threads (lib/extract/dom/workers.ts), because a
- * full DOM of a page of several MB takes a second or more that must not stall other requests.
+ * The DOM-based extras of a request (custom `data` rules, the `markdown` and `text` views) from
+ * one parse, under a budget that every loop over the DOM checks (lib/extract/dom/budget.ts). Small
+ * pages run here; the rest in the bounded pool of worker threads (lib/extract/dom/workers.ts),
+ * because a full DOM of a page of several MB takes a second or more that must not stall others.
  */
 import { type Budget, withBudget } from "./budget.ts";
 import { type CustomMedia, runRulesOnDocument } from "../custom/mod.ts";
 import type { CustomRules } from "../custom/rules.ts";
 import { parseHtml } from "./mod.ts";
 import { documentToMarkdown } from "../content/markdown.ts";
+import { extractMainContent } from "../content/mod.ts";
+import { renderPlainText } from "../content/plain_text.ts";
 import { countWords } from "../content/front_matter.ts";
 
 export interface DomWork {
@@ -16,6 +18,8 @@ export interface DomWork {
   url: string;
   rules: CustomRules | null;
   markdown: boolean;
+  /** The main content as plain text. */
+  text?: boolean;
   /** Values of the rules' `evaluate` sources, computed in the browser. */
   evaluated?: unknown[];
   /** Which Markdown gets front matter, so its words are counted here, off the main thread. */
@@ -27,6 +31,7 @@ export interface DomResult {
   /** The media values inside `custom`, by reference, for the probes to complete. */
   customMedia: CustomMedia[];
   markdown: string | null;
+  text: string | null;
   /** Words of `markdown`, when it gets front matter. */
   markdownWords: number | null;
   /** Words of each `custom` value that is the whole page as Markdown, when those get it. */
@@ -54,7 +59,9 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
         media,
       })
       : {};
-    const markdown = work.markdown ? documentToMarkdown(doc, work.url) : null;
+    // Last: finding the main content removes the chrome from the DOM the rules read.
+    const content = work.markdown || work.text ? extractMainContent(doc) : null;
+    const markdown = content && work.markdown ? documentToMarkdown(doc, work.url, content) : null;
     const wholePageWords: Record<string, number> = {};
     if (work.frontMatter?.wholePage) {
       for (const name of wholePage) {
@@ -67,6 +74,7 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
       custom,
       customMedia: media,
       markdown,
+      text: content && work.text ? renderPlainText(content) : null,
       markdownWords: counted ? countWords(markdown) : null,
       wholePageWords,
     };

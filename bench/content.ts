@@ -1,0 +1,346 @@
+/**
+ * `deno task bench:content [corpus] [--folds 0,1,2,3] [--worst N] [--speed N] [--no-speed|--speed-only]`:
+ * linkpeek's main-content extraction against Readability.js 0.6.0 on linkedom 0.18.15, in one
+ * run, on the development corpus (default ../shared/corpus/content beside the repo).
+ *
+ * Both engines get the same decoded page (linkpeek's charset rule, the organisers' <text>
+ * wrapper of CleanEval pages cut off). linkpeek's text comes from the service's own path
+ * (parse, select the main content, plain text); Readability's from its `content` with a line
+ * break at each block element, as the corpus baseline does. The corpus scorer (score.py) scores
+ * both; its table is printed per dataset side by side, for the folds asked (fold 4 is kept
+ * aside while tuning: `--folds 0,1,2,3`) and, without --folds, separately for fold 4.
+ *
+ * Speed: for a sample of pages, a whole `markdown=true` request to the service started in this
+ * process (page served from a loopback server, fields, content, answer) against Readability's
+ * extraction alone (linkedom parse + parse()) on the same page; the median of the ratios.
+ */
+import { Readability } from "npm:@mozilla/readability@0.6.0";
+import { parseHTML } from "npm:linkedom@0.18.15";
+import { gunzipSync } from "node:zlib";
+import { join } from "node:path";
+import { decodeHtml } from "../lib/fetch/decode.ts";
+import { parseHtml } from "../lib/extract/dom/mod.ts";
+import { extractMainContent } from "../lib/extract/content/mod.ts";
+import { renderPlainText } from "../lib/extract/content/plain_text.ts";
+import { createHandler } from "../lib/handler/mod.ts";
+import { setQuiet } from "../lib/util/log.ts";
+import { benchConfig } from "./_config.ts";
+
+interface Page {
+  id: string;
+  dataset: string;
+  fold: number;
+  html: string;
+}
+
+interface DatasetScore {
+  pages: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+const write = (s = "") => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+
+function option(name: string): string | null {
+  const args = Deno.args;
+  const at = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (at < 0) return null;
+  const arg = args[at]!;
+  return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[at + 1] ?? "");
+}
+
+function corpusRoot(): string {
+  const positional = Deno.args.find((a, i) =>
+    !a.startsWith("--") &&
+    !(i > 0 && /^--(folds|worst|speed|write)$/.test(Deno.args[i - 1]!))
+  );
+  return positional ??
+    new URL("../../shared/corpus/content/", import.meta.url).pathname;
+}
+
+/** The organisers' wrapper of CleanEval and CleanPortalEval pages, not served by the site. */
+function unwrap(html: string): string {
+  if (!/^\s*<text id=/.test(html)) return html;
+  return html.replace(/^\s*<text [^>]*>/, "").replace(/<\/text>\s*$/, "");
+}
+
+function loadPages(root: string): Page[] {
+  const truth = Deno.readTextFileSync(join(root, "truth.jsonl")).split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { id: string; dataset: string; fold: number });
+  return truth.map((t) => {
+    const bytes = gunzipSync(
+      Deno.readFileSync(join(root, "pages", t.dataset, `${t.id}.html.gz`)),
+    );
+    return { ...t, html: unwrap(decodeHtml(new Uint8Array(bytes), null)) };
+  });
+}
+
+/** linkpeek: the service's path from decoded HTML to the main content's plain text. */
+function linkpeekText(html: string): string {
+  return renderPlainText(extractMainContent(parseHtml(html)));
+}
+
+const BLOCK = new Set(
+  ("address article aside blockquote body br dd details dialog div dl dt fieldset figcaption " +
+    "figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table " +
+    "tbody td tfoot th thead tr ul").split(" "),
+);
+
+/** Readability's `content` as text, a line break at each block (the corpus baseline's rule). */
+function blockText(html: string): string {
+  const { document } = parseHTML(
+    `<!doctype html><html><body>${html}</body></html>`,
+  );
+  const out: string[] = [];
+  // deno-lint-ignore no-explicit-any
+  const walk = (node: any) => {
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out.push(c.textContent);
+      else if (c.nodeType === 1) {
+        const tag = c.localName;
+        if (tag === "script" || tag === "style") continue;
+        const block = BLOCK.has(tag);
+        if (block) out.push("\n");
+        walk(c);
+        if (block) out.push("\n");
+      }
+    }
+  };
+  walk(document.body);
+  return out.join("").replace(/[ \t\r\f\v\u00a0]+/g, " ").replace(
+    / *\n[\n ]*/g,
+    "\n",
+  ).trim();
+}
+
+/** Readability's article, or null when it finds none or throws (as in the corpus baseline). */
+function readabilityContent(html: string): string | null {
+  try {
+    // deno-lint-ignore no-explicit-any
+    const { document } = parseHTML(html) as any;
+    // deno-lint-ignore no-explicit-any
+    return new Readability(document as any).parse()?.content ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function scorePredictions(
+  root: string,
+  predictions: Record<string, string>,
+  folds: number[],
+  worst: number,
+): Promise<
+  { datasets: Record<string, DatasetScore>; mean: number; worstText: string }
+> {
+  const dir = await Deno.makeTempDir({ prefix: "linkpeek-content-" });
+  try {
+    const file = join(dir, "predictions.json");
+    const report = join(dir, "report.json");
+    Deno.writeTextFileSync(file, JSON.stringify(predictions));
+    const args = [join(root, "score.py"), file, "--json", report, "--no-ci"];
+    for (const fold of folds) args.push("--fold", String(fold));
+    if (worst) args.push("--worst", String(worst));
+    const out = await new Deno.Command("python3", {
+      args,
+      stdout: "piped",
+      stderr: "piped",
+    })
+      .output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+    const parsed = JSON.parse(Deno.readTextFileSync(report));
+    const text = new TextDecoder().decode(out.stdout);
+    return {
+      datasets: parsed.datasets,
+      mean: parsed.overall.f1_mean_of_datasets,
+      worstText: worst ? text.slice(text.indexOf("\n", text.search(/worst|lowest/i)) + 1) : "",
+    };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+function printTable(
+  title: string,
+  ours: Awaited<ReturnType<typeof scorePredictions>>,
+  peer: Awaited<ReturnType<typeof scorePredictions>>,
+): void {
+  write(`\n${title}`);
+  write(
+    `${"dataset".padEnd(16)} ${"pages".padStart(5)}  ${"linkpeek F1/P/R".padEnd(20)}  ` +
+      `${"Readability F1/P/R".padEnd(20)}  verdict`,
+  );
+  const f = (x: number) => x.toFixed(3);
+  let allAtLeast = true;
+  for (const [name, s] of Object.entries(ours.datasets)) {
+    const r = peer.datasets[name]!;
+    const ok = s.f1 >= r.f1;
+    allAtLeast &&= ok;
+    write(
+      `${name.padEnd(16)} ${String(s.pages).padStart(5)}  ` +
+        `${`${f(s.f1)} ${f(s.precision)} ${f(s.recall)}`.padEnd(20)}  ` +
+        `${`${f(r.f1)} ${f(r.precision)} ${f(r.recall)}`.padEnd(20)}  ${ok ? "PASS" : "FAIL"}`,
+    );
+  }
+  write(
+    `${"mean of datasets".padEnd(16)} ${"".padStart(5)}  ${f(ours.mean).padEnd(20)}  ` +
+      `${f(peer.mean).padEnd(20)}  ${ours.mean >= 0.85 ? "PASS" : "FAIL"} (target >= 0.85)`,
+  );
+  write(`every dataset >= Readability: ${allAtLeast ? "PASS" : "FAIL"}`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * Rounds per page and engine, interleaved; a page's time is its best round: on a shared machine
+ * other processes' bursts land on single rounds of either engine, and the best of several is
+ * the cost of the work itself.
+ */
+const ROUNDS = 5;
+
+/** Median ratio of a whole markdown=true request to Readability's extraction, per page. */
+async function speed(pages: Page[], sample: number): Promise<void> {
+  setQuiet(true);
+  const step = Math.max(1, Math.floor(pages.length / sample));
+  const chosen = pages.filter((_, i) => i % step === 0).slice(0, sample);
+  const bodies = new Map(chosen.map((p) => [`/${p.id}`, p.html]));
+  const target = Deno.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    onListen: () => {},
+  }, (request) => {
+    const body = bodies.get(new URL(request.url).pathname);
+    if (body === undefined) return new Response("not found", { status: 404 });
+    return new Response(body, {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  });
+  const config = await benchConfig(target.addr.port);
+  const handler = await createHandler(config);
+  const app = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    (request, info) =>
+      handler(request, {
+        remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
+      }),
+  );
+  const origin = `http://127.0.0.1:${target.addr.port}`;
+  const appOrigin = `http://127.0.0.1:${app.addr.port}`;
+  let round = 0;
+  const request = async (page: Page): Promise<number> => {
+    // A new query string each time: every request extracts, none is a cache hit.
+    const url = `${origin}/${page.id}?round=${round++}`;
+    const started = performance.now();
+    // ping=false: probing the page's media would reach for hosts beyond loopback.
+    const query = `?url=${encodeURIComponent(url)}&markdown=true&ping=false`;
+    const response = await fetch(`${appOrigin}/${query}`);
+    const body = await response.json();
+    const elapsed = performance.now() - started;
+    if (response.status !== 200 || typeof body.data?.markdown !== "string") {
+      throw new Error(
+        `${page.id}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`,
+      );
+    }
+    return elapsed;
+  };
+  const ratios: number[] = [];
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  try {
+    for (const page of chosen.slice(0, 3)) await request(page); // warm-up
+    for (const page of chosen) {
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        a.push(await request(page));
+        const started = performance.now();
+        readabilityContent(page.html);
+        b.push(performance.now() - started);
+      }
+      ours.push(Math.min(...a));
+      theirs.push(Math.min(...b));
+      ratios.push(Math.min(...a) / Math.min(...b));
+    }
+  } finally {
+    await app.shutdown();
+    await target.shutdown();
+    await handler.close();
+    Deno.removeSync(config.dataDir, { recursive: true });
+  }
+  const f = (x: number) => x.toFixed(1);
+  write(
+    `\nspeed on ${chosen.length} pages (best of ${ROUNDS} interleaved rounds per page):`,
+  );
+  write(
+    `  linkpeek markdown=true request on loopback: median ${f(median(ours))} ms`,
+  );
+  write(
+    `  Readability.js on linkedom, extraction:      median ${f(median(theirs))} ms`,
+  );
+  const ratio = median(ratios);
+  write(
+    `  median ratio ${ratio.toFixed(2)} ${ratio <= 0.5 ? "PASS" : "FAIL"} (target <= 0.5)`,
+  );
+}
+
+async function main(): Promise<void> {
+  const root = corpusRoot();
+  const folds = option("folds")?.split(",").map(Number) ?? null;
+  const worst = Number(option("worst") ?? 0);
+  const pages = loadPages(root);
+  if (option("speed-only") !== null) {
+    return await speed(
+      pages.filter((p) => !folds || folds.includes(p.fold)),
+      Number(option("speed") ?? 40),
+    );
+  }
+  const ours: Record<string, string> = {};
+  const peer: Record<string, string> = {};
+  const times = { linkpeek: [] as number[], readability: [] as number[] };
+  for (const page of pages) {
+    let started = performance.now();
+    try {
+      ours[page.id] = linkpeekText(page.html);
+    } catch (error) {
+      write(`${page.id}: linkpeek failed: ${error}`);
+      ours[page.id] = "";
+    }
+    times.linkpeek.push(performance.now() - started);
+    started = performance.now();
+    const content = readabilityContent(page.html);
+    peer[page.id] = content ? blockText(content) : "";
+    times.readability.push(performance.now() - started);
+  }
+  write(`${pages.length} pages from ${root}`);
+  write(
+    `extraction alone, median per page: linkpeek ${median(times.linkpeek).toFixed(1)} ms, ` +
+      `Readability ${median(times.readability).toFixed(1)} ms`,
+  );
+  const runs: [string, number[]][] = folds
+    ? [[`folds ${folds.join(",")}`, folds]]
+    : [["development folds 0-3", [0, 1, 2, 3]], [
+      "fold 4 (kept aside while tuning)",
+      [4],
+    ]];
+  for (const [title, which] of runs) {
+    const a = await scorePredictions(root, ours, which, worst);
+    const b = await scorePredictions(root, peer, which, 0);
+    printTable(title, a, b);
+    if (worst) write(a.worstText);
+  }
+  const out = option("write");
+  if (out) Deno.writeTextFileSync(out, JSON.stringify(ours));
+  if (option("no-speed") === null) {
+    await speed(
+      pages.filter((p) => !folds || folds.includes(p.fold)),
+      Number(option("speed") ?? 40),
+    );
+  }
+}
+
+await main();

@@ -1,0 +1,192 @@
+/**
+ * The page's main content: the container Readability-style scoring picks (with class weights
+ * read per token and text in <div>s with <br>s counted), joined with its siblings, with the
+ * chrome inside it removed. When the strictest pass keeps too little (a page whose wrappers are
+ * named like chrome, or that is a listing rather than an article), passes that trust names and
+ * counts less are tried, as Readability does, and the one keeping most text wins.
+ *
+ * The DOM is changed: dropped chrome is removed and joined siblings are moved into one
+ * wrapper. Callers run every other reader of the DOM first.
+ */
+import { type AnyNode, type ChildNode, type Document, Element, type ParentNode } from "domhandler";
+import { spend } from "../dom/budget.ts";
+import { rawText, select, selectAll } from "../dom/mod.ts";
+import { chromeWithin } from "./prune.ts";
+import { type Flags, scoreCandidates } from "./score.ts";
+import { topCandidate, withSiblings } from "./select.ts";
+import { measure, type PageStats } from "./stats.ts";
+import { statedBody, statedContainer } from "./structure.ts";
+
+/**
+ * A converted document (PDF, Office, EPUB: lib/documents/html.ts) marks its body as all content:
+ * nothing in it is chrome, and a short one would otherwise lose parts to the scoring.
+ */
+export const WHOLE_CONTENT = "main[data-document]";
+
+/** Below this many characters a pass is taken as a miss and a more lenient one is tried. */
+const ENOUGH_TEXT = 500;
+
+interface Pass extends Flags {
+  cleanConditionally: boolean;
+}
+
+const PASSES: Pass[] = [
+  { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
+  { stripUnlikely: false, weightClasses: true, cleanConditionally: true },
+  { stripUnlikely: false, weightClasses: false, cleanConditionally: true },
+  { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
+];
+
+interface Choice {
+  roots: Element[];
+  drop: Set<Element>;
+  kept: number;
+}
+
+/**
+ * When the best article holds less than this share of the words outside links that the whole
+ * main region holds, the page is no article (a listing, a product, a forum thread, docs) and
+ * the region is the content. A page that says it is an article needs far stronger evidence.
+ */
+const WIDE_RATIO = { article: 0.2, other: 0.5 };
+
+/** Finds the main content of `doc`, removes the chrome inside it and returns it. */
+export function extractMainContent(doc: Document): AnyNode {
+  const body = select(doc, "body") ?? adoptedBody(doc);
+  const whole = select(body, WHOLE_CONTENT);
+  if (whole) return whole;
+  const stats = measure(body);
+  const head = select(doc, "head");
+  const jsonLd = [...(head ? selectAll(head, LD_JSON) : []), ...stats.jsonLd];
+  const stated = statedBody(jsonLd);
+  const anchor = stated ? statedContainer(body, stated) : null;
+  let best: Choice | null = null;
+  for (const pass of PASSES) {
+    const choice = choose(body, stats, pass, anchor);
+    if (!choice) continue;
+    if (!best || choice.kept > best.kept) best = choice;
+    if (choice.kept >= ENOUGH_TEXT) break;
+  }
+  const wide = wideChoice(body, stats);
+  const ratio = saysArticle(head, jsonLd) ? WIDE_RATIO.article : WIDE_RATIO.other;
+  if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
+  if (best.kept < ENOUGH_TEXT / 2) {
+    const bare = wideChoice(body, stats, true);
+    if (bare.kept > best.kept * 2) best = bare;
+  }
+  removeAll(best.drop);
+  if (best.roots.length === 1) return best.roots[0]!;
+  return adopt(new Element("div", {}), best.roots);
+}
+
+/**
+ * Takes `drop` out of the tree: one pass over each parent's children (removing them one by
+ * one would search and splice the same long child list again for each).
+ */
+function removeAll(drop: Set<ChildNode>): void {
+  const parents = new Set<ParentNode>();
+  for (const el of drop) if (el.parent) parents.add(el.parent);
+  for (const parent of parents) {
+    const kept: ChildNode[] = [];
+    for (const child of parent.children) {
+      spend();
+      if (drop.has(child)) {
+        child.parent = child.prev = child.next = null;
+        continue;
+      }
+      child.prev = kept[kept.length - 1] ?? null;
+      if (child.prev) child.prev.next = child;
+      kept.push(child);
+    }
+    if (kept.length) kept[kept.length - 1]!.next = null;
+    parent.children = kept;
+  }
+}
+
+/** Moves `nodes` (children of one parent, in order) under `wrapper`, in linear time. */
+function adopt(wrapper: Element, nodes: ChildNode[]): Element {
+  const moving = [...nodes];
+  removeAll(new Set(moving));
+  let prev: ChildNode | null = null;
+  for (const node of moving) {
+    spend();
+    node.parent = wrapper;
+    node.prev = prev;
+    if (prev) prev.next = node;
+    prev = node;
+  }
+  wrapper.children = moving;
+  return wrapper;
+}
+
+/** A page without <body> (fragments, old markup): its top-level nodes moved into one. */
+function adoptedBody(doc: Document): Element {
+  const body = adopt(new Element("body", {}), doc.children);
+  doc.children = [body];
+  body.parent = doc;
+  return body;
+}
+
+function choose(body: Element, stats: PageStats, pass: Pass, anchor: Element | null): Choice {
+  const scores = scoreCandidates(body, stats, pass);
+  const top = anchor ?? topCandidate(scores, body) ?? body;
+  const roots = withSiblings(top, scores, stats);
+  let contentText = 0;
+  for (const root of roots) contentText += stats.of(root).text;
+  const drop = chromeWithin(roots, {
+    stats,
+    scores,
+    contentText,
+    cleanConditionally: pass.cleanConditionally,
+    wide: false,
+  });
+  let kept = contentText;
+  for (const el of drop) {
+    spend();
+    kept -= stats.of(el).text;
+  }
+  return { roots, drop, kept };
+}
+
+const LD_JSON = 'script[type="application/ld+json"]';
+const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review|Recipe|HowTo)"/;
+
+/** Whether the page says it is an article (og:type, or a schema.org article type). */
+function saysArticle(head: Element | null, jsonLd: Element[]): boolean {
+  const og = head && select(head, 'meta[property="og:type"]');
+  if (og && /article/i.test(og.attribs.content ?? "")) return true;
+  for (const script of jsonLd) {
+    if (ARTICLE_TYPE.test(rawText(script))) return true;
+  }
+  return false;
+}
+
+/** The page's marked main region (or the body), with only plain chrome dropped. */
+function wideChoice(body: Element, stats: PageStats, bare = false): Choice {
+  const total = stats.of(body).text;
+  const region =
+    selectAll(body, 'main, [role="main"]').find((el) => stats.of(el).text >= total * 0.4) ?? body;
+  const contentText = stats.of(region).text;
+  const drop = chromeWithin([region], {
+    stats,
+    scores: new Map(),
+    contentText,
+    cleanConditionally: false,
+    wide: true,
+    bare,
+  });
+  let kept = contentText;
+  for (const el of drop) kept -= stats.of(el).text;
+  return { roots: [region], drop, kept };
+}
+
+/** Characters outside links kept by `choice`. */
+function plainText(choice: Choice, stats: PageStats): number {
+  let kept = 0;
+  for (const root of choice.roots) kept += stats.of(root).text - stats.of(root).linkText;
+  for (const el of choice.drop) {
+    spend();
+    kept -= stats.of(el).text - stats.of(el).linkText;
+  }
+  return kept;
+}

@@ -1,0 +1,48 @@
+/**
+ * The plain-text view of a node: its visible text with a line break at each block element,
+ * spaces collapsed within a line, blank lines dropped. The twin of the Markdown view for
+ * readers that want words only (search indexing, language models counting tokens).
+ */
+import { type AnyNode, isTag, isText } from "domhandler";
+import { BLOCK_TAGS, rawText } from "../dom/mod.ts";
+import { spend } from "../dom/budget.ts";
+
+/** Where a line ends besides blocks: explicit breaks and list options. */
+const LINE_BREAKS = new Set([...BLOCK_TAGS, "br", "option", "dialog"]);
+/** Never read as text. */
+const SILENT = new Set(["script", "style", "noscript", "template", "head", "svg", "math"]);
+/** Marks the ends of preformatted text (decoding removed every control character). */
+const PRE = "\u0001";
+const NEWLINE = { type: "text", data: "\n" } as unknown as AnyNode;
+
+/** `node`'s text, one line per block, read without recursion. */
+export function renderPlainText(node: AnyNode): string {
+  const parts: string[] = [];
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    spend();
+    const current = stack.pop()!;
+    if (current === NEWLINE) {
+      parts.push("\n");
+    } else if (isText(current)) {
+      parts.push(current.data.replace(/\n/g, " "));
+    } else if (isTag(current)) {
+      if (SILENT.has(current.name)) continue;
+      // Preformatted text keeps its own line breaks.
+      if (current.name === "pre") {
+        parts.push("\n", PRE + rawText(current).replace(/^\n|\s+$/g, "") + PRE, "\n");
+        continue;
+      }
+      const breaks = LINE_BREAKS.has(current.name);
+      if (breaks) parts.push("\n");
+      if (breaks) stack.push(NEWLINE);
+      for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]!);
+    } else if ("children" in current) {
+      for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]!);
+    }
+  }
+  // Whitespace is tidied outside <pre> only: odd pieces of the split are preformatted.
+  return parts.join("").split(PRE).map((piece, i) =>
+    i % 2 ? piece : piece.replace(/[ \t\r\f\v\u00a0\u200b]+/g, " ").replace(/ *\n[\n ]*/g, "\n")
+  ).join("").replace(/^\n+|\s+$/g, "").replace(/^ +/, "");
+}

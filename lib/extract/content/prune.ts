@@ -1,0 +1,163 @@
+/**
+ * Chrome inside the chosen content: what Readability's conditional cleaning and trafilatura's
+ * boilerplate rules remove, decided top-down from the page's counts (no element's text is
+ * measured twice). Returns the elements to drop; nothing is removed here.
+ */
+import type { Element } from "domhandler";
+import { textOf, walkElements } from "../dom/mod.ts";
+import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
+import { isChromeText, SHORT_BLOCK } from "./boilerplate.ts";
+import { linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
+import type { Scores } from "./score.ts";
+
+/** Never content inside an article. */
+const CHROME_TAGS = new Set([
+  "nav",
+  "aside",
+  "button",
+  "input",
+  "select",
+  "textarea",
+  "label",
+  "menu",
+  "dialog",
+]);
+/** Page furniture around a region. */
+const WIDE_CHROME = new Set(["header", "footer", "form"]);
+const CHROME_ROLES = new Set([
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "menu",
+  "menubar",
+  "dialog",
+  "alertdialog",
+]);
+/** Judged by their counts: Readability's conditionally cleaned tags. */
+const CONDITIONAL = new Set([
+  "table",
+  "ul",
+  "ol",
+  "dl",
+  "div",
+  "section",
+  "form",
+  "fieldset",
+  "header",
+  "footer",
+]);
+const CAPTION_WORDS = new Set([
+  "caption",
+  "credit",
+  "credits",
+  "byline",
+  "dateline",
+  "author",
+  "bio",
+  "gallery",
+  "slideshow",
+  "carousel",
+  "timestamp",
+  "published",
+  "updated",
+]);
+
+export interface PruneContext {
+  stats: PageStats;
+  scores: Scores;
+  /** Characters of the whole content: the scale "small" is measured on. */
+  contentText: number;
+  cleanConditionally: boolean;
+  /** A whole region, not an article: its page furniture goes too. */
+  wide: boolean;
+  /** Only what no reader sees goes (the last resort when everything else kept nothing). */
+  bare?: boolean;
+}
+
+/** The elements of `roots` (and their subtrees) that are chrome. */
+export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> {
+  const drop = new Set<Element>();
+  for (const root of roots) {
+    const visit = (el: Element): boolean => {
+      if (SILENT.has(el.name) || ctx.stats.hidden.has(el)) {
+        drop.add(el);
+        return false;
+      }
+      const s = ctx.stats.of(el);
+      if (!ctx.bare && isChrome(el, s, ctx)) {
+        drop.add(el);
+        return false;
+      }
+      return true;
+    };
+    if (visit(root)) walkElements(root, visit);
+  }
+  return drop;
+}
+
+function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
+  if (CHROME_TAGS.has(el.name)) return true;
+  if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
+  if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
+  const role = el.attribs.role;
+  if (role && CHROME_ROLES.has(role)) return true;
+  if (s.text === 0) return false;
+  // Much of the content is never chrome, whatever its names say.
+  const small = s.text < ctx.contentText * 0.3;
+  if (small && isUnlikely(el)) return true;
+  // A figure's own caption belongs to it (its credits and "1 of 4" go by their words below);
+  // captions elsewhere are gallery and photo furniture.
+  if (small && el.name !== "figcaption" && namedLikeCaption(el)) return true;
+  if (s.text <= SHORT_BLOCK && !readShort(el) && isChromeText(textOf(el))) return true;
+  if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
+    return conditionallyChrome(el, s, ctx);
+  }
+  return false;
+}
+
+/**
+ * Short blocks already read: inside one whose words were not chrome, each descendant's text is
+ * part of it, and reading each again would make nesting quadratic.
+ */
+const SHORT_READ = new WeakSet<Element>();
+
+function readShort(el: Element): boolean {
+  const parent = el.parent as Element | null;
+  const seen = parent !== null && SHORT_READ.has(parent);
+  SHORT_READ.add(el);
+  return seen;
+}
+
+function namedLikeCaption(el: Element): boolean {
+  return nameTokens(el).some((words) => words.some((w) => CAPTION_WORDS.has(w)));
+}
+
+/** Readability's _cleanConditionally, on counts. */
+function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
+  const weight = classWeight(el);
+  const score = ctx.scores.get(el) ?? 0;
+  // Lists and headings start below zero: only a name that says chrome sinks them.
+  if (weight < 0 && weight + score < 0) return true;
+  if (s.commas >= 10) return false;
+  const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
+  const density = linkDensity(s);
+  const paragraphs = s.paragraphs;
+  const listItems = s.listItems - 100;
+  const headingDensity = s.text ? s.headingText / s.text : 0;
+  if (s.images > 1 && paragraphs / s.images < 0.5) return true;
+  if (!isList && listItems > paragraphs) return true;
+  if (s.inputs > Math.floor(paragraphs / 3)) return true;
+  if (
+    !isList && headingDensity < 0.9 && s.text < 25 && (s.images === 0 || s.images > 2) &&
+    density > 0
+  ) {
+    return true;
+  }
+  if (!isList && weight < 25 && density > 0.2) return true;
+  if (weight >= 25 && density > 0.5) return true;
+  if (isList && density > 0.5) return true;
+  if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
+  return false;
+}

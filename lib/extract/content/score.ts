@@ -1,0 +1,163 @@
+/**
+ * Candidate scoring, after Readability: every paragraph of running text (a <p>, a <pre>, a
+ * cell, or a run of inline text and <br>s inside a <div>) scores for its commas and length,
+ * and gives that score to its container, half to the next one up, less further up. Containers
+ * start from their tag and class weight and end scaled by the share of their text outside
+ * links. Returns the scores of every container that received any.
+ */
+import { type AnyNode, type Element, isTag, isText } from "domhandler";
+import { spend } from "../dom/budget.ts";
+import { walkElements } from "../dom/mod.ts";
+import { classWeight, isUnlikely } from "./classes.ts";
+import { BLOCKS, linkDensity, type PageStats, SILENT } from "./stats.ts";
+
+export interface Flags {
+  /** Skip subtrees whose class or id names chrome. */
+  stripUnlikely: boolean;
+  /** Add class and id weights to the scores. */
+  weightClasses: boolean;
+}
+
+/** Scored alone: their whole text is one paragraph. */
+const PARAGRAPHS = new Set(["p", "pre", "td", "blockquote"]);
+const MIN_PARAGRAPH = 25;
+const LEVELS = 5;
+
+/** Readability's start for a container by tag, plus its class weight. */
+function initialScore(el: Element, flags: Flags): number {
+  let score = flags.weightClasses ? classWeight(el) : 0;
+  switch (el.name) {
+    case "div":
+    case "article":
+    case "main":
+      score += 5;
+      break;
+    case "pre":
+    case "td":
+    case "blockquote":
+      score += 3;
+      break;
+    case "address":
+    case "ol":
+    case "ul":
+    case "dl":
+    case "dd":
+    case "dt":
+    case "li":
+    case "form":
+      score -= 3;
+      break;
+    case "h1":
+    case "h2":
+    case "h3":
+    case "h4":
+    case "h5":
+    case "h6":
+    case "th":
+      score -= 5;
+      break;
+  }
+  if (el.attribs.itemprop === "articleBody") score += 25;
+  return score;
+}
+
+function paragraphScore(text: string): number {
+  const commas = text.match(/[,\u060c\uff0c\u3001]/g)?.length ?? 0;
+  return 1 + commas + Math.min(Math.floor(text.length / 100), 3);
+}
+
+export type Scores = Map<Element, number>;
+
+/** Scores every container of `root`'s paragraphs; `skip` holds subtrees to leave out. */
+export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): Scores {
+  const scores: Scores = new Map();
+  const give = (from: Element | null, score: number) => {
+    let el = from;
+    for (let level = 0; el && level < LEVELS; level++) {
+      spend();
+      if (!scores.has(el)) scores.set(el, initialScore(el, flags));
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.set(el, scores.get(el)! + score / divider);
+      el = parentElement(el);
+    }
+  };
+  walkElements(root, (el) => {
+    if (SILENT.has(el.name) || stats.hidden.has(el)) return false;
+    if (flags.stripUnlikely && el.name !== "body" && el.name !== "a" && isUnlikely(el)) {
+      return false;
+    }
+    const own = stats.of(el);
+    if (PARAGRAPHS.has(el.name) && !own.hasBlock) {
+      if (own.text >= MIN_PARAGRAPH) {
+        give(parentElement(el), paragraphScore(textOfInline(el.children)));
+      }
+      return false;
+    }
+    if (!own.hasBlock) {
+      // Paragraphs written as text between <br>s: the block holding them is the candidate.
+      if (BLOCKS.has(el.name) && el.children.some((c) => isTag(c) && c.name === "br")) {
+        const runs = inlineRuns(el, stats).filter((run) => run.length >= MIN_PARAGRAPH);
+        if (runs.length > 1) {
+          for (const run of runs) give(el, paragraphScore(run));
+          return false;
+        }
+      }
+      // A block of inline content only reads as one paragraph; an inline element was read
+      // as part of its parent's run.
+      if (own.text >= MIN_PARAGRAPH && BLOCKS.has(el.name)) {
+        give(parentElement(el), paragraphScore(textOfInline(el.children)));
+      }
+      return false;
+    }
+    for (const run of inlineRuns(el, stats)) {
+      if (run.length >= MIN_PARAGRAPH) give(el, paragraphScore(run));
+    }
+    return true;
+  });
+  for (const [el, score] of scores) scores.set(el, score * (1 - linkDensity(stats.of(el))));
+  return scores;
+}
+
+/** The text of inline runs directly in `el`: children up to a block child or a <br>. */
+function inlineRuns(el: Element, stats: PageStats): string[] {
+  const runs: string[] = [];
+  let run: AnyNode[] = [];
+  const close = () => {
+    if (run.length) runs.push(textOfInline(run));
+    run = [];
+  };
+  for (const child of el.children) {
+    spend();
+    if (
+      isTag(child) && (child.name === "br" || BLOCKS.has(child.name) || stats.of(child).hasBlock)
+    ) {
+      close();
+    } else {
+      run.push(child);
+    }
+  }
+  close();
+  return runs;
+}
+
+/** Visible text of inline nodes, whitespace collapsed. */
+export function textOfInline(nodes: AnyNode[]): string {
+  const parts: string[] = [];
+  const stack = [...nodes].reverse();
+  while (stack.length) {
+    spend();
+    const node = stack.pop()!;
+    if (isText(node)) parts.push(node.data);
+    else if (isTag(node)) {
+      if (SILENT.has(node.name)) continue;
+      if (node.name === "br") parts.push(" ");
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return parts.join("").replace(/\s+/g, " ").trim();
+}
+
+export function parentElement(el: AnyNode): Element | null {
+  const parent = el.parent;
+  return parent && isTag(parent) ? parent : null;
+}

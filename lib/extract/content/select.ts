@@ -1,0 +1,107 @@
+/**
+ * From scores to the content: the top candidate, moved up to a common ancestor when several
+ * near-top candidates share one (an article split in sections), then joined with its siblings
+ * that score near it or read as paragraphs of their own (Readability's sibling joining).
+ */
+import type { Element } from "domhandler";
+import { spend } from "../dom/budget.ts";
+import { textOfInline } from "./score.ts";
+import { parentElement, type Scores } from "./score.ts";
+import { linkDensity, type PageStats } from "./stats.ts";
+
+const TOP_CANDIDATES = 5;
+const MIN_SHARING = 3;
+
+export function topCandidate(scores: Scores, body: Element): Element | null {
+  const ranked: [Element, number][] = [];
+  for (const entry of scores) {
+    spend();
+    ranked.push(entry);
+  }
+  ranked.sort((a, b) => b[1] - a[1]);
+  const best = ranked[0];
+  if (!best || best[1] <= 0) return null;
+  let [top, topScore] = best;
+  // Several near-top candidates under one ancestor: the ancestor is the article.
+  const near = ranked.slice(1, TOP_CANDIDATES).filter(([, s]) => s >= topScore * 0.75)
+    .map(([el]) => el);
+  if (near.length >= MIN_SHARING) {
+    // How many near-top candidates each ancestor holds: one walk up from each.
+    const holds = new Map<Element, number>();
+    for (const el of near) {
+      for (let up = parentElement(el); up && up !== body; up = parentElement(up)) {
+        spend();
+        holds.set(up, (holds.get(up) ?? 0) + 1);
+      }
+    }
+    for (
+      let parent = parentElement(top);
+      parent && parent !== body;
+      parent = parentElement(parent)
+    ) {
+      spend();
+      if ((holds.get(parent) ?? 0) >= MIN_SHARING) {
+        top = parent;
+        break;
+      }
+    }
+  }
+  topScore = scores.get(top) ?? topScore;
+  // A parent that scores more than the child holds more of the article.
+  let last = topScore;
+  for (let parent = parentElement(top); parent && parent !== body; parent = parentElement(parent)) {
+    spend();
+    const score = scores.get(parent);
+    if (score === undefined) continue;
+    if (score < last / 3) break;
+    if (score > last) {
+      top = parent;
+      break;
+    }
+    last = score;
+  }
+  // The only child of its parent: the parent holds just as much and reads better as a whole.
+  for (let parent = parentElement(top); parent && parent !== body; parent = parentElement(parent)) {
+    spend();
+    if (parent.children.filter((c) => c.type === "tag").length !== 1) break;
+    top = parent;
+  }
+  return top;
+}
+
+/** The top candidate and the siblings that belong with it, in document order. */
+export function withSiblings(top: Element, scores: Scores, stats: PageStats): Element[] {
+  const parent = parentElement(top);
+  if (!parent) return [top];
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const out: Element[] = [];
+  for (const sibling of parent.children) {
+    spend();
+    if (sibling.type !== "tag") continue;
+    const el = sibling as Element;
+    if (el === top) {
+      out.push(el);
+      continue;
+    }
+    if (stats.hidden.has(el)) continue;
+    let bonus = 0;
+    if (top.attribs.class && el.attribs.class === top.attribs.class) bonus += topScore * 0.2;
+    const score = scores.get(el);
+    if (score !== undefined && score + bonus >= threshold) {
+      out.push(el);
+      continue;
+    }
+    if (el.name === "p" || (el.name === "div" && !stats.of(el).hasBlock)) {
+      const s = stats.of(el);
+      const density = linkDensity(s);
+      if (s.text > 80 && density < 0.25) out.push(el);
+      else if (
+        s.text > 0 && s.text <= 80 && density === 0 && /\.( |$)/.test(textOfInline(el.children))
+      ) {
+        out.push(el);
+      }
+    }
+  }
+  return out;
+}

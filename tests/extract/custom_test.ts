@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  type CustomMedia,
   type CustomRules,
   runRulesOnDocument,
   validateRules,
@@ -313,6 +314,38 @@ Deno.test("runRulesOnDocument() selectorAll, fallbacks, nesting and whole-page r
     assert.match(out.page as string, /^## Light for \*late\* nights$/m);
     assert.match(out.page as string, /^- \[A\]\(https:\/\/cdn\.example\/a\)$/m);
   });
+});
+
+Deno.test("runRulesOnDocument() reads Microlink's tagName, nodeName and regexp", () => {
+  assert.deepEqual(
+    run({
+      tag: { selector: "#rich", attr: "tagName" },
+      node: { selector: "#rich p", attr: "nodeName" },
+      inner: { selector: "#rich b", attr: ["nope", "tagName"] },
+    }),
+    { tag: "DIV", node: "P", inner: "B" },
+  );
+  const base = "https://ex.test/";
+  assert.equal(applyType(" /a+b/gi ", "regexp", base), "/a+b/gi");
+  assert.equal(applyType("^\\d{3}$", "regexp", base), "^\\d{3}$");
+  assert.equal(applyType("(unclosed", "regexp", base), null);
+  assert.equal(applyType("/a/zz", "regexp", base), null, "unknown flags");
+  assert.equal(applyType("a".repeat(3000), "regexp", base), null, "bounded");
+});
+
+Deno.test("runRulesOnDocument() lists every media value for the probes, by reference", () => {
+  const media: CustomMedia[] = [];
+  const out = runRulesOnDocument(parseHtml(PAGE), {
+    url: URL,
+    rules: validateRules({
+      hero: { selector: "img.hero", type: "image" },
+      links: { selectorAll: ".links a", attr: "href", type: "video" },
+    }),
+    media,
+  });
+  assert.deepEqual(media.map((m) => m.kind), ["image", "video", "video"]);
+  assert.equal(media[0]!.value, out.hero, "the same object as in the output");
+  assert.equal(media[1]!.value, (out.links as unknown[])[0]);
 });
 
 Deno.test("runRulesOnDocument() never throws at run time", () => {

@@ -158,9 +158,27 @@ function insightsParam(value: unknown): Params["insights"] {
   const { enabled: lighthouseOn, ...options } = lighthouse ?? {};
   const insights = {
     technologies: (object.technologies as boolean | undefined) ?? true,
-    lighthouse: (lighthouseOn ?? true) ? options : null,
+    lighthouse: (lighthouseOn ?? true) ? matchedScreen(options) : null,
   };
   return insights.technologies || insights.lighthouse ? insights : null;
+}
+
+/**
+ * Lighthouse refuses a `formFactor` its screen emulation contradicts: a contradiction is the
+ * caller's (EINVALQUERY), and `formFactor` alone sets `screenEmulation.mobile` to match.
+ */
+function matchedScreen(options: LighthouseOptions): LighthouseOptions {
+  const { formFactor, screenEmulation } = options;
+  if (!formFactor) return options;
+  const mobile = formFactor === "mobile";
+  if (screenEmulation?.mobile !== undefined && screenEmulation.mobile !== mobile) {
+    throw new ApiError(
+      "EINVALQUERY",
+      `The parameter \`insights.lighthouse.screenEmulation.mobile\` must be ${mobile} with ` +
+        `\`formFactor=${formFactor}\`, as Lighthouse requires.`,
+    );
+  }
+  return { ...options, screenEmulation: { ...screenEmulation, mobile } };
 }
 
 /** `filter=title,image.url`: comma-separated dot paths of data. */

@@ -77,6 +77,16 @@ Deno.test("insights.lighthouse through mql: on by default, presets, outputs, set
     assert.ok(lighthouse.includes('"formFactor":"desktop"'), "the preset's emulation");
   });
 
+  await t.step("Lighthouse's formFactor and throttling passed through", async () => {
+    const { lighthouse } = await insights("/a11y-good", {
+      technologies: false,
+      lighthouse: { formFactor: "desktop", throttling: { rttMs: 7 }, onlyCategories: ["seo"] },
+    });
+    assert.equal(lighthouse.configSettings.formFactor, "desktop");
+    assert.equal(lighthouse.configSettings.screenEmulation.mobile, false);
+    assert.equal(lighthouse.configSettings.throttling.rttMs, 7);
+  });
+
   await t.step("output csv, with Lighthouse's skipAudits passed through", async () => {
     const { lighthouse } = await insights("/a11y-bad", {
       technologies: false,

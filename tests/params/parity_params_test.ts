@@ -56,6 +56,19 @@ Deno.test("parseParams() reads insights as Microlink shapes it", async (t) => {
       },
     );
     invalid(() => parse("url=x&insights.lighthouse.output=xml"), /insights\.lighthouse\.output/);
+    assert.deepEqual(
+      parse("url=x&insights.lighthouse.formFactor=desktop").insights?.lighthouse,
+      { formFactor: "desktop", screenEmulation: { mobile: false } },
+      "formFactor alone sets the screen emulation Lighthouse requires it to match",
+    );
+    invalid(
+      () =>
+        parse(
+          "url=x&insights.lighthouse.formFactor=desktop" +
+            "&insights.lighthouse.screenEmulation.mobile=true",
+        ),
+      /screenEmulation\.mobile/,
+    );
   });
   await t.step("bad values name the parameter", () => {
     invalid(() => parse("url=x&insights.lighthouse.preset=tablet"), /insights\.lighthouse\.preset/);

@@ -1,4 +1,4 @@
-/** What the Lighthouse Worker is asked and what it answers (lib/insights/lighthouse.ts). */
+/** What the Lighthouse Worker is asked and what it answers (createLighthouse). */
 
 export const LIGHTHOUSE_CATEGORIES = [
   "performance",

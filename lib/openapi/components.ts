@@ -1,6 +1,6 @@
 /**
  * Response shapes, headers and security schemes of the OpenAPI document. Error codes and their
- * statuses come from ERROR_STATUS, media and text fields from lib/util/payload_types.ts.
+ * statuses come from ERROR_STATUS, media and text fields from TEXT_FIELDS and MEDIA_FIELDS.
  */
 import { ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import { MEDIA_FIELDS, TEXT_FIELDS } from "../util/payload_types.ts";
@@ -119,6 +119,35 @@ const DATA: JsonObject = {
         isFulfilled: { type: "boolean" },
         isRejected: { type: "boolean" },
         value: { description: "The returned JSON value, or { name, message } when rejected." },
+        profiling: {
+          type: "object",
+          description:
+            "Milliseconds of the sandbox's phases, its memory in bytes, the code's size.",
+          properties: {
+            phases: {
+              type: "object",
+              properties: {
+                spawn: { type: "integer" },
+                run: { type: "integer" },
+                total: { type: "integer" },
+              },
+            },
+            memory: {
+              type: "object",
+              properties: {
+                total: { type: "integer" },
+                heap: { type: "integer" },
+                external: { type: "integer" },
+              },
+            },
+            size: { type: "integer" },
+          },
+        },
+        logging: {
+          type: "object",
+          description: "The function's console output by level (log, info, warn, error, debug).",
+          additionalProperties: { type: "array", items: { type: "string" } },
+        },
       },
     },
   },

@@ -22,7 +22,7 @@ export type Schema =
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
   /**
-   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see duration.ts), and the
+   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see parseDuration), and the
    * named `aliases` (case-insensitive; null turns the feature off).
    */
   | {
@@ -546,9 +546,9 @@ const DEFINITIONS = {
     errorCode: "EINVALFUNCTION",
     schema: { kind: "string", maxLength: 32768 },
     description:
-      "JavaScript function source run inside the page in the browser, with the other query " +
-      "parameters (and a small page helper) as its argument; adds data.function " +
-      "{isFulfilled, isRejected, value}.",
+      "JavaScript function run in a permissionless sandbox with Puppeteer's page, every other " +
+      "query parameter (known or not), url, html and response as its argument; adds " +
+      "data.function {isFulfilled, isRejected, value, profiling, logging}.",
     example: "({ page }) => page.title()",
     default: null,
   },
@@ -602,6 +602,6 @@ export const NOT_IN_CACHE_KEY = [
   "signature",
   "timeout",
   "retry",
-  // Folded into the credentials' HMAC instead (lib/api/cache_step.ts): it may hold a password.
+  // Folded into the credentials' HMAC instead (see cachedPayload): it may hold a password.
   "proxy",
 ];

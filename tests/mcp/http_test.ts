@@ -198,11 +198,13 @@ Deno.test("each tool on a loopback article, through the API's pipeline", async (
       url,
       function: "({ page }) => page.evaluate(() => document.querySelectorAll('p').length)",
     });
-    assert.deepEqual(result.structuredContent.data.function, {
+    const { isFulfilled, isRejected, value, profiling } = result.structuredContent.data.function;
+    assert.deepEqual({ isFulfilled, isRejected, value }, {
       isFulfilled: true,
       isRejected: false,
       value: 3,
     });
+    assert.equal(typeof profiling.phases.run, "number");
   });
 });
 

@@ -16,7 +16,7 @@ export interface PayloadContext {
   signal: AbortSignal;
   /** The request carried credentials: assets get private, unguessable ids. */
   credentialed: boolean;
-  /** The `data` custom rules, already checked (lib/api/prepare.ts). */
+  /** The `data` custom rules, already checked (by prepare). */
   rules: CustomRules | null;
   /** Where the time goes (server-timing); a fresh one when the caller does not keep it. */
   timings?: Timings;

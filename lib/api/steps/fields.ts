@@ -1,6 +1,6 @@
 /**
  * The fields step: the default fields read from the page (lib/extract/), then its media
- * candidates probed (lib/media/ping.ts), with the manifest's icons when the page named too few logos.
+ * candidates probed (resolveMedia), with the manifest's icons when the page named too few logos.
  */
 import type { Extracted } from "../../extract/mod.ts";
 import { fetchPlatformData } from "../../extract/platforms/endpoint.ts";

@@ -1,7 +1,7 @@
 /**
  * The DOM-based extras of a request (custom `data` rules, the `markdown` and `text` views) from
- * one parse, under a budget that every loop over the DOM checks (lib/extract/dom/budget.ts). Small
- * pages run here; the rest in the bounded pool of worker threads (lib/extract/dom/workers.ts),
+ * one parse, under a budget that every loop over the DOM checks (a Budget). Small
+ * pages run here; the rest in the bounded pool of worker threads (DomWorkers),
  * because a full DOM of a page of several MB takes a second or more that must not stall others.
  */
 import { type Budget, withBudget } from "./budget.ts";

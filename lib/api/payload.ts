@@ -25,6 +25,9 @@ import {
 import { domParts, iframeOf, insightsOf } from "./steps/extras.ts";
 import { defaultFields, extractPage, mediaFields, startPlatformData } from "./steps/fields.ts";
 import { loadPage } from "./steps/page.ts";
+import { verifyCustomMedia } from "./steps/custom_media.ts";
+import { ProbeBudget } from "../media/_limit.ts";
+import { MAX_PROBES } from "../media/ping.ts";
 import { contentPage } from "./steps/transcript.ts";
 import type { DomResult } from "../extract/dom/work.ts";
 import type { Extracted } from "../extract/mod.ts";
@@ -59,6 +62,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
     services: { ...request.services, fetcher: viaProxy(request.services.fetcher, params.proxy) },
     timings: request.timings ?? new Timings(),
     startedAt: performance.now(),
+    probes: new ProbeBudget(MAX_PROBES),
   };
   startPlatformData(context);
   const page = await loadPage(context);
@@ -77,6 +81,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   const domWork = html !== null && (params.markdown || params.text || context.rules !== null)
     ? contentPage(context, { html, url: page.url }, async () => (await extracting)?.title ?? null)
       .then((content) => domParts(context, content, visit))
+      .then(async (dom) => (await verifyCustomMedia(context, dom.customMedia), dom))
     : null;
   domWork?.catch(() => {});
   const extracted = await extracting;

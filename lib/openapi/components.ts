@@ -81,35 +81,33 @@ const DATA: JsonObject = {
           description: "With insights.technologies: detected from headers, cookies and HTML.",
           items: {
             type: "object",
-            required: ["name", "slug", "categories", "version", "confidence", "website", "icon"],
+            description: "Microlink's shape (name, confidence, logo, url, categories), plus " +
+              "linkpeek's slug and version.",
+            required: ["name", "confidence", "logo", "url", "categories", "slug", "version"],
             properties: {
               name: { type: "string", examples: ["WordPress"] },
-              slug: { type: "string", examples: ["wordpress"] },
+              confidence: { type: "integer", minimum: 0, maximum: 100 },
+              logo: {
+                type: "string",
+                format: "uri",
+                examples: ["https://www.wappalyzer.com/images/icons/WordPress.svg"],
+              },
+              url: nullable("string", { description: "The technology's website." }),
               categories: {
                 type: "array",
-                items: {
-                  type: "object",
-                  required: ["id", "slug", "name"],
-                  properties: {
-                    id: { type: "integer" },
-                    slug: { type: "string" },
-                    name: { type: "string" },
-                  },
-                },
+                items: { type: "string" },
+                examples: [["CMS", "Blogs"]],
               },
+              slug: { type: "string", examples: ["wordpress"] },
               version: nullable("string"),
-              confidence: { type: "integer", minimum: 0, maximum: 100 },
-              website: nullable("string"),
-              icon: { type: "string", description: "Icon file name in the Wappalyzer rules." },
             },
           },
         },
         lighthouse: {
-          type: "object",
           description:
             "With insights.lighthouse: Lighthouse's report (lhr) without i18n, timing and the " +
-            "full-page screenshot.",
-          additionalProperties: true,
+            "full-page screenshot; with output=html or csv, Lighthouse's report as that text.",
+          oneOf: [{ type: "object", additionalProperties: true }, { type: "string" }],
         },
       },
     },

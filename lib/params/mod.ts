@@ -168,20 +168,38 @@ function metaParam(value: unknown): false | Set<string> {
   return new Set(DEFAULT_FIELDS.filter((f) => (object[f] as boolean | undefined) ?? base));
 }
 
-/** `insights=true` is both; `insights.lighthouse.preset=desktop` turns lighthouse on alone. */
+/**
+ * Microlink: with `insights`, `technologies` and `lighthouse` are each on unless set to false
+ * (both default to true), so `insights.technologies=true` alone keeps Lighthouse on.
+ */
 function insightsParam(value: unknown): Params["insights"] {
   const object = (value ?? {}) as Values & { enabled?: boolean };
   if (object.enabled === false || value === undefined) return null;
   const lighthouse = object.lighthouse as (LighthouseOptions & { enabled?: boolean }) | undefined;
-  const named = object.technologies !== undefined || lighthouse !== undefined;
-  const all = object.enabled === true && !named;
-  const technologies = (object.technologies as boolean | undefined) ?? all;
   const { enabled: lighthouseOn, ...options } = lighthouse ?? {};
   const insights = {
-    technologies,
-    lighthouse: (lighthouseOn ?? all) ? options : null,
+    technologies: (object.technologies as boolean | undefined) ?? true,
+    lighthouse: (lighthouseOn ?? true) ? matchedScreen(options) : null,
   };
   return insights.technologies || insights.lighthouse ? insights : null;
+}
+
+/**
+ * Lighthouse refuses a `formFactor` its screen emulation contradicts: a contradiction is the
+ * caller's (EINVALQUERY), and `formFactor` alone sets `screenEmulation.mobile` to match.
+ */
+function matchedScreen(options: LighthouseOptions): LighthouseOptions {
+  const { formFactor, screenEmulation } = options;
+  if (!formFactor) return options;
+  const mobile = formFactor === "mobile";
+  if (screenEmulation?.mobile !== undefined && screenEmulation.mobile !== mobile) {
+    throw new ApiError(
+      "EINVALQUERY",
+      `The parameter \`insights.lighthouse.screenEmulation.mobile\` must be ${mobile} with ` +
+        `\`formFactor=${formFactor}\`, as Lighthouse requires.`,
+    );
+  }
+  return { ...options, screenEmulation: { ...screenEmulation, mobile } };
 }
 
 /** `filter=title,image.url`: comma-separated dot paths of data. */

@@ -5,6 +5,7 @@ import type { Params } from "../../params/mod.ts";
 import type { Services } from "../../services/mod.ts";
 import type { Timings } from "../../util/server_timing.ts";
 import type { VisitResult } from "../../browser/types.ts";
+import type { ProbeBudget } from "../../media/_limit.ts";
 import { pageCode, visitOptions, withUserinfo } from "../visit_options.ts";
 
 /** What buildPayload is given. */
@@ -26,6 +27,8 @@ export interface StepContext extends PayloadContext {
   timings: Timings;
   /** When buildPayload started (performance.now()): page code gets the time left. */
   startedAt: number;
+  /** The request's media probes: the default fields' and the custom rules' share it. */
+  probes: ProbeBudget;
 }
 
 /** Does any feature need the page's HTML? */

@@ -93,6 +93,7 @@ export async function mediaFields(
       pageUrl,
       skipPrefix: `${services.config.publicUrl}${ASSET_PREFIX}`,
       targetHeaders: targetHeaders(context),
+      budget: context.probes,
     });
   } finally {
     context.timings.add("probe", performance.now() - started);

@@ -100,8 +100,7 @@ config.resolver = (host) =>
     : Promise.reject(new Error(`unknown host ${host}`));
 /** Every finished visit's phases, in the order the visits finished. */
 const visits: VisitTimings[] = [];
-config.onVisit = (timings) => visits.push(timings);
-const handler = await createHandler(config);
+const handler = await createHandler(config, { onVisit: (timings) => visits.push(timings) });
 const app = Deno.serve(
   { port: 0, hostname: "127.0.0.1", onListen: () => {} },
   (request, info) =>

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { preferredEncoding } from "../lib/handler/compress.ts";
+import { preferredEncoding } from "../lib/util/compress.ts";
 import { testApp, testConfig } from "./_fixtures.ts";
 
 Deno.test("text answers are compressed as the client prefers, small ones are not", async (t) => {

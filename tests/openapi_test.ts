@@ -189,6 +189,44 @@ Deno.test("openApiDocument() schemas accept the contract's examples and reject w
     );
     assert.equal(validate({ ...example, data: { ...example.data, image: { url: "x" } } }), false);
   });
+  await t.step("insights in Microlink's shapes: technology items, a report object or text", () => {
+    const validate = schemaValidator(doc, "Success");
+    const envelope = (insights: unknown) => ({
+      status: "success",
+      data: {
+        title: null,
+        description: null,
+        lang: null,
+        author: null,
+        publisher: null,
+        date: null,
+        url: null,
+        image: null,
+        logo: null,
+        audio: null,
+        video: null,
+        insights,
+      },
+      statusCode: 200,
+      redirects: [],
+      headers: {},
+    });
+    const technology = {
+      name: "CloudFlare",
+      confidence: 100,
+      logo: "https://www.wappalyzer.com/images/icons/CloudFlare.svg",
+      url: "http://www.cloudflare.com",
+      categories: ["CDN"],
+      slug: "cloudflare",
+      version: null,
+    };
+    for (const lighthouse of [{ lighthouseVersion: "13.5.0" }, '"requestedUrl"\r\n']) {
+      const ok = envelope({ technologies: [technology], lighthouse });
+      assert.equal(validate(ok), true, JSON.stringify(validate.errors));
+    }
+    const categoryObjects = { ...technology, categories: [{ id: 31, slug: "cdn", name: "CDN" }] };
+    assert.equal(validate(envelope({ technologies: [categoryObjects] })), false);
+  });
   await t.step("error envelope", () => {
     const validate = schemaValidator(doc, "Error");
     const message = "The URL `foo` is not a valid URL.";

@@ -25,7 +25,7 @@ export async function hostAsset(
     width: number | null;
     height: number | null;
     credentialed: boolean;
-    /** `filename`, sanitised (lib/params/filename.ts): the URL's last segment, less extension. */
+    /** `filename`, sanitised (sanitizeFilename): the URL's last segment, less extension. */
     filename?: string | null;
   },
 ): Promise<MediaObject> {

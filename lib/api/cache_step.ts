@@ -53,7 +53,7 @@ export async function cachedPayload(
     compute: () => Promise<PayloadResult>;
     /** Must succeed before anything is answered or computed (the plan check). */
     gate?: Promise<unknown>;
-    /** An endpoint's own part of the cache (lib/api/mod.ts's Endpoint.cacheScope). */
+    /** An endpoint's own part of the cache (Endpoint.cacheScope). */
     scope?: string;
   },
 ): Promise<{ json: string; payload: () => Payload }> {

@@ -1,13 +1,12 @@
 /**
- * The API route, second in a request's path (after lib/handler/mod.ts): picks the plan, checks the
- * query (prepare.ts) while the daily count runs (admit.ts), arms the request's deadline only
- * when work starts, gets the payload from the response cache or buildPayload() (cache_step.ts,
- * payload.ts) and renders the envelope, a `filter`ed envelope or one `embed`ded field. /oembed
+ * The API route, second in a request's path (after createHandler): picks the plan, checks the
+ * query (prepare) while the daily count runs (admit), arms the request's deadline only
+ * when work starts, gets the payload from the response cache or buildPayload() (cachedPayload) and renders the envelope, a `filter`ed envelope or one `embed`ded field. /oembed
  * answers on the same pipeline through an `Endpoint`. Errors are thrown to the handler.
  */
 import { ApiError, isApiError } from "../util/errors.ts";
-import type { Exchange } from "../handler/boundary.ts";
-import type { Services } from "../services/mod.ts";
+import type { Exchange } from "./exchange.ts";
+import type { ApiServices } from "./memo.ts";
 import { embedResponse } from "./embed.ts";
 import { filterData } from "./filter.ts";
 import { buildPayload, type Payload } from "./payload.ts";
@@ -18,7 +17,7 @@ import { prepare, type Prepared } from "./prepare.ts";
 import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
 import { templatedJsonResponse } from "./templates.ts";
-import { preferredEncoding } from "../handler/compress.ts";
+import { preferredEncoding } from "../util/compress.ts";
 import { withApiHeaders } from "./api_headers.ts";
 import { Deadline } from "../util/deadline.ts";
 
@@ -54,11 +53,11 @@ export interface Endpoint {
   cacheScope?: string;
   /** More work on a fresh payload, inside the deadline, before the cache stores it. */
   complete?: (payload: Payload, signal: AbortSignal) => Promise<Payload>;
-  render: (checked: Checked, services: Services) => Promise<Response> | Response;
+  render: (checked: Checked, services: ApiServices) => Promise<Response> | Response;
 }
 
 /** The API's own answer: the envelope, trimmed by `filter`, or one field with `embed`. */
-async function renderApi(checked: Checked, services: Services): Promise<Response> {
+async function renderApi(checked: Checked, services: ApiServices): Promise<Response> {
   const { request, params, json, payload } = checked;
   const headers = apiHeaders(checked.meta);
   if (params.embed) {
@@ -79,7 +78,7 @@ async function renderApi(checked: Checked, services: Services): Promise<Response
 }
 
 async function answer(
-  services: Services,
+  services: ApiServices,
   api: ApiRequest,
   meta: ResponseMeta,
   endpoint: Endpoint,
@@ -160,11 +159,11 @@ async function answer(
 
 /**
  * One API request, start to finish (or, with `endpoint`, another answer on the same pipeline).
- * It throws what fails; the handler's error boundary (lib/handler/boundary.ts) answers it with the
+ * It throws what fails; the handler's error boundary (errorAnswer) answers it with the
  * headers gathered in `exchange.api`.
  */
 export async function handleApi(
-  services: Services,
+  services: ApiServices,
   api: ApiRequest,
   endpoint: Endpoint = { render: renderApi },
 ): Promise<Response> {

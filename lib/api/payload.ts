@@ -25,6 +25,9 @@ import {
 import { domParts, iframeOf, insightsOf } from "./steps/extras.ts";
 import { defaultFields, extractPage, mediaFields, startPlatformData } from "./steps/fields.ts";
 import { loadPage } from "./steps/page.ts";
+import { verifyCustomMedia } from "./steps/custom_media.ts";
+import { ProbeBudget } from "../media/_limit.ts";
+import { MAX_PROBES } from "../media/ping.ts";
 import { contentPage } from "./steps/transcript.ts";
 import type { DomResult } from "../extract/dom/work.ts";
 import type { Extracted } from "../extract/mod.ts";
@@ -59,6 +62,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
     services: { ...request.services, fetcher: viaProxy(request.services.fetcher, params.proxy) },
     timings: request.timings ?? new Timings(),
     startedAt: performance.now(),
+    probes: new ProbeBudget(MAX_PROBES),
   };
   startPlatformData(context);
   const page = await loadPage(context);
@@ -69,18 +73,24 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   // Awaited below with the rest; a failure while extraction runs is not left unhandled.
   capture?.catch(() => {});
   const html = page.html;
-  const extracted = html === null
-    ? null
-    : await extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
+  const extracting = html === null
+    ? Promise.resolve(null)
+    : extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
+  // The DOM work (markdown, text, rules) needs no field but a YouTube transcript's title: it
+  // starts now, on a DOM worker for a large page, while the fields are read on this thread.
+  const domWork = html !== null && (params.markdown || params.text || context.rules !== null)
+    ? contentPage(context, { html, url: page.url }, async () => (await extracting)?.title ?? null)
+      .then((content) => domParts(context, content, visit))
+      .then(async (dom) => (await verifyCustomMedia(context, dom.customMedia), dom))
+    : null;
+  domWork?.catch(() => {});
+  const extracted = await extracting;
   const meta = params.meta;
   const [captured, media, iframe, dom, insights] = await Promise.all([
     capture,
     extracted && meta !== false ? mediaFields(context, extracted, page.url) : null,
     extracted && params.iframe !== null ? iframeOf(context, extracted, page.url) : undefined,
-    html !== null && (params.markdown || params.text || context.rules !== null)
-      ? contentPage(context, { html, url: page.url }, extracted?.title ?? null)
-        .then((content) => domParts(context, content, visit))
-      : null,
+    domWork,
     params.insights
       ? insightsOf(context, { url: page.url, headers: page.rawHeaders, html })
       : undefined,

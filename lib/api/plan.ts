@@ -1,5 +1,5 @@
 import type { Config } from "../config/mod.ts";
-import type { Services } from "../services/mod.ts";
+import type { BoundedMap } from "../util/bounded_map.ts";
 import type { Plan } from "./respond.ts";
 import { isApiKeyHeader } from "../params/mod.ts";
 import { toCamel } from "../params/tree.ts";
@@ -7,7 +7,7 @@ import { toCamel } from "../params/tree.ts";
 /** Contract: pro is chosen by the Host (PRO_HOSTS, or first label `pro`) or by PRO_PORT. */
 export function selectPlan(
   request: Request,
-  services: Pick<Services, "config" | "memo">,
+  services: { config: Config; memo: { plans: BoundedMap<string, Plan> } },
   arrivedOnProPort: boolean,
 ): Plan {
   if (arrivedOnProPort) return "pro";

@@ -5,7 +5,7 @@ import { type CustomRules, validateRules } from "../extract/custom/mod.ts";
 import { type Params, parseParams } from "../params/mod.ts";
 import { parseTargetUrl } from "../util/target_url.ts";
 import { queryApiKey } from "./plan.ts";
-import type { Services } from "../services/mod.ts";
+import type { BoundedMap } from "../util/bounded_map.ts";
 
 /** What a query string asks for, checked: typed parameters and the target URL. */
 export interface Prepared {
@@ -38,7 +38,10 @@ function check(query: URLSearchParams, config: Config): Prepared {
  * (`memo.prepared`, bounded). Credentialed queries are never kept. Nothing downstream modifies
  * a Prepared.
  */
-export function prepare(url: URL, services: Pick<Services, "config" | "memo">): Prepared {
+export function prepare(
+  url: URL,
+  services: { config: Config; memo: { prepared: BoundedMap<string, Prepared> } },
+): Prepared {
   const kept = services.memo.prepared;
   const known = kept.get(url.search);
   if (known) return known;

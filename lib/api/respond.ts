@@ -1,5 +1,5 @@
 import { ApiError, errorBody } from "../util/errors.ts";
-import { COMPRESS_MIN_BYTES, encode, type Encoding } from "../handler/compress.ts";
+import { COMPRESS_MIN_BYTES, encode, type Encoding } from "../util/compress.ts";
 import { Timings } from "../util/server_timing.ts";
 import type { FetchMode } from "../util/payload_types.ts";
 

@@ -5,7 +5,7 @@
  * the per-request headers are cloned from a template built once (a clone copies the checked
  * header list), and only those few are set on the copy. compression is done once per template too.
  */
-import type { Encoding } from "../handler/compress.ts";
+import type { Encoding } from "../util/compress.ts";
 import { BoundedMap } from "../util/bounded_map.ts";
 import { type HeaderMap, jsonTextResponse } from "./respond.ts";
 

@@ -67,15 +67,15 @@ export function pageCode(
 }
 
 /**
- * The function's argument: the query's other parameters as an object (Microlink's shape), the
- * target URL without userinfo, and never `headers.*` (they may be credentials, and the page's
- * own scripts share the function's world).
+ * The function's argument: the query's other parameters as an object (Microlink's shape),
+ * those linkpeek does not define as they were given (Microlink forwards them), the target URL
+ * without userinfo, and never `headers.*` (they may be credentials).
  */
 function functionArgument(params: Params, target: URL): Record<string, unknown> {
-  const argument: Record<string, unknown> = {};
+  const argument: Record<string, unknown> = structuredClone(params.forwarded);
   for (const [path, json] of params.canonical) {
     const names = path.split(".");
-    if (names[0] === "headers" || names[0] === "function") continue;
+    if (names[0] === "headers" || names[0] === "function" || path.startsWith("?")) continue;
     // `meta=false` reads as it was written, not as the parser's `meta.enabled`.
     if (names.at(-1) === "enabled" && names.length > 1) names.pop();
     let node = argument;

@@ -1,7 +1,9 @@
 /**
- * Caller JavaScript run inside the visited page (the `function` parameter and `evaluate` custom
- * rules): in the browser's renderer, never in linkpeek's process. The answer is Microlink's
- * `{ isFulfilled, isRejected, value }`, where value is JSON (anything else is a rejection).
+ * Caller JavaScript of a visit: `evaluate` custom rules run inside the visited page, in the
+ * browser's renderer; the `function` parameter runs in its own sandboxed process with the page
+ * API (runSandboxed). Never in linkpeek's process. The answer is Microlink's
+ * `{ isFulfilled, isRejected, value }`, where value is JSON (anything else is a rejection), and
+ * for `function` its `profiling` and `logging` too.
  *
  * Two steps keep the caller's code from shaping what comes back: the first runs it and leaves
  * its promise under a name the page cannot guess; the second, linkpeek's own, reads that promise
@@ -13,12 +15,8 @@ import type { Page } from "puppeteer-core";
 import { toBase64Url } from "../util/base64url.ts";
 import { firstLine } from "./capture.ts";
 import { jsonDepth } from "../util/json_depth.ts";
-
-export interface FunctionResult {
-  isFulfilled: boolean;
-  isRejected: boolean;
-  value: unknown;
-}
+import { runSandboxed } from "./function/sandbox.ts";
+import type { FunctionResult } from "./types.ts";
 
 /** Characters of JSON one value may take. */
 export const MAX_VALUE_CHARS = 1024 * 1024;
@@ -39,23 +37,6 @@ export const MAX_TOTAL_CHARS = 2 * MAX_VALUE_CHARS;
  */
 export const MAX_VALUE_DEPTH = 64;
 
-/**
- * What the caller's function receives besides its argument: the few Page methods that make
- * sense inside the page, so Microlink's `({ page }) => page.title()` style works unchanged.
- */
-const PAGE_HELPER = `{
-  evaluate: async (fn, ...args) => typeof fn === "function" ? fn(...args) : (0, eval)(String(fn)),
-  title: async () => document.title,
-  url: async () => location.href,
-  content: async () => document.documentElement.outerHTML,
-  $eval: async (selector, fn, ...args) => {
-    const el = document.querySelector(selector);
-    if (!el) throw new Error("No element matches selector " + selector);
-    return fn(el, ...args);
-  },
-  $$eval: async (selector, fn, ...args) => fn([...document.querySelectorAll(selector)], ...args),
-}`;
-
 /** What one run may return: at most `chars` characters of JSON, or `tooLarge` rejects it. */
 interface Limit {
   chars: number;
@@ -72,11 +53,7 @@ function runExpression(source: string, argument: unknown, key: string, limit: Li
     const run = (
 ${source}
     );
-    const argument = Object.assign(${JSON.stringify(argument)}, {
-      page: ${PAGE_HELPER},
-      get html() { return document.documentElement.outerHTML; },
-    });
-    value = await (typeof run === "function" ? run(argument) : run);
+    value = await (typeof run === "function" ? run(${JSON.stringify(argument)}) : run);
   } catch (e) {
     return JSON.stringify(reject(e));
   }
@@ -221,6 +198,10 @@ export async function runCallerCode(
   job: {
     evaluate?: string[];
     function?: { source: string; argument: Record<string, unknown> };
+    /** Lets the main frame navigate again: the function may go to other pages. */
+    allowNavigation: () => void;
+    /** The navigation's answer, for the function's `response`. */
+    response: { url: string; status: number; headers: Record<string, string> };
     remaining: (marginMs: number) => number;
   },
 ): Promise<{ evaluated?: FunctionResult[]; function?: FunctionResult }> {
@@ -245,8 +226,34 @@ export async function runCallerCode(
       }
     }
   }
-  if (job.function) out.function = await run(job.function);
+  if (job.function) {
+    const { source, argument } = job.function;
+    job.allowNavigation();
+    const answer = await runSandboxed({
+      source,
+      argument: { ...argument, ...await pageArgument(page, source), response: job.response },
+      page,
+      timeoutMs: job.remaining(ANSWER_MARGIN_MS),
+      limit: limitAfter(used),
+      maxDepth: MAX_VALUE_DEPTH,
+    });
+    const { chars: _chars, isFulfilled, ...rest } = answer;
+    out.function = { isFulfilled, isRejected: !isFulfilled, ...rest };
+  }
   return out;
+}
+
+/** Characters of the page's HTML a function's `html` may have. */
+const MAX_FUNCTION_HTML = 4 * 1024 * 1024;
+
+/**
+ * `html`, the rendered page, only for a function that names it: a copy of a large page into
+ * the sandbox's small heap is not paid for by functions that never read it.
+ */
+async function pageArgument(page: Page, source: string): Promise<{ html?: string }> {
+  if (!/\bhtml\b/.test(source)) return {};
+  const html = await page.content().catch(() => "");
+  return { html: html.slice(0, MAX_FUNCTION_HTML) };
 }
 
 function isTimeout(result: FunctionResult): boolean {

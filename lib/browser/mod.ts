@@ -160,7 +160,7 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       released = true;
       const closing = outcome.closed.then((closed) => {
         clock.lap("close");
-        config.onVisit?.(clock.timings);
+        options.onVisit?.(clock.timings);
         if (!closed && running === current) {
           // The page could not even be closed: replace the browser rather than leak it.
           log.warn("browser context would not close; restarting browser", {});

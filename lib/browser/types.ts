@@ -2,11 +2,33 @@ import type { AnimatedOptions, RecordedVideo } from "./record.ts";
 import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import type { ProxySpec } from "../fetch/proxy_client.ts";
-import type { FunctionResult } from "./evaluate.ts";
-import type { Upstream } from "./upstream.ts";
+import type { EgressProxy } from "./proxy_server.ts";
 import type { AdmissionPool } from "../util/admission.ts";
+import type { VisitTimings } from "./visit_timings.ts";
 
-export type { FunctionResult } from "./evaluate.ts";
+/** `function`'s phases' times and memory, as Microlink reports them. */
+export interface FunctionProfiling {
+  phases: { spawn: number; run: number; total: number };
+  memory?: { total: number; heap: number; external: number };
+  size: number;
+}
+
+export interface FunctionResult {
+  isFulfilled: boolean;
+  isRejected: boolean;
+  value: unknown;
+  /** `function` only: its phases' times and memory, as Microlink reports them. */
+  profiling?: FunctionProfiling;
+  /** `function` only: its console output by level (bounded). */
+  logging?: Record<string, string[]>;
+}
+
+/** A visit's way out through a request's `proxy=`: its own egress proxy, held until released. */
+export interface Upstream {
+  egress: EgressProxy;
+  /** Called once the visit's context is gone. */
+  release(): void;
+}
 
 export type ImageType = "png" | "jpeg";
 export type WaitUntil = "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
@@ -27,7 +49,7 @@ export interface ScreenshotOptions {
   /** Capture this element's box, once it is visible. */
   element?: string;
   overlay?: OverlayOptions;
-  /** Theme of a code target's highlighted view (lib/browser/code_themes.ts). */
+  /** Theme of a code target's highlighted view (CODE_THEMES). */
   codeScheme?: string;
   /** Also record a short video of the page from navigation on. */
   animated?: AnimatedOptions;
@@ -84,7 +106,7 @@ export interface VisitOptions {
   mediaType?: "screen" | "print";
   /**
    * What `prerender=auto` found: a challenge's own navigations are followed, a shell is given
-   * time to show text (lib/browser/prerender_wait.ts).
+   * time to show text (see waitForText).
    */
   awaiting?: "navigation" | "text";
   /** The request's `proxy=`: this visit's traffic leaves through it (after the guard). */
@@ -93,7 +115,7 @@ export interface VisitOptions {
   adblock?: boolean;
   /** The caller's headers.*: attached only to requests for the target's origin. */
   headers?: Record<string, string>;
-  /** `evaluate` rules' sources, run in the page once it is ready (lib/browser/evaluate.ts). */
+  /** `evaluate` rules' sources, run in the page once it is ready (see runCallerCode). */
   evaluate?: string[];
   /** The `function` parameter: its source and the argument it is called with. */
   function?: { source: string; argument: Record<string, unknown> };
@@ -141,6 +163,8 @@ export interface BrowserOptions {
   maxPages?: number;
   /** Visits waiting for a page; beyond it EBUSY. Default config.browserQueue (BROWSER_QUEUE). */
   maxQueue?: number;
+  /** Called with each finished visit's phase times; benchmarks observe the pool through it. */
+  onVisit?: (timings: VisitTimings) => void;
 }
 
 export interface BrowserStats {

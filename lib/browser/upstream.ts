@@ -1,6 +1,6 @@
 /**
  * A visit whose request names `proxy=` gets a browser context of its own whose proxy is an
- * egress proxy (lib/browser/proxy_server.ts) dialling through that upstream: the same guard, the same
+ * egress proxy (startProxy) dialling through that upstream: the same guard, the same
  * denials, only the way out differs. One egress proxy per upstream, shared while in use, closed
  * once idle; upstream credentials stay in this process, never in Chromium's flags.
  */
@@ -10,6 +10,7 @@ import type { Fetcher } from "../fetch/types.ts";
 import { type ProxySpec, viaProxy } from "../fetch/proxy_client.ts";
 import { type EgressProxy, startProxy } from "./proxy_server.ts";
 import type { Lease } from "./spare.ts";
+import type { Upstream } from "./types.ts";
 import { DEFAULT_VIEWPORT } from "./page_setup.ts";
 
 /** An idle upstream's egress proxy is closed after this long. */
@@ -21,11 +22,7 @@ interface Entry {
   idle: ReturnType<typeof setTimeout> | undefined;
 }
 
-export interface Upstream {
-  egress: EgressProxy;
-  /** Called once the visit's context is gone. */
-  release(): void;
-}
+export type { Upstream } from "./types.ts";
 
 export class UpstreamProxies {
   readonly #entries = new Map<string, Entry>();

@@ -196,6 +196,9 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
     const ran = await runCallerCode(page, {
       evaluate: options.evaluate,
       function: options.function,
+      // Its navigations (goto, a click on a link) still go through the egress proxy.
+      allowNavigation: () => state.navigated = false,
+      response: { url: result.url, status: result.statusCode, headers: result.headers },
       remaining: (margin) => deadline.remaining(margin),
     });
     Object.assign(result, ran);

@@ -1,6 +1,6 @@
 /**
  * Where one visit's time went, phase by phase, so that a benchmark can tell the pool's queue
- * from Chromium's work (config.onVisit receives them).
+ * from Chromium's work (BrowserOptions.onVisit receives them).
  */
 
 /** Milliseconds per phase, in the order the phases ran. */

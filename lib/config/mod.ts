@@ -3,13 +3,12 @@ import { parseTrustedTargets } from "../guard/trusted.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { type LogLevel, parseLogLevel } from "../util/log.ts";
 import { parseProxy, type ProxySpec } from "../fetch/proxy_client.ts";
-import type { VisitTimings } from "../browser/visit_timings.ts";
 
 export const VERSION: string = denoJson.version;
 export const REPO_URL = "https://github.com/linkpeek/linkpeek";
 
 /**
- * Every setting, resolved once at start-up: nothing downstream reads the environment (log.ts
+ * Every setting, resolved once at start-up: nothing downstream reads the environment (the log
  * reads LOG_LEVEL at import only so that CLIs honour it; loadConfig() sets it again).
  */
 export interface Config {
@@ -39,8 +38,6 @@ export interface Config {
   browserQueue: number;
   /** A renderer's resident memory past this (BROWSER_PAGE_MEMORY_MB) gets it killed. */
   browserPageMemoryMb: number;
-  /** Called with each finished visit's phase times; benchmarks observe the pool through it. */
-  onVisit: ((timings: VisitTimings) => void) | null;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
   /** DNS resolution for targets; tests inject a fake one. */
@@ -125,7 +122,6 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,
-    onVisit: null,
     ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
     egressProxy: env.EGRESS_PROXY
       ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))

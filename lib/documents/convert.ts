@@ -1,6 +1,6 @@
 /**
  * One document converted to HTML by its format's converter, under a budget: the synchronous
- * converters spend from it inside their loops (lib/extract/budget.ts), the asynchronous ones
+ * converters spend from it inside their loops (see spend), the asynchronous ones
  * (pdf.js) check it between pages.
  */
 import { type Budget, BudgetExceeded, withBudget } from "../extract/dom/budget.ts";

@@ -1,7 +1,7 @@
 /**
  * EPUB: META-INF/container.xml names the package document; its metadata gives the properties
  * and its spine the chapters, read in spine order, each one's body rewritten into plain blocks
- * (lib/documents/sanitize.ts) inside a section. Nothing a chapter links to is loaded.
+ * (sanitizeHtml) inside a section. Nothing a chapter links to is loaded.
  */
 import { documentHtml, HtmlBody, isoDate } from "./html.ts";
 import { dublinCore } from "./properties.ts";

@@ -5,7 +5,7 @@
  * its deadline or its caller's signal, whichever comes first; its worker slot is held until the
  * worker has really stopped (it reads its own deadline and a cancel flag), and one that neither
  * answers nor stops (stuck in one step, or stopped at its heap cap) is replaced GRACE_MS after.
- * The same discipline as the DOM workers' pool (lib/extract/dom/workers.ts), for another worker
+ * The same discipline as the DOM workers' pool (DomWorkers), for another worker
  * module: conversions are rare and heavy, page work is frequent and light.
  */
 import { Worker } from "node:worker_threads";

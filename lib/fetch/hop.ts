@@ -6,35 +6,12 @@
  */
 import http from "node:http";
 import https from "node:https";
-import type net from "node:net";
-import type { Readable } from "node:stream";
-import type { PinnedAddress } from "../guard/pin.ts";
 import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
 import { sendThroughTunnel } from "./tunnel_hop.ts";
+import type { HopRequest, HopResponse } from "./types.ts";
 
-export interface HopRequest {
-  url: URL;
-  method: "GET" | "HEAD";
-  headers: Record<string, string>;
-  target: PinnedAddress;
-  /** Aborted on the deadline; its reason is what the hop rejects with. */
-  signal: AbortSignal;
-  connectTimeoutMs: number;
-  /** Extra trusted CA certificates (PEM), for intranets and tests. */
-  ca?: string[];
-  /** A tunnel to `target` through a proxy (openTunnel), already open: the hop goes over it. */
-  tunnel?: net.Socket;
-}
-
-export interface HopResponse {
-  statusCode: number;
-  headers: Record<string, string>;
-  /** The body as it arrives (encoded as sent). */
-  message: Readable;
-  /** Closes the connection at once (body no longer wanted). */
-  destroy(): void;
-}
+export type { HopRequest, HopResponse } from "./types.ts";
 
 /** Thrown when the TCP connection could not be set up (another address may be tried). */
 export class ConnectError extends Error {

@@ -3,10 +3,9 @@
  * checked and dialled at exactly the checked address; redirects are followed by hand.
  */
 import type { Socket } from "node:net";
-import type { Config } from "../config/mod.ts";
 import { ApiError } from "../util/errors.ts";
 import type { Redirect } from "../util/payload_types.ts";
-import { pinHost } from "../guard/pin.ts";
+import { type GuardConfig, pinHost } from "../guard/pin.ts";
 import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
 import { Deadline } from "../util/deadline.ts";
@@ -23,8 +22,21 @@ import { portOf } from "../util/http.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
 
+/** What the fetcher reads of the service's settings (a Config is one). */
+export interface FetcherSettings extends Omit<GuardConfig, "ownPorts"> {
+  /** Ports linkpeek listens on; the fetcher adds those it opens at run time. */
+  ownPorts: readonly number[];
+  /** Whole-fetch deadline when a fetch names none. */
+  fetchTimeoutMs: number;
+  /** Decoded body bytes read when a fetch names no limit. */
+  maxBodyBytes: number;
+  userAgent: string;
+  /** EGRESS_PROXY: every connection through it unless a fetch names its own. */
+  egressProxy: ProxySpec | null;
+}
+
 export interface FetcherOptions {
-  config: Config;
+  config: FetcherSettings;
   /** Extra trusted CA certificates (PEM) for TLS targets; the system store is kept. */
   ca?: string[];
   /** How long one TCP connect may take; default min(5 s, the fetch deadline). */

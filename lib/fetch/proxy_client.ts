@@ -14,14 +14,9 @@ import { ApiError, isApiError } from "../util/errors.ts";
 import { basicAuth, portOf } from "../util/http.ts";
 import { type GuardConfig, pinHost, type PinnedAddress } from "../guard/pin.ts";
 import { ipLiteral } from "../guard/resolve.ts";
-import type { Fetcher } from "./types.ts";
+import type { Fetcher, ProxySpec } from "./types.ts";
 
-export interface ProxySpec {
-  /** The proxy without its userinfo. */
-  url: URL;
-  /** `Basic …` from the URL's userinfo, or null. */
-  authorization: string | null;
-}
+export type { ProxySpec } from "./types.ts";
 
 /** The longest CONNECT answer head read. */
 const MAX_HEAD = 16 * 1024;

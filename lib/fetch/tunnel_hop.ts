@@ -12,7 +12,7 @@ import tls from "node:tls";
 import { HTTPParser } from "http-parser-js";
 import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
-import type { HopRequest, HopResponse } from "./hop.ts";
+import type { HopRequest, HopResponse } from "./types.ts";
 
 // Header bytes are read one char per byte, as node:http reads them (its default is 7-bit ASCII).
 HTTPParser.encoding = "latin1";

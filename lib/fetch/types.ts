@@ -1,6 +1,14 @@
 import type { Redirect } from "../util/payload_types.ts";
 import type { Socket } from "node:net";
-import type { ProxySpec } from "./proxy_client.ts";
+import type { Readable } from "node:stream";
+import type { PinnedAddress } from "../guard/pin.ts";
+
+export interface ProxySpec {
+  /** The proxy without its userinfo. */
+  url: URL;
+  /** `Basic …` from the URL's userinfo, or null. */
+  authorization: string | null;
+}
 
 export interface FetchOptions {
   method?: "GET" | "HEAD";
@@ -24,9 +32,9 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Bytes of decoded body read before the connection is closed; default config.maxBodyBytes. */
   maxBytes?: number;
-  /** Through this proxy (lib/fetch/proxy_client.ts); default EGRESS_PROXY, if set. */
+  /** Through this proxy (see openTunnel); default EGRESS_PROXY, if set. */
   proxy?: ProxySpec | null;
-  /** Retries after a connection error or a 5xx answer, with backoff (lib/fetch/retry.ts). */
+  /** Retries after a connection error or a 5xx answer, with backoff (withRetries). */
   retries?: number;
 }
 
@@ -47,7 +55,7 @@ export interface FetchResult {
 /**
  * The only way linkpeek reaches a target. Every hop: parse (EINVALURL), resolve, check every
  * address (EFORBIDDENURL), connect to exactly the checked address, deadlines (ETIMEOUT),
- * network failure (EFETCH). Errors are ApiError from lib/util/errors.ts.
+ * network failure (EFETCH). Errors are ApiErrors.
  */
 export interface Fetcher {
   /**
@@ -81,4 +89,28 @@ export function targetHeaderOptions(
   target: TargetHeaders | undefined,
 ): Pick<FetchOptions, "originHeaders" | "headersOrigin"> {
   return target ? { originHeaders: target.headers, headersOrigin: target.origin } : {};
+}
+
+/** One hop (one request to one checked address), as sendHop and sendThroughTunnel take it. */
+export interface HopRequest {
+  url: URL;
+  method: "GET" | "HEAD";
+  headers: Record<string, string>;
+  target: PinnedAddress;
+  /** Aborted on the deadline; its reason is what the hop rejects with. */
+  signal: AbortSignal;
+  connectTimeoutMs: number;
+  /** Extra trusted CA certificates (PEM), for intranets and tests. */
+  ca?: string[];
+  /** A tunnel to `target` through a proxy (openTunnel), already open: the hop goes over it. */
+  tunnel?: Socket;
+}
+
+export interface HopResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  /** The body as it arrives (encoded as sent). */
+  message: Readable;
+  /** Closes the connection at once (body no longer wanted). */
+  destroy(): void;
 }

@@ -2,7 +2,6 @@
  * Resolve once, check every address, and hand back exactly the addresses to dial, so that
  * the address checked is the address connected to (no DNS-rebinding gap).
  */
-import type { Config } from "../config/mod.ts";
 import { abortable } from "../util/deadline.ts";
 import { ApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
@@ -10,11 +9,19 @@ import { addressRefusal, hostnameRefusal } from "./policy.ts";
 import { countRefusal, type Refusal, type RefusalStage } from "./refusal.ts";
 import { DnsError, ipLiteral, systemResolver } from "./resolve.ts";
 import { isTrusted } from "./trusted.ts";
+import type { Connector, Resolver, TrustedTarget } from "./types.ts";
 
-export type GuardConfig = Pick<Config, "resolver" | "connector" | "trustedTargets"> & {
+/** What the guard reads: its own options, not the whole config. */
+export interface GuardConfig {
+  /** DNS resolution for targets; null: the system's. Tests inject a fake one. */
+  resolver: Resolver | null;
+  /** Where a checked address is really dialled; null: the address itself. */
+  connector: Connector | null;
+  /** TRUSTED_TARGETS: address ranges and ports let through. */
+  trustedTargets: TrustedTarget[];
   /** linkpeek's own ports: the configured ones and those it opened since (a Fetcher's). */
   ownPorts: { includes(port: number): boolean };
-};
+}
 
 /** One checked address and where to dial it (the connector's mapping of it). */
 export interface PinnedAddress {

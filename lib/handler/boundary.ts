@@ -4,39 +4,13 @@
  * status and headers; anything else is logged once, with the request id and its cause chain
  * (no secrets, no stack), and becomes EFATAL.
  */
-import { ApiError, causeChain, type ErrorCode, isApiError } from "../util/errors.ts";
+import { ApiError, causeChain, isApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
 import { API_HEADER_PREFIX } from "../api/api_headers.ts";
-import { errorResponse, plainError, type ResponseMeta } from "../api/respond.ts";
+import { errorResponse, plainError } from "../api/respond.ts";
+import type { Exchange } from "../api/exchange.ts";
 
-/** What the answer's log line and the request metrics read of the route that took a request. */
-export interface RouteTag {
-  /**
-   * What the answer's log line calls the route: linkpeek's own names, never the path (an asset
-   * path is a capability for a private capture, and the API's query holds the target).
-   */
-  name: string;
-  /** Polled by orchestrators and scrapers every few seconds: its successes log at debug. */
-  probe?: boolean;
-  /** Counted by the request metrics (by plan, status and code). */
-  metered?: boolean;
-}
-
-/** One request on its way to an answer, for every route. */
-export interface Exchange {
-  request: Request;
-  /** The request URL, parsed once. */
-  url: URL;
-  requestId: string;
-  /** Arrival on performance.now()'s clock. */
-  startedAt: number;
-  /** Set by the API route: its error answers carry the API's headers. */
-  api?: ResponseMeta;
-  /** The contract code of an error answer. */
-  code?: ErrorCode;
-  /** The route that took the request (ROUTES), if any. */
-  route?: RouteTag;
-}
+export type { Exchange, RouteTag } from "../api/exchange.ts";
 
 /** Request headers whose values are credentials. */
 const SECRET_HEADERS = ["x-api-key", "authorization", "cookie", "proxy-authorization"];

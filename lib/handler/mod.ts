@@ -7,9 +7,10 @@
 import type { Config } from "../config/mod.ts";
 import { ApiError } from "../util/errors.ts";
 import { errorAnswer, type Exchange } from "./boundary.ts";
-import { compress } from "./compress.ts";
+import { compress } from "../util/compress.ts";
 import { inRequest, levelOfStatus, log } from "../util/log.ts";
-import { createServices, type Services } from "../services/mod.ts";
+import { createServices, type ServiceHooks } from "../services/mod.ts";
+import { type ApiServices, createMemo } from "../api/memo.ts";
 import {
   ALLOWED_METHODS,
   type ConnInfo,
@@ -24,7 +25,7 @@ export type { ConnInfo } from "./routes.ts";
 
 export interface Handler {
   (request: Request, conn?: ConnInfo): Promise<Response>;
-  services: Services;
+  services: ApiServices;
   close(): Promise<void>;
 }
 
@@ -56,8 +57,8 @@ function logAnswer(exchange: Exchange, response: Response): void {
 }
 
 /** The whole HTTP surface: the route table (ROUTES), first match wins, default 404. */
-export async function createHandler(config: Config): Promise<Handler> {
-  const services = await createServices(config);
+export async function createHandler(config: Config, hooks: ServiceHooks = {}): Promise<Handler> {
+  const services: ApiServices = { ...await createServices(config, hooks), memo: createMemo() };
   const answer = async (exchange: Exchange, conn: ConnInfo): Promise<Response> => {
     const { request, url } = exchange;
     try {

@@ -12,7 +12,7 @@ import { handleApi } from "../api/mod.ts";
 import { handleOembed } from "../oembed_endpoint/mod.ts";
 import { serveAsset } from "../api/assets.ts";
 import { CORS_HEADERS, jsonResponse } from "../api/respond.ts";
-import type { Services } from "../services/mod.ts";
+import type { ApiServices } from "../api/memo.ts";
 import { openApiDocument } from "../openapi/mod.ts";
 import { errorsPage } from "./errors_page.ts";
 import { playgroundAsset, wantsPlayground } from "../playground/mod.ts";
@@ -26,7 +26,7 @@ export interface ConnInfo {
 
 /** What a route's handler is given. */
 export interface RouteCall {
-  services: Services;
+  services: ApiServices;
   request: Request;
   url: URL;
   conn: ConnInfo;
@@ -79,7 +79,7 @@ function observed({ services, request, url, conn }: RouteCall): void {
   if (!mayObserve(services.config, request, conn)) throw notFound(url);
 }
 
-async function ready(services: Services): Promise<Response> {
+async function ready(services: ApiServices): Promise<Response> {
   const [browser, store] = await Promise.all([
     services.browser.ready().catch(() => false),
     services.store.health().then((h) => h.ok).catch(() => false),
@@ -92,7 +92,7 @@ async function ready(services: Services): Promise<Response> {
   );
 }
 
-async function metrics(services: Services): Promise<Response> {
+async function metrics(services: ApiServices): Promise<Response> {
   const body = await services.metrics.render({ browser: services.browser.stats() });
   return new Response(body, {
     headers: {

@@ -22,7 +22,11 @@ import type {
 import { pipedChromiumArgs, spawnPipedChromium } from "./lighthouse_chromium.ts";
 
 export type { LighthouseOptions } from "./lighthouse_types.ts";
-export { LIGHTHOUSE_CATEGORIES } from "./lighthouse_types.ts";
+export {
+  LIGHTHOUSE_CATEGORIES,
+  LIGHTHOUSE_OUTPUTS,
+  LIGHTHOUSE_PRESETS,
+} from "./lighthouse_types.ts";
 
 const WORKER_URL = new URL("./_lighthouse_worker.ts", import.meta.url).href;
 /** A run takes 5-10 s; a client told to come back sooner would find it still busy. */
@@ -40,7 +44,7 @@ export interface LighthouseRunner {
       /** The request's `proxy=`: the run's Chromium goes out through it. */
       proxy?: ProxySpec | null;
     },
-  ): Promise<Record<string, unknown>>;
+  ): Promise<Record<string, unknown> | string>;
   /** Runs in progress now. */
   running(): number;
   /** Admission of runs: LIGHTHOUSE_RUNS at once, none waiting. */
@@ -85,16 +89,18 @@ export function createLighthouse(options: {
       signal.throwIfAborted();
       const executablePath = await findChromium(options.chromiumPath);
       egress = await options.egress(proxy ?? null);
+      const { preset, output, ...settings } = wanted;
       const job: LighthouseJob = {
         url,
-        preset: wanted.preset ?? "mobile",
-        onlyCategories: wanted.onlyCategories,
+        preset: preset ?? "default",
+        output: output ?? "json",
+        settings,
         maxWaitForLoadMs: Math.min(MAX_WAIT_FOR_LOAD_MS, timeoutMs),
       };
       signal.throwIfAborted();
       const args = await pipedChromiumArgs(egress.port);
       signal.throwIfAborted();
-      return await new Promise<Record<string, unknown>>((resolve, reject) => {
+      return await new Promise<Record<string, unknown> | string>((resolve, reject) => {
         const worker = new Worker(WORKER_URL, { type: "module" });
         let finished = false;
         // Made and started on this thread, with nothing awaited in between: whatever ends the

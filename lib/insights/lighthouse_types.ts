@@ -1,4 +1,4 @@
-/** What the Lighthouse Worker is asked and what it answers (lib/insights/lighthouse.ts). */
+/** What the Lighthouse Worker is asked and what it answers (createLighthouse). */
 
 export const LIGHTHOUSE_CATEGORIES = [
   "performance",
@@ -9,18 +9,61 @@ export const LIGHTHOUSE_CATEGORIES = [
 
 export type LighthouseCategory = typeof LIGHTHOUSE_CATEGORIES[number];
 
-/** `insights.lighthouse.*`: Lighthouse's own option names. */
-export interface LighthouseOptions {
-  /** mobile (Lighthouse's default emulation) or desktop. */
-  preset?: "mobile" | "desktop";
-  /** Only these categories (all when absent). */
+/**
+ * Microlink's presets: Lighthouse's own config files of those names. `mobile` is linkpeek's
+ * older name for `default` (Lighthouse's mobile emulation), kept for its clients.
+ */
+export const LIGHTHOUSE_PRESETS = [
+  "default",
+  "desktop",
+  "experimental",
+  "full",
+  "lr-desktop",
+  "lr-mobile",
+  "perf",
+  "mobile",
+] as const;
+export type LighthousePreset = typeof LIGHTHOUSE_PRESETS[number];
+
+/** How the report is serialised: the report object (json), or Lighthouse's html or csv text. */
+export const LIGHTHOUSE_OUTPUTS = ["json", "html", "csv"] as const;
+export type LighthouseOutput = typeof LIGHTHOUSE_OUTPUTS[number];
+
+/**
+ * Lighthouse's configuration settings a request may set (Microlink passes them through). Those
+ * that read or write files (`auditMode`, `gatherMode`), send headers or pick a browser are not.
+ */
+export interface LighthouseSettings {
   onlyCategories?: LighthouseCategory[];
+  onlyAudits?: string[];
+  skipAudits?: string[];
+  formFactor?: "mobile" | "desktop";
+  throttlingMethod?: "simulate" | "devtools" | "provided";
+  throttling?: Record<string, number>;
+  screenEmulation?: Record<string, number | boolean>;
+  emulatedUserAgent?: string;
+  locale?: string;
+  blockedUrlPatterns?: string[];
+  maxWaitForFcp?: number;
+  maxWaitForLoad?: number;
+  pauseAfterFcpMs?: number;
+  pauseAfterLoadMs?: number;
+  networkQuietThresholdMs?: number;
+  cpuQuietThresholdMs?: number;
+}
+
+/** `insights.lighthouse.*`: a preset, the output, and settings passed to Lighthouse. */
+export interface LighthouseOptions extends LighthouseSettings {
+  preset?: LighthousePreset;
+  output?: LighthouseOutput;
 }
 
 export interface LighthouseJob {
   url: string;
-  preset: "mobile" | "desktop";
-  onlyCategories?: LighthouseCategory[];
+  preset: LighthousePreset;
+  output: LighthouseOutput;
+  settings: LighthouseSettings;
+  /** The request's deadline: no wait setting may pass it. */
   maxWaitForLoadMs: number;
 }
 
@@ -33,5 +76,5 @@ export type LighthouseInput =
 /** From the Worker: CDP messages for Chromium, then its answer. */
 export type LighthouseMessage =
   | { type: "cdp"; message: string }
-  | { type: "done"; report: Record<string, unknown> }
+  | { type: "done"; report: Record<string, unknown> | string }
   | { type: "error"; code: string; message: string };

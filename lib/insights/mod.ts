@@ -1,7 +1,7 @@
 /** `data.insights`: the parts the request asked for, computed beside the rest of the payload. */
-import type { Services } from "../services/mod.ts";
-import type { LighthouseOptions } from "./lighthouse.ts";
-import type { ProxySpec } from "../fetch/proxy_client.ts";
+import type { LighthouseOptions, LighthouseRunner } from "./lighthouse.ts";
+import type { TechnologyDetector } from "./technologies.ts";
+import type { ProxySpec } from "../fetch/types.ts";
 
 export interface InsightsRequest {
   technologies: boolean;
@@ -11,7 +11,8 @@ export interface InsightsRequest {
 export async function collectInsights(
   wanted: InsightsRequest,
   page: {
-    services: Services;
+    /** The service's detector and Lighthouse runner. */
+    services: { technologies: TechnologyDetector; lighthouse: LighthouseRunner };
     url: string;
     /** The target's response headers, set-cookie included. */
     headers: Record<string, string>;

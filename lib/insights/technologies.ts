@@ -1,5 +1,5 @@
 /**
- * `insights.technologies`: which technologies a page uses (lib/insights/wappalyzer.ts), in one
+ * `insights.technologies`: which technologies a page uses (Wappalyzer rules), in one
  * long-lived Worker started on first use: the rules take ~300 ms to load and the patterns
  * ~100-300 ms to run, which must not stall other requests. Jobs are admitted one at a time
  * (an AdmissionPool); past MAX_WAITING waiting ones a request gets EBUSY. A request that ends while its job runs takes
@@ -26,7 +26,7 @@ interface Job {
   place: Permit;
 }
 
-export interface TechnologyDetector {
+export interface TechnologyDetector extends AsyncDisposable {
   detect(input: DetectInput, options: { signal: AbortSignal }): Promise<Technology[]>;
   /** Admission of jobs: one at a time, MAX_WAITING in line. */
   readonly admission: AdmissionPool;
@@ -34,37 +34,75 @@ export interface TechnologyDetector {
 }
 
 export function createTechnologyDetector(): TechnologyDetector {
-  const admission = new AdmissionPool({
+  return new TechnologyWorker();
+}
+
+class TechnologyWorker implements TechnologyDetector {
+  readonly admission = new AdmissionPool({
     running: 1,
     waiting: MAX_WAITING,
     busyMessage: () => "The technology detector is saturated; retry later.",
     closedError: () => new ApiError("EBROWSER", "The service is closing."),
   });
-  let worker: Worker | null = null;
-  let current: Job | null = null;
-  let idle: ReturnType<typeof setTimeout> | undefined;
+  #worker: Worker | null = null;
+  #current: Job | null = null;
+  #idle: ReturnType<typeof setTimeout> | undefined;
+  /** Stops the running job when its request ends (bound once, so it can be removed). */
+  readonly #onAbort = (event: Event) => this.#aborted(event.target as AbortSignal);
 
-  const stopWorker = () => {
-    worker?.terminate();
-    worker = null;
-  };
+  async detect(input: DetectInput, { signal }: { signal: AbortSignal }): Promise<Technology[]> {
+    signal.throwIfAborted();
+    const place = await this.admission.enter(signal);
+    return await new Promise<Technology[]>((resolve, reject) => {
+      if (signal.aborted) {
+        place.release();
+        return reject(signal.reason);
+      }
+      clearTimeout(this.#idle);
+      this.#current = { input, signal, resolve, reject, place };
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+      (this.#worker ??= this.#start()).postMessage(input);
+    });
+  }
+
+  close(): void {
+    // The line is refused first, so that no waiter is handed the running job's place.
+    void this.admission.close();
+    const job = this.#current;
+    if (job) {
+      this.#done(job);
+      job.reject(new ApiError("EBROWSER", "The service is closing."));
+    }
+    clearTimeout(this.#idle);
+    this.#stopWorker();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    this.close();
+    return this.admission.settled();
+  }
+
+  #stopWorker(): void {
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
 
   /** The running job is over: its place goes to the next in line, else the Worker idles. */
-  const done = (job: Job) => {
-    current = null;
-    job.signal.removeEventListener("abort", onAbort);
+  #done(job: Job): void {
+    this.#current = null;
+    job.signal.removeEventListener("abort", this.#onAbort);
     job.place.release();
-    if (admission.state().running === 0) {
-      clearTimeout(idle);
-      idle = setTimeout(stopWorker, IDLE_MS);
-      Deno.unrefTimer(idle);
+    if (this.admission.state().running === 0) {
+      clearTimeout(this.#idle);
+      this.#idle = setTimeout(() => this.#stopWorker(), IDLE_MS);
+      Deno.unrefTimer(this.#idle);
     }
-  };
+  }
 
-  const settle = (answer: Answer | Error) => {
-    const job = current;
+  #settle(answer: Answer | Error): void {
+    const job = this.#current;
     if (!job) return;
-    done(job);
+    this.#done(job);
     if (answer instanceof Error) job.reject(answer);
     else if (answer.ok) job.resolve(answer.technologies);
     else {
@@ -73,54 +111,25 @@ export function createTechnologyDetector(): TechnologyDetector {
         new ApiError("EFATAL", `Detecting the technologies of "${job.input.url}" failed.`),
       );
     }
-  };
-
-  function onAbort(this: AbortSignal) {
-    if (current?.signal !== this) return;
-    stopWorker(); // the only way to stop a pattern run mid-way
-    const job = current;
-    done(job);
-    job.reject(this.reason);
   }
 
-  function start(): Worker {
+  #aborted(signal: AbortSignal): void {
+    const job = this.#current;
+    if (job?.signal !== signal) return;
+    this.#stopWorker(); // the only way to stop a pattern run mid-way
+    this.#done(job);
+    job.reject(signal.reason);
+  }
+
+  #start(): Worker {
     const created = new Worker(WORKER_URL, { type: "module" });
-    created.onmessage = (event: MessageEvent<Answer>) => settle(event.data);
+    created.onmessage = (event: MessageEvent<Answer>) => this.#settle(event.data);
     created.onerror = (event) => {
       event.preventDefault();
-      if (worker === created) worker = null;
+      if (this.#worker === created) this.#worker = null;
       created.terminate();
-      settle(new ApiError("EFATAL", "The technology detector failed."));
+      this.#settle(new ApiError("EFATAL", "The technology detector failed."));
     };
     return created;
   }
-
-  return {
-    admission,
-    async detect(input, { signal }) {
-      signal.throwIfAborted();
-      const place = await admission.enter(signal);
-      return await new Promise<Technology[]>((resolve, reject) => {
-        if (signal.aborted) {
-          place.release();
-          return reject(signal.reason);
-        }
-        clearTimeout(idle);
-        current = { input, signal, resolve, reject, place };
-        signal.addEventListener("abort", onAbort, { once: true });
-        (worker ??= start()).postMessage(input);
-      });
-    },
-    close() {
-      // The line is refused first, so that no waiter is handed the running job's place.
-      void admission.close();
-      const job = current;
-      if (job) {
-        done(job);
-        job.reject(new ApiError("EBROWSER", "The service is closing."));
-      }
-      clearTimeout(idle);
-      stopWorker();
-    },
-  };
 }

@@ -27,15 +27,24 @@ export interface DetectInput {
   html: string;
 }
 
+/**
+ * One detected technology in Microlink's shape (`name`, `confidence`, `logo`, `url`,
+ * `categories` as names), plus `slug` and `version`: extra keys a Microlink client ignores.
+ */
 export interface Technology {
   name: string;
-  slug: string;
-  categories: { id: number; slug: string; name: string }[];
-  version: string | null;
   confidence: number;
-  website: string | null;
-  icon: string;
+  /** The icon as a URL, where Microlink's answers point (Wappalyzer's icon folder). */
+  logo: string;
+  /** The technology's website. */
+  url: string | null;
+  categories: string[];
+  slug: string;
+  version: string | null;
 }
+
+/** Wappalyzer's icon folder, the base of every `logo` in Microlink's answers. */
+export const ICON_BASE = "https://www.wappalyzer.com/images/icons/";
 
 /**
  * Patterns run over the HTML are bounded by the engine ({0,250} quantifiers); the text they run
@@ -191,11 +200,11 @@ export function detectTechnologies(input: DetectInput): Technology[] {
   }
   return (Wappalyzer.resolve(detections) as Resolved[]).map((t) => ({
     name: t.name,
-    slug: t.slug,
-    categories: t.categories.map(({ id, slug, name }) => ({ id, slug, name })),
-    version: t.version || null,
     confidence: t.confidence,
-    website: t.website,
-    icon: t.icon,
+    logo: ICON_BASE + encodeURIComponent(t.icon || "default.svg"),
+    url: t.website,
+    categories: t.categories.map((c) => c.name),
+    slug: t.slug,
+    version: t.version || null,
   }));
 }

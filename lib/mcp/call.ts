@@ -180,7 +180,7 @@ async function mediaContent(client: ApiClient, media: unknown): Promise<Content[
   return [{ type: "image", data: bytes.toBase64(), mimeType }, link];
 }
 
-/** The `type` of a hosted capture (lib/api/assets.ts) as a media type. */
+/** The `type` of a hosted capture (hostAsset) as a media type. */
 const MIME_TYPES: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",

@@ -25,7 +25,7 @@ export const MCP_PATH = "/mcp";
 /** Tool calls carry at most a function's source and rules: a request body stays small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
 
-/** The service's handler, as lib/handler.ts makes it (a request and who sent it). */
+/** The service's handler, as createHandler makes it (a request and who sent it). */
 export type ApiHandler = (
   request: Request,
   conn: { remoteAddr: string; pro?: boolean },

@@ -270,9 +270,10 @@ export const TOOLS: readonly Tool[] = [
   {
     name: "linkpeek_function",
     title: "Run a function in the page",
-    description: "Runs a JavaScript function inside the page in a real browser and returns " +
-      "its value: ({ page, ...args }) => ... (page is a small Puppeteer-like helper). For " +
-      "anything the other tools do not read.",
+    description: "Runs a JavaScript function against the page in a real browser and returns " +
+      "its value: ({ page, response, html, ...args }) => ... (page is Puppeteer's page: " +
+      "click, type, goto, waitForSelector, evaluate, $eval, $$eval, content, screenshot...). " +
+      "For anything the other tools do not read.",
     args: paramArgs(["function", ...PAGE]),
     required: ["function"],
     shows: "function",

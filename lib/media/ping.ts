@@ -8,7 +8,7 @@ import type { Fetcher, TargetHeaders } from "../fetch/types.ts";
 import { HostLimiter, ProbeBudget } from "./_limit.ts";
 import type { AdmissionPool } from "../util/admission.ts";
 import { type ProbeContext, probeMedia } from "./probe.ts";
-import { typeFromUrl } from "./sniff.ts";
+import { unverifiedMedia } from "./unverified.ts";
 import { MEDIA_FIELDS, type MediaField, type MediaObject } from "../util/payload_types.ts";
 import { httpUrl } from "../util/target_url.ts";
 
@@ -28,8 +28,8 @@ export interface PingOptions {
   skipPrefix?: string;
   /** The page's URL: its origin's /favicon.ico is the logo's last candidate when verified. */
   pageUrl?: string | null;
-  /** Probes per request; default 16. */
-  maxProbes?: number;
+  /** The request's probe budget; default one of MAX_PROBES of its own. */
+  budget?: ProbeBudget;
   /** Concurrent probes per host; default 3. */
   perHost?: number;
   /** Deadline of one probe fetch in ms; default 5000. */
@@ -39,23 +39,8 @@ export interface PingOptions {
 }
 
 export const MAX_CANDIDATES = 3;
-
-/** What an unprobed URL tells by itself. */
-function unverified(field: MediaField, url: string): MediaObject {
-  const media: MediaObject = {
-    url,
-    type: typeFromUrl(url),
-    size: null,
-    size_pretty: null,
-    width: null,
-    height: null,
-  };
-  if (field === "audio" || field === "video") {
-    media.duration = null;
-    media.duration_pretty = null;
-  }
-  return media;
-}
+/** Probes one request may make. */
+export const MAX_PROBES = 16;
 
 function favicon(pageUrl: string | null | undefined): string | null {
   const page = pageUrl ? httpUrl(pageUrl) : null;
@@ -79,11 +64,13 @@ async function resolveField(
 ): Promise<MediaObject | null> {
   if (!options.verify[field]) {
     const first = urls[0];
-    return first === undefined ? null : unverified(field, first);
+    return first === undefined ? null : unverifiedMedia(field, first);
   }
   for (const url of candidateList(field, urls, options)) {
     if (ctx.signal?.aborted) return null;
-    if (options.skipPrefix && url.startsWith(options.skipPrefix)) return unverified(field, url);
+    if (options.skipPrefix && url.startsWith(options.skipPrefix)) {
+      return unverifiedMedia(field, url);
+    }
     const media = await probeMedia(field, url, ctx);
     if (media) return media;
   }
@@ -96,7 +83,7 @@ export async function resolveMedia(
 ): Promise<Record<MediaField, MediaObject | null>> {
   const ctx: ProbeContext = {
     fetcher: options.fetcher,
-    budget: new ProbeBudget(options.maxProbes ?? 16),
+    budget: options.budget ?? new ProbeBudget(MAX_PROBES),
     limiter: new HostLimiter(options.perHost ?? 3),
     signal: options.signal,
     headers: options.headers,

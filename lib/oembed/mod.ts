@@ -1,7 +1,7 @@
 /**
  * The `iframe` feature: the page's own oEmbed link (`<link type="application/json+oembed">`,
  * found by extract() as `oembed`), else the listed provider for the page's URL
- * (lib/oembed/registry.ts), and the provider fetch, through the guarded fetcher like every other
+ * (registeredOembedUrl), and the provider fetch, through the guarded fetcher like every other
  * follow-up request. Any failure (forbidden address, bad JSON, wrong type) yields null, never an
  * error for the request.
  */

@@ -1,21 +1,21 @@
 /**
  * GET /oembed: linkpeek as an oEmbed 1.0 provider for any URL. It runs on the API's own pipeline
- * (lib/api/mod.ts: plans, key check and daily count, query preparation, response cache,
- * buildPayload) with a query of its own (request.ts), asks the target's provider for its embed
- * (provider.ts), and answers in JSON or XML (answer.ts, serialize.ts). Errors keep the API's
+ * (handleApi: plans, key check and daily count, query preparation, response cache,
+ * buildPayload) with a query of its own (readOembedRequest), asks the target's provider for its embed
+ * (withProviderEmbed), and answers in JSON or XML. Errors keep the API's
  * codes and JSON envelope, with oEmbed's statuses where it has one: ENOTFOUND 404 (nothing to
  * embed), an unknown format 501, EAUTH 401, EPRO 403.
  */
 import { ApiError, type ErrorCode, isApiError } from "../util/errors.ts";
 import { type ApiRequest, type Endpoint, handleApi } from "../api/mod.ts";
 import { apiHeaders } from "../api/respond.ts";
-import type { Services } from "../services/mod.ts";
+import type { ApiServices } from "../api/memo.ts";
 import { oembedAnswer } from "./answer.ts";
 import { withProviderEmbed } from "./target_embed.ts";
 import { type OembedRequest, readOembedRequest } from "./request.ts";
 import { oembedResponse } from "./serialize.ts";
 
-function endpointFor(services: Services, request: OembedRequest): Endpoint {
+function endpointFor(services: ApiServices, request: OembedRequest): Endpoint {
   return {
     query: () => request.query,
     cacheScope: request.cacheScope,
@@ -39,7 +39,7 @@ function endpointFor(services: Services, request: OembedRequest): Endpoint {
  * stays 401 (the spec's "private resource": the consumer shows a plain link); a key sent to the
  * free endpoint (EPRO) is 403, refused rather than malformed. ERATE stays 429 with
  * Retry-After: a consumer may try again tomorrow. An unknown format is EINVALQUERY with 501
- * (request.ts).
+ * (PASSED_PARAMS).
  */
 export const OEMBED_STATUS: Partial<Record<ErrorCode, number>> = { EPRO: 403 };
 export { FORMAT_STATUS, MAX_PIXELS, PASSED_PARAMS } from "./request.ts";
@@ -51,7 +51,7 @@ function oembedStatus(error: unknown): unknown {
   return new ApiError(error.code, error.message, { headers: error.headers, cause: error, status });
 }
 
-export async function handleOembed(services: Services, api: ApiRequest): Promise<Response> {
+export async function handleOembed(services: ApiServices, api: ApiRequest): Promise<Response> {
   let endpoint: Endpoint;
   try {
     endpoint = endpointFor(services, readOembedRequest(api.exchange.url));

@@ -1,9 +1,9 @@
 /**
  * The target's own oEmbed provider, for /oembed's video, rich and photo answers: the page's
  * `<link type="application/json+oembed">` is read by a custom `data` rule in the API query
- * (lib/api/payload.ts keeps its own discovery to itself), else the listed provider for the
- * page's URL (lib/oembed/registry.ts) is taken, and the provider is asked, sized,
- * through the guarded fetcher by lib/oembed/mod.ts. What it answers is checked and kept in the
+ * (buildPayload keeps its own discovery to itself), else the listed provider for the
+ * page's URL (registeredOembedUrl) is taken, and the provider is asked, sized,
+ * through the guarded fetcher by fetchOembed. What it answers is checked and kept in the
  * payload, so the response cache holds it with the page.
  */
 import type { Payload } from "../api/payload.ts";
@@ -28,7 +28,7 @@ export const DISCOVERY_QUERY: [string, string][] = [
 /** A provider's answer, as linkpeek will pass it on. */
 export interface ProviderEmbed {
   type: "video" | "rich" | "photo";
-  /** video and rich: the safe markup (embed_html.ts); photo: null. */
+  /** video and rich: the safe markup (see safeEmbedHtml); photo: null. */
   html: string | null;
   /** photo: the image; video and rich: null. */
   url: string | null;

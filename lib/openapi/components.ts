@@ -1,6 +1,6 @@
 /**
  * Response shapes, headers and security schemes of the OpenAPI document. Error codes and their
- * statuses come from ERROR_STATUS, media and text fields from lib/util/payload_types.ts.
+ * statuses come from ERROR_STATUS, media and text fields from TEXT_FIELDS and MEDIA_FIELDS.
  */
 import { ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import { MEDIA_FIELDS, TEXT_FIELDS } from "../util/payload_types.ts";
@@ -92,35 +92,33 @@ const DATA: JsonObject = {
           description: "With insights.technologies: detected from headers, cookies and HTML.",
           items: {
             type: "object",
-            required: ["name", "slug", "categories", "version", "confidence", "website", "icon"],
+            description: "Microlink's shape (name, confidence, logo, url, categories), plus " +
+              "linkpeek's slug and version.",
+            required: ["name", "confidence", "logo", "url", "categories", "slug", "version"],
             properties: {
               name: { type: "string", examples: ["WordPress"] },
-              slug: { type: "string", examples: ["wordpress"] },
+              confidence: { type: "integer", minimum: 0, maximum: 100 },
+              logo: {
+                type: "string",
+                format: "uri",
+                examples: ["https://www.wappalyzer.com/images/icons/WordPress.svg"],
+              },
+              url: nullable("string", { description: "The technology's website." }),
               categories: {
                 type: "array",
-                items: {
-                  type: "object",
-                  required: ["id", "slug", "name"],
-                  properties: {
-                    id: { type: "integer" },
-                    slug: { type: "string" },
-                    name: { type: "string" },
-                  },
-                },
+                items: { type: "string" },
+                examples: [["CMS", "Blogs"]],
               },
+              slug: { type: "string", examples: ["wordpress"] },
               version: nullable("string"),
-              confidence: { type: "integer", minimum: 0, maximum: 100 },
-              website: nullable("string"),
-              icon: { type: "string", description: "Icon file name in the Wappalyzer rules." },
             },
           },
         },
         lighthouse: {
-          type: "object",
           description:
             "With insights.lighthouse: Lighthouse's report (lhr) without i18n, timing and the " +
-            "full-page screenshot.",
-          additionalProperties: true,
+            "full-page screenshot; with output=html or csv, Lighthouse's report as that text.",
+          oneOf: [{ type: "object", additionalProperties: true }, { type: "string" }],
         },
       },
     },
@@ -132,6 +130,35 @@ const DATA: JsonObject = {
         isFulfilled: { type: "boolean" },
         isRejected: { type: "boolean" },
         value: { description: "The returned JSON value, or { name, message } when rejected." },
+        profiling: {
+          type: "object",
+          description:
+            "Milliseconds of the sandbox's phases, its memory in bytes, the code's size.",
+          properties: {
+            phases: {
+              type: "object",
+              properties: {
+                spawn: { type: "integer" },
+                run: { type: "integer" },
+                total: { type: "integer" },
+              },
+            },
+            memory: {
+              type: "object",
+              properties: {
+                total: { type: "integer" },
+                heap: { type: "integer" },
+                external: { type: "integer" },
+              },
+            },
+            size: { type: "integer" },
+          },
+        },
+        logging: {
+          type: "object",
+          description: "The function's console output by level (log, info, warn, error, debug).",
+          additionalProperties: { type: "array", items: { type: "string" } },
+        },
       },
     },
   },

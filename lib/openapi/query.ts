@@ -1,5 +1,5 @@
 /**
- * PARAMS (lib/params/schema.ts) as OpenAPI query parameters. Nothing here restates a parameter:
+ * PARAMS as OpenAPI query parameters. Nothing here restates a parameter:
  * names, types, limits, descriptions and examples all come from the one definition the parser
  * reads, so the document cannot drift from what the service accepts.
  */
@@ -75,7 +75,7 @@ function parameter(name: string, schema: JsonObject, def: ParamDef, note = ""): 
     description: def.description + note,
     schema,
     ...(def.example !== undefined ? { example: typedExample(def.example, schema) } : {}),
-    // Both spellings reach the same value; the parser normalises names (lib/params/tree.ts).
+    // Both spellings reach the same value; the parser normalises names (toCamel).
     ...(snake !== name ? { "x-snake-case": snake } : {}),
   };
 }

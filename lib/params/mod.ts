@@ -15,9 +15,9 @@ import {
   type QueryValues,
   SCREENSHOT_OPTIONS,
 } from "./schema.ts";
-import { buildTree, canonicalKids, findKid, type QueryNode, toCamel } from "./tree.ts";
+import { buildTree, canonicalKids, findKid, type QueryNode, toCamel, toPlain } from "./tree.ts";
 
-/** The parsed shapes are the browser's own option types (lib/browser/types.ts). */
+/** The parsed shapes are the browser's own option types (ScreenshotOptions, PdfOptions). */
 export type ScreenshotParams = ScreenshotOptions;
 /** `margin` arrives as a string or a {top, right, bottom, left} tree of strings. */
 export type PdfParams = PdfOptions;
@@ -79,13 +79,18 @@ export interface Params extends Pick<QueryValues, AsDefined> {
   insights: { technologies: boolean; lighthouse: LighthouseOptions | null } | null;
   /** `filename`, sanitised: the hosted screenshot's and pdf's name, without extension. */
   filename: string | null;
+  /**
+   * Query parameters linkpeek does not define, as given (dotted names nested): Microlink
+   * forwards them to `function`. Empty without `function`.
+   */
+  forwarded: Record<string, unknown>;
   /** Sorted [name, value] pairs of everything that changes the answer (for the cache key). */
   canonical: [string, string][];
 }
 
 /**
  * `headers.apiKey` in any spelling (`apikey`, `APIKey`, `api_key`, `X-API-KEY`, `xApiKey` ...):
- * the pro API key, read by lib/api/plan.ts, never forwarded. Case and `-`/`_` do not count.
+ * the pro API key, read by queryApiKey, never forwarded. Case and `-`/`_` do not count.
  */
 export function isApiKeyHeader(name: string): boolean {
   const bare = name.replace(/[-_]/g, "").toLowerCase();
@@ -102,6 +107,22 @@ function readAll(root: QueryNode): Values {
     if (def) values[name] = coerce(node, def, name);
   }
   return values;
+}
+
+/** Top-level names the table does not define, their subtrees as plain data. */
+function unknownParams(root: QueryNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, node] of root.kids) {
+    if (Object.hasOwn(PARAMS, toCamel(name))) continue;
+    // Defined, not assigned: a parameter named `__proto__` must not set the object's prototype.
+    Object.defineProperty(out, name, {
+      value: toPlain(node),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 function refuseFileWriters(root: QueryNode): void {
@@ -153,20 +174,38 @@ function metaParam(value: unknown): false | Set<string> {
   return new Set(DEFAULT_FIELDS.filter((f) => (object[f] as boolean | undefined) ?? base));
 }
 
-/** `insights=true` is both; `insights.lighthouse.preset=desktop` turns lighthouse on alone. */
+/**
+ * Microlink: with `insights`, `technologies` and `lighthouse` are each on unless set to false
+ * (both default to true), so `insights.technologies=true` alone keeps Lighthouse on.
+ */
 function insightsParam(value: unknown): Params["insights"] {
   const object = (value ?? {}) as Values & { enabled?: boolean };
   if (object.enabled === false || value === undefined) return null;
   const lighthouse = object.lighthouse as (LighthouseOptions & { enabled?: boolean }) | undefined;
-  const named = object.technologies !== undefined || lighthouse !== undefined;
-  const all = object.enabled === true && !named;
-  const technologies = (object.technologies as boolean | undefined) ?? all;
   const { enabled: lighthouseOn, ...options } = lighthouse ?? {};
   const insights = {
-    technologies,
-    lighthouse: (lighthouseOn ?? all) ? options : null,
+    technologies: (object.technologies as boolean | undefined) ?? true,
+    lighthouse: (lighthouseOn ?? true) ? matchedScreen(options) : null,
   };
   return insights.technologies || insights.lighthouse ? insights : null;
+}
+
+/**
+ * Lighthouse refuses a `formFactor` its screen emulation contradicts: a contradiction is the
+ * caller's (EINVALQUERY), and `formFactor` alone sets `screenEmulation.mobile` to match.
+ */
+function matchedScreen(options: LighthouseOptions): LighthouseOptions {
+  const { formFactor, screenEmulation } = options;
+  if (!formFactor) return options;
+  const mobile = formFactor === "mobile";
+  if (screenEmulation?.mobile !== undefined && screenEmulation.mobile !== mobile) {
+    throw new ApiError(
+      "EINVALQUERY",
+      `The parameter \`insights.lighthouse.screenEmulation.mobile\` must be ${mobile} with ` +
+        `\`formFactor=${formFactor}\`, as Lighthouse requires.`,
+    );
+  }
+  return { ...options, screenEmulation: { ...screenEmulation, mobile } };
 }
 
 /** `filter=title,image.url`: comma-separated dot paths of data. */
@@ -182,7 +221,7 @@ function filterPaths(text: string): string[] {
   return paths;
 }
 
-function canonicalPairs(values: Values): [string, string][] {
+function canonicalPairs(values: Values, forwarded: Values): [string, string][] {
   const pairs: [string, string][] = [];
   const walk = (prefix: string, value: unknown) => {
     if (value === undefined) return;
@@ -204,6 +243,8 @@ function canonicalPairs(values: Values): [string, string][] {
       walk(name, value);
     }
   }
+  // A prefix no defined parameter has keeps them apart from defined names.
+  for (const [name, value] of Object.entries(forwarded)) walk(`?${name}`, value);
   return pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
@@ -234,7 +275,9 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
   }
   given.headers = headers;
   enableEmbeddedFeature(given);
-  const canonical = canonicalPairs(given);
+  // They change what `function` answers, so they are part of its cache key; nothing else reads them.
+  const forwarded = typeof given.function === "string" ? unknownParams(root) : {};
+  const canonical = canonicalPairs(given, forwarded);
   const values = applyDefaults(given);
 
   const timeoutMs = values.timeout;
@@ -315,6 +358,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
     insights: insightsParam(values.insights),
     function: typeof values.function === "string" ? functionSource(values.function) : null,
     filename: typeof values.filename === "string" ? sanitizeFilename(values.filename) : null,
+    forwarded,
     canonical,
   };
 }

@@ -1,8 +1,13 @@
 import { MAX_TTL_MS, MIN_TTL_MS } from "../cache/ttl.ts";
 import { DEFAULT_FIELDS } from "../util/payload_types.ts";
-import { LIGHTHOUSE_CATEGORIES } from "../insights/lighthouse_types.ts";
+import {
+  LIGHTHOUSE_CATEGORIES,
+  LIGHTHOUSE_OUTPUTS,
+  LIGHTHOUSE_PRESETS,
+} from "../insights/lighthouse_types.ts";
 import { CODE_THEMES } from "../browser/code_themes.ts";
 import type { ErrorCode } from "../util/errors.ts";
+import { RULE_TYPES } from "../extract/custom/value_types.ts";
 
 /**
  * Every query parameter as data, each defined once: its schema, its default, its description.
@@ -17,7 +22,7 @@ export type Schema =
   | { kind: "number"; min: number; max: number }
   | { kind: "enum"; values: readonly string[] }
   /**
-   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see duration.ts), and the
+   * Milliseconds; accepts "1500", "10s", "5m", "2 hours", "1day" (see parseDuration), and the
    * named `aliases` (case-insensitive; null turns the feature off).
    */
   | {
@@ -100,6 +105,97 @@ const META_TOGGLES = Object.fromEntries(
     field,
   ) => [field, bool(`Keep (true) or drop (false) data.${field}.`, "false")]),
 );
+
+const ms = (description: string) => ({
+  schema: { kind: "integer", min: 0, max: 120_000 } as const,
+  description,
+  example: "1000",
+});
+const names = (description: string, example: string) => ({
+  schema: { kind: "list", of: { kind: "string", maxLength: 128 } } as const,
+  description,
+  example,
+});
+
+/** `insights.lighthouse.*`: Microlink's preset and output, and Lighthouse settings passed on. */
+const LIGHTHOUSE_SETTINGS = {
+  preset: {
+    schema: { kind: "enum", values: LIGHTHOUSE_PRESETS },
+    description: "Lighthouse's config of that name (default: Lighthouse's default, mobile); " +
+      "`mobile` is linkpeek's older name for `default`.",
+    example: "desktop",
+  },
+  output: {
+    schema: { kind: "enum", values: LIGHTHOUSE_OUTPUTS },
+    description: "The report as an object (json, default), or Lighthouse's html or csv text.",
+    example: "html",
+  },
+  onlyCategories: {
+    schema: { kind: "list", of: { kind: "enum", values: LIGHTHOUSE_CATEGORIES } },
+    description: "Audit only these categories.",
+    example: "accessibility",
+  },
+  onlyAudits: names("Run only these audits (by id).", "first-contentful-paint"),
+  skipAudits: names("Skip these audits (by id).", "screenshot-thumbnails"),
+  formFactor: {
+    schema: { kind: "enum", values: ["mobile", "desktop"] },
+    description: "Lighthouse's formFactor setting (set screenEmulation.mobile to match).",
+    example: "desktop",
+  },
+  throttlingMethod: {
+    schema: { kind: "enum", values: ["simulate", "devtools", "provided"] },
+    description: "Lighthouse's throttlingMethod setting.",
+    example: "provided",
+  },
+  throttling: {
+    schema: {
+      kind: "object",
+      props: Object.fromEntries(
+        [
+          "rttMs",
+          "throughputKbps",
+          "requestLatencyMs",
+          "downloadThroughputKbps",
+          "uploadThroughputKbps",
+          "cpuSlowdownMultiplier",
+        ].map((name) => [name, {
+          schema: { kind: "number", min: 0, max: 1_000_000 } as const,
+          description: `Lighthouse's throttling.${name}.`,
+        }]),
+      ),
+    },
+    description: "Lighthouse's throttling settings.",
+  },
+  screenEmulation: {
+    schema: {
+      kind: "object",
+      props: {
+        mobile: { schema: { kind: "boolean" }, description: "Emulate a mobile screen." },
+        width: { schema: { kind: "integer", min: 1, max: 8192 }, description: "CSS pixels." },
+        height: { schema: { kind: "integer", min: 1, max: 8192 }, description: "CSS pixels." },
+        deviceScaleFactor: {
+          schema: { kind: "number", min: 0.1, max: 4 },
+          description: "Device pixel ratio.",
+        },
+        disabled: { schema: { kind: "boolean" }, description: "No screen emulation." },
+      },
+    },
+    description: "Lighthouse's screenEmulation settings.",
+  },
+  emulatedUserAgent: str("Lighthouse's emulatedUserAgent setting."),
+  locale: {
+    schema: { kind: "string", maxLength: 16, pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" },
+    description: "The report's language (Lighthouse's locale setting).",
+    example: "es",
+  },
+  blockedUrlPatterns: names("URL patterns the audit's page may not load.", "*.woff2"),
+  maxWaitForFcp: ms("Lighthouse's maxWaitForFcp, ms (the request's deadline bounds it)."),
+  maxWaitForLoad: ms("Lighthouse's maxWaitForLoad, ms (the request's deadline bounds it)."),
+  pauseAfterFcpMs: ms("Lighthouse's pauseAfterFcpMs."),
+  pauseAfterLoadMs: ms("Lighthouse's pauseAfterLoadMs."),
+  networkQuietThresholdMs: ms("Lighthouse's networkQuietThresholdMs."),
+  cpuQuietThresholdMs: ms("Lighthouse's cpuQuietThresholdMs."),
+} as const;
 
 export const OVERLAY = {
   schema: {
@@ -251,8 +347,11 @@ const DEFINITIONS = {
   filter: str("Comma-separated field paths kept in data.", "title,image.url"),
   data: {
     schema: { kind: "tree" },
-    description:
-      "Custom rules: data.<name>.selector|selectorAll|attr|type, fallbacks by index, nested rules under attr.",
+    description: "Custom rules: data.<name>.selector|selectorAll|attr|type, fallbacks by index, " +
+      "nested rules under attr. attr defaults to html; also text, outerHTML, markdown, val, json, " +
+      "tagName, nodeName or any attribute. type: " + RULE_TYPES.join(", ") + "; image, logo, " +
+      "audio and video answer the probed media object { url, type, size, size_pretty, width, " +
+      "height }.",
     example: "data.price.selector=.price&data.price.type=number",
     default: null,
     errorCode: "EINVALDATA",
@@ -459,39 +558,29 @@ const DEFINITIONS = {
       kind: "object",
       boolean: true,
       props: {
-        technologies: bool("Add data.insights.technologies (Wappalyzer rules)."),
+        technologies: bool(
+          "Add data.insights.technologies: [{ name, confidence, logo, url, categories, slug, " +
+            "version }] (Wappalyzer rules). On by default with insights; false turns it off.",
+          "false",
+        ),
         lighthouse: {
-          schema: {
-            kind: "object",
-            boolean: true,
-            props: {
-              preset: {
-                schema: { kind: "enum", values: ["mobile", "desktop"] },
-                description: "Lighthouse's emulation: mobile (default) or desktop.",
-                example: "desktop",
-              },
-              onlyCategories: {
-                schema: { kind: "list", of: { kind: "enum", values: LIGHTHOUSE_CATEGORIES } },
-                description: "Audit only these categories.",
-                example: "accessibility",
-              },
-            },
-          },
-          description: "Add data.insights.lighthouse, a Lighthouse report of the page.",
+          schema: { kind: "object", boolean: true, props: LIGHTHOUSE_SETTINGS },
+          description: "Add data.insights.lighthouse, a Lighthouse report of the page. On by " +
+            "default with insights; false turns it off.",
           example: "true",
         },
       },
     },
-    description: "Add data.insights: true for both technologies and lighthouse.",
+    description: "Add data.insights: technologies and lighthouse, each on unless set to false.",
     example: "true",
   },
   function: {
     errorCode: "EINVALFUNCTION",
     schema: { kind: "string", maxLength: 32768 },
     description:
-      "JavaScript function source run inside the page in the browser, with the other query " +
-      "parameters (and a small page helper) as its argument; adds data.function " +
-      "{isFulfilled, isRejected, value}.",
+      "JavaScript function run in a permissionless sandbox with Puppeteer's page, every other " +
+      "query parameter (known or not), url, html and response as its argument; adds " +
+      "data.function {isFulfilled, isRejected, value, profiling, logging}.",
     example: "({ page }) => page.title()",
     default: null,
   },
@@ -545,6 +634,6 @@ export const NOT_IN_CACHE_KEY = [
   "signature",
   "timeout",
   "retry",
-  // Folded into the credentials' HMAC instead (lib/api/cache_step.ts): it may hold a password.
+  // Folded into the credentials' HMAC instead (see cachedPayload): it may hold a password.
   "proxy",
 ];

@@ -5,15 +5,12 @@ import type { Store } from "../store/types.ts";
 import { openStore } from "../store/mod.ts";
 import type { BrowserPool } from "../browser/types.ts";
 import { createBrowser } from "../browser/mod.ts";
+import type { VisitTimings } from "../browser/visit_timings.ts";
 import { createMetrics, type Metrics } from "../metrics/mod.ts";
 import { DomWorkers } from "../extract/dom/workers.ts";
 import { DocumentWorkers } from "../documents/workers.ts";
 import { createLighthouse, type LighthouseRunner } from "../insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "../insights/technologies.ts";
-import { BoundedMap } from "../util/bounded_map.ts";
-import type { Plan } from "../api/respond.ts";
-import type { Prepared } from "../api/prepare.ts";
-import { Templates } from "../api/templates.ts";
 import type { AdmissionPool } from "../util/admission.ts";
 import { paletteAdmission } from "../media/palette_async.ts";
 
@@ -25,20 +22,6 @@ export type AdmittedWork =
   | "technologies"
   | "lighthouse"
   | "palettes";
-
-/** What the process remembers between requests, each table bounded (client-chosen keys). */
-export interface Memo {
-  /** Plan by Host header: a service answers under a few host names. */
-  plans: BoundedMap<string, Plan>;
-  /** Checked queries by their query string (lib/api/prepare.ts). */
-  prepared: BoundedMap<string, Prepared>;
-  /** Answers cloned from templates (lib/api/templates.ts). */
-  templates: Templates;
-}
-
-export function createMemo(): Memo {
-  return { plans: new BoundedMap(256), prepared: new BoundedMap(1000), templates: new Templates() };
-}
 
 /** The long-lived parts one process shares between requests. */
 export interface Services {
@@ -59,14 +42,19 @@ export interface Services {
   palettes: AdmissionPool;
   /** Every admission pool by what it admits, for a look at their state. */
   admission: Readonly<Record<AdmittedWork, AdmissionPool>>;
-  memo: Memo;
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config): Promise<Services> {
+/** Observers a benchmark or test attaches; none in production. */
+export interface ServiceHooks {
+  /** Called with each finished browser visit's phase times. */
+  onVisit?: (timings: VisitTimings) => void;
+}
+
+export async function createServices(config: Config, hooks: ServiceHooks = {}): Promise<Services> {
   const fetcher = createFetcher({ config });
   const store = await openStore(config);
-  const browser = createBrowser({ config, fetcher });
+  const browser = createBrowser({ config, fetcher, onVisit: hooks.onVisit });
   const metrics = createMetrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
   const documents = new DocumentWorkers();
@@ -100,7 +88,6 @@ export async function createServices(config: Config): Promise<Services> {
       lighthouse: lighthouse.admission,
       palettes,
     },
-    memo: createMemo(),
     async close() {
       technologies.close();
       await palettes.close();

@@ -132,7 +132,7 @@ const MAX_CAUSES = 5;
 const MAX_MESSAGE_CHARS = 300;
 /** `scheme://user:password@` in any text. */
 const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
-/** linkpeek's API keys (lib/plans/keys.ts) and signatures (`<key id>.<mac>`). */
+/** linkpeek's API keys (see createKey) and signatures (`<key id>.<mac>`). */
 const API_KEY = /\blp_[A-Za-z0-9_-]+/g;
 
 /**

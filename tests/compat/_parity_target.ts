@@ -22,6 +22,20 @@ const APP = `<!doctype html><html lang="en"><head><title>${TITLE}</title>
 <script>window.APP_VERSION = "2.3.1";</script></head>
 <body><h1>Heading</h1><ul><li>a</li><li>b</li><li>c</li></ul></body></html>`;
 
+/**
+ * A form for a function to drive: typing into the field and clicking the button shows the
+ * greeting after a script's delay, and a link leads to a second page.
+ */
+const FORM = `<!doctype html><html lang="en"><head><title>Form</title></head><body>
+<input id="name"><button id="go">Greet</button><ul><li>x</li><li>y</li></ul>
+<a id="next" href="/second">Next</a>
+<script>document.getElementById("go").addEventListener("click", () => setTimeout(() => {
+  const out = document.createElement("p");
+  out.id = "greeting";
+  out.textContent = "Hello, " + document.getElementById("name").value;
+  document.body.append(out);
+}, 50));</script></body></html>`;
+
 /** Accessibility that Lighthouse can score, with and without alt text on the image. */
 const a11y = (alt: boolean) =>
   `<!doctype html><html lang="en"><head><title>${TITLE}</title>
@@ -62,7 +76,11 @@ export async function startParity(env: Record<string, string> = {}): Promise<Par
           "set-cookie": "PHPSESSID=abc123; path=/",
         },
       }),
-    "/app": () => html(APP),
+    "/app": () => html(APP, { headers: { "x-parity": "app" } }),
+    "/form": () => html(FORM),
+    "/second": () =>
+      html(`<!doctype html><html lang="en"><head><title>Second</title></head><body>
+<h1>Second page</h1></body></html>`),
     "/a11y-good": () => html(a11y(true)),
     "/a11y-bad": () => html(a11y(false)),
     "/pixel.png": () => new Response(PNG, { headers: { "content-type": "image/png" } }),

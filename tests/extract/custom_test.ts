@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  type CustomMedia,
   type CustomRules,
   runRulesOnDocument,
   validateRules,
@@ -50,6 +51,11 @@ const PAGE = `<!doctype html>
 /** Rules over a page parsed as the DOM step parses it (lib/extract/dom/work.ts). */
 function runRules(html: string, url: string, rules: CustomRules): Record<string, unknown> {
   return runRulesOnDocument(parseHtml(html), { url, rules });
+}
+
+/** A media value before the request's probes: what its URL tells. */
+function media(url: string, type: string) {
+  return { url, type, size: null, size_pretty: null, width: null, height: null };
 }
 
 function run(rules: unknown): Record<string, unknown> {
@@ -163,8 +169,11 @@ Deno.test("validateRules() rejects bad rules naming the parameter", async (t) =>
 });
 
 Deno.test("runRulesOnDocument() reads values with selector, attr and type", async (t) => {
-  await t.step("text by default, whitespace normalised", () => {
+  await t.step("html by default (Microlink's); text with whitespace normalised", () => {
     assert.deepEqual(run({ tagline: { selector: ".tagline" } }), {
+      tagline: "Light for   <em>late</em> nights",
+    });
+    assert.deepEqual(run({ tagline: { selector: ".tagline", attr: "text" } }), {
       tagline: "Light for late nights",
     });
   });
@@ -178,11 +187,11 @@ Deno.test("runRulesOnDocument() reads values with selector, attr and type", asyn
       { price: 1234.5, meta: 1234.5, none: null },
     );
   });
-  await t.step("boolean, date (datetime by default on <time>), email, lang, ip", () => {
+  await t.step("boolean, date, email, lang, ip", () => {
     assert.deepEqual(
       run({
         stock: { selector: ".stock", type: "boolean" },
-        date: { selector: "time", type: "date" },
+        date: { selector: "time", attr: "datetime", type: "date" },
         email: { selector: "a.mail", attr: "href", type: "email" },
         lang: { selector: "html", attr: "lang", type: "lang" },
         lang2: { selector: ".tagged", type: "lang" },
@@ -209,8 +218,8 @@ Deno.test("runRulesOnDocument() reads values with selector, attr and type", asyn
         js: { selector: '.links a[href^="javascript"]', type: "url" },
       }),
       {
-        image: { url: "https://cdn.example/img/lamp.jpg" },
-        hero: { url: "https://cdn.example/assets/hero.png" },
+        image: media("https://cdn.example/img/lamp.jpg", "jpg"),
+        hero: media("https://cdn.example/assets/hero.png", "png"),
         first: "https://cdn.example/a",
         js: null,
       },
@@ -271,7 +280,7 @@ Deno.test("runRulesOnDocument() selectorAll, fallbacks, nesting and whole-page r
         title: [{ selector: "h1" }, { selector: ".price", type: "date" }, { selector: "title" }],
         none: [{ selector: "h1" }, { selector: "h6" }],
       }),
-      { title: "Desk Lamp | Example Shop", none: null },
+      { title: "Desk   Lamp | Example Shop", none: null },
     );
     assert.deepEqual(run({ img: { selector: ["video", "img.hero"], attr: ["data-src", "alt"] } }), {
       img: "Hero",
@@ -305,6 +314,38 @@ Deno.test("runRulesOnDocument() selectorAll, fallbacks, nesting and whole-page r
     assert.match(out.page as string, /^## Light for \*late\* nights$/m);
     assert.match(out.page as string, /^- \[A\]\(https:\/\/cdn\.example\/a\)$/m);
   });
+});
+
+Deno.test("runRulesOnDocument() reads Microlink's tagName, nodeName and regexp", () => {
+  assert.deepEqual(
+    run({
+      tag: { selector: "#rich", attr: "tagName" },
+      node: { selector: "#rich p", attr: "nodeName" },
+      inner: { selector: "#rich b", attr: ["nope", "tagName"] },
+    }),
+    { tag: "DIV", node: "P", inner: "B" },
+  );
+  const base = "https://ex.test/";
+  assert.equal(applyType(" /a+b/gi ", "regexp", base), "/a+b/gi");
+  assert.equal(applyType("^\\d{3}$", "regexp", base), "^\\d{3}$");
+  assert.equal(applyType("(unclosed", "regexp", base), null);
+  assert.equal(applyType("/a/zz", "regexp", base), null, "unknown flags");
+  assert.equal(applyType("a".repeat(3000), "regexp", base), null, "bounded");
+});
+
+Deno.test("runRulesOnDocument() lists every media value for the probes, by reference", () => {
+  const media: CustomMedia[] = [];
+  const out = runRulesOnDocument(parseHtml(PAGE), {
+    url: URL,
+    rules: validateRules({
+      hero: { selector: "img.hero", type: "image" },
+      links: { selectorAll: ".links a", attr: "href", type: "video" },
+    }),
+    media,
+  });
+  assert.deepEqual(media.map((m) => m.kind), ["image", "video", "video"]);
+  assert.equal(media[0]!.value, out.hero, "the same object as in the output");
+  assert.equal(media[1]!.value, (out.links as unknown[])[0]);
 });
 
 Deno.test("runRulesOnDocument() never throws at run time", () => {
@@ -357,7 +398,11 @@ Deno.test("a date rule reads strings and Unix timestamps, rejects junk", () => {
 Deno.test("applyType() keeps only values of the declared shape", () => {
   const base = "https://ex.test/a/";
   assert.equal(applyType("ftp://ex.test/x", "url", base), null);
-  assert.deepEqual(applyType("//cdn.test/v.mp4", "video", base), { url: "https://cdn.test/v.mp4" });
+  assert.deepEqual(applyType("//cdn.test/v.mp4", "video", base), {
+    ...media("https://cdn.test/v.mp4", "mp4"),
+    duration: null,
+    duration_pretty: null,
+  });
   assert.equal(applyType("not an email", "email", base), null);
   assert.equal(applyType("https://ex.test/me", "author", base), null);
   // The lang field's normaliser reads language names too (`<meta name="language" content=

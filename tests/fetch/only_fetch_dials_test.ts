@@ -117,13 +117,20 @@ Deno.test("findDialling() spots every way of dialling", async (t) => {
   }
 });
 
+/** Files that dial something other than a target, and what. */
+const NOT_TO_TARGETS: Record<string, string> = {
+  // The stdio MCP bridge is a client of the operator's own linkpeek (LINKPEEK_URL), which
+  // fetches every target itself, guarded.
+  "cli/mcp.ts": "linkpeek's own API",
+};
+
 Deno.test("only lib/fetch/ opens connections to targets", async () => {
   const lib = fileURLToPath(new URL("../../lib/", import.meta.url));
   const offenders: string[] = [];
   let scanned = 0;
   for await (const path of tsFiles(lib)) {
     const rel = relative(lib, path);
-    if (rel.startsWith("fetch/")) continue;
+    if (rel.startsWith("fetch/") || rel in NOT_TO_TARGETS) continue;
     scanned++;
     for (const what of findDialling(await Deno.readTextFile(path))) {
       offenders.push(`lib/${rel}: ${what}`);

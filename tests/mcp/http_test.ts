@@ -112,6 +112,13 @@ Deno.test("each tool on a loopback article, through the API's pipeline", async (
     assert.match(page, /Footer words nobody reads\./);
   });
 
+  await t.step("text of the main content (text=true)", async () => {
+    const main = await call(client, "linkpeek_text", { url });
+    assert.match(text(main), /Calm interfaces ask for attention/);
+    assert.doesNotMatch(text(main), /Footer words|<p>|\]\(/);
+    assert.equal(main.structuredContent.data.text, text(main));
+  });
+
   await t.step("text of the whole page", async () => {
     const page = await call(client, "linkpeek_text", { url, scope: "page" });
     assert.match(text(page), /Calm interfaces ask for attention/);
@@ -198,11 +205,13 @@ Deno.test("each tool on a loopback article, through the API's pipeline", async (
       url,
       function: "({ page }) => page.evaluate(() => document.querySelectorAll('p').length)",
     });
-    assert.deepEqual(result.structuredContent.data.function, {
+    const { isFulfilled, isRejected, value, profiling } = result.structuredContent.data.function;
+    assert.deepEqual({ isFulfilled, isRejected, value }, {
       isFulfilled: true,
       isRejected: false,
       value: 3,
     });
+    assert.equal(typeof profiling.phases.run, "number");
   });
 });
 

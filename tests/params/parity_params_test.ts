@@ -23,17 +23,52 @@ Deno.test("parseParams() reads insights as Microlink shapes it", async (t) => {
     assert.equal(parse("url=x").insights, null);
     assert.equal(parse("url=x&insights=false").insights, null);
   });
-  await t.step("a named part alone turns on only that part", () => {
+  await t.step("each part is on unless set to false (Microlink: both default to true)", () => {
     assert.deepEqual(parse("url=x&insights.technologies=true").insights, {
       technologies: true,
-      lighthouse: null,
+      lighthouse: {},
     });
     assert.deepEqual(
       parse("url=x&insights.lighthouse.preset=desktop&insights.lighthouse.only_categories.0=seo")
         .insights,
-      { technologies: false, lighthouse: { preset: "desktop", onlyCategories: ["seo"] } },
+      { technologies: true, lighthouse: { preset: "desktop", onlyCategories: ["seo"] } },
     );
-    assert.equal(parse("url=x&insights.technologies=false").insights, null);
+    assert.deepEqual(parse("url=x&insights.technologies=false").insights, {
+      technologies: false,
+      lighthouse: {},
+    });
+    assert.equal(
+      parse("url=x&insights.technologies=false&insights.lighthouse=false").insights,
+      null,
+    );
+  });
+  await t.step("lighthouse: Microlink's presets and outputs, settings passed through", () => {
+    assert.deepEqual(
+      parse(
+        "url=x&insights.lighthouse.preset=lr-desktop&insights.lighthouse.output=csv" +
+          "&insights.lighthouse.skipAudits.0=image-alt&insights.lighthouse.throttling.rttMs=40",
+      ).insights?.lighthouse,
+      {
+        preset: "lr-desktop",
+        output: "csv",
+        skipAudits: ["image-alt"],
+        throttling: { rttMs: 40 },
+      },
+    );
+    invalid(() => parse("url=x&insights.lighthouse.output=xml"), /insights\.lighthouse\.output/);
+    assert.deepEqual(
+      parse("url=x&insights.lighthouse.formFactor=desktop").insights?.lighthouse,
+      { formFactor: "desktop", screenEmulation: { mobile: false } },
+      "formFactor alone sets the screen emulation Lighthouse requires it to match",
+    );
+    invalid(
+      () =>
+        parse(
+          "url=x&insights.lighthouse.formFactor=desktop" +
+            "&insights.lighthouse.screenEmulation.mobile=true",
+        ),
+      /screenEmulation\.mobile/,
+    );
   });
   await t.step("bad values name the parameter", () => {
     invalid(() => parse("url=x&insights.lighthouse.preset=tablet"), /insights\.lighthouse\.preset/);

@@ -5,6 +5,7 @@ import type { Params } from "../../params/mod.ts";
 import type { Services } from "../../services/mod.ts";
 import type { Timings } from "../../util/server_timing.ts";
 import type { VisitResult } from "../../browser/types.ts";
+import type { ProbeBudget } from "../../media/_limit.ts";
 import { pageCode, visitOptions, withUserinfo } from "../visit_options.ts";
 
 /** What buildPayload is given. */
@@ -15,7 +16,7 @@ export interface PayloadContext {
   signal: AbortSignal;
   /** The request carried credentials: assets get private, unguessable ids. */
   credentialed: boolean;
-  /** The `data` custom rules, already checked (lib/api/prepare.ts). */
+  /** The `data` custom rules, already checked (by prepare). */
   rules: CustomRules | null;
   /** Where the time goes (server-timing); a fresh one when the caller does not keep it. */
   timings?: Timings;
@@ -26,6 +27,8 @@ export interface StepContext extends PayloadContext {
   timings: Timings;
   /** When buildPayload started (performance.now()): page code gets the time left. */
   startedAt: number;
+  /** The request's media probes: the default fields' and the custom rules' share it. */
+  probes: ProbeBudget;
 }
 
 /** Does any feature need the page's HTML? */

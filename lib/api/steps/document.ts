@@ -1,5 +1,5 @@
 /**
- * A fetched target that is a document (lib/documents/detect.ts) converted to HTML in the
+ * A fetched target that is a document (detectDocument) converted to HTML in the
  * document workers' pool, within the time the request has left: the page step then reads it like
  * any page. One the converters refuse or cannot finish in time (corrupt, encrypted, a bomb, over
  * a budget) is described as a file without its content, with a log line saying why.

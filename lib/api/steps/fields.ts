@@ -1,6 +1,6 @@
 /**
  * The fields step: the default fields read from the page (lib/extract/), then its media
- * candidates probed (lib/media/ping.ts), with the manifest's icons when the page named too few logos.
+ * candidates probed (resolveMedia), with the manifest's icons when the page named too few logos.
  */
 import type { Extracted } from "../../extract/mod.ts";
 import { fetchPlatformData } from "../../extract/platforms/endpoint.ts";
@@ -93,6 +93,7 @@ export async function mediaFields(
       pageUrl,
       skipPrefix: `${services.config.publicUrl}${ASSET_PREFIX}`,
       targetHeaders: targetHeaders(context),
+      budget: context.probes,
     });
   } finally {
     context.timings.add("probe", performance.now() - started);

@@ -1,8 +1,8 @@
 /**
  * The page step: the target fetched (and decoded), rendered in Chromium when `prerender` asks
- * or lib/api/prerender.ts finds a shell, a challenge or a wall, or described as a file when it
+ * or prerenderReason finds a shell, a challenge or a wall, or described as a file when it
  * is an image, audio or video. A document (PDF, Office, ODF, RTF, EPUB) is converted to HTML and
- * read like a page (lib/api/steps/document.ts); one that cannot be is described as a file.
+ * read like a page (see the document step); one that cannot be is described as a file.
  */
 import { ApiError } from "../../util/errors.ts";
 import { detectDocument } from "../../documents/detect.ts";

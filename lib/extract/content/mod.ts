@@ -18,7 +18,7 @@ import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
 
 /**
- * A converted document (PDF, Office, EPUB: lib/documents/html.ts) marks its body as all content:
+ * A converted document (PDF, Office, EPUB: documentHtml) marks its body as all content:
  * nothing in it is chrome, and a short one would otherwise lose parts to the scoring.
  */
 export const WHOLE_CONTENT = "main[data-document]";

@@ -9,7 +9,7 @@ import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely } from "./classes.ts";
-import { BLOCKS, linkDensity, type PageStats, SILENT } from "./stats.ts";
+import { BLOCKS, COMMAS, linkDensity, type PageStats, SILENT } from "./stats.ts";
 
 export interface Flags {
   /** Skip subtrees whose class or id names chrome. */
@@ -61,9 +61,9 @@ function initialScore(el: Element, flags: Flags): number {
   return score;
 }
 
-function paragraphScore(text: string): number {
-  const commas = text.match(/[,\u060c\uff0c\u3001]/g)?.length ?? 0;
-  return 1 + commas + Math.min(Math.floor(text.length / 100), 3);
+/** Readability's paragraph score: one, one per comma, one per 100 characters up to three. */
+function scoreOf(length: number, commas: number): number {
+  return 1 + commas + Math.min(Math.floor(length / 100), 3);
 }
 
 export type Scores = Map<Element, number>;
@@ -87,30 +87,30 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
       return false;
     }
     const own = stats.of(el);
+    // A paragraph's whole text is its own: its counted size and commas score it, no string
+    // is built (the page's figures were counted once, in measure).
     if (PARAGRAPHS.has(el.name) && !own.hasBlock) {
-      if (own.text >= MIN_PARAGRAPH) {
-        give(parentElement(el), paragraphScore(textOfInline(el.children)));
-      }
+      if (own.text >= MIN_PARAGRAPH) give(parentElement(el), scoreOf(own.text, own.commas));
       return false;
     }
     if (!own.hasBlock) {
       // Paragraphs written as text between <br>s: the block holding them is the candidate.
       if (BLOCKS.has(el.name) && el.children.some((c) => isTag(c) && c.name === "br")) {
-        const runs = inlineRuns(el, stats).filter((run) => run.length >= MIN_PARAGRAPH);
+        const runs = inlineRuns(el, stats).filter((run) => run.text >= MIN_PARAGRAPH);
         if (runs.length > 1) {
-          for (const run of runs) give(el, paragraphScore(run));
+          for (const run of runs) give(el, scoreOf(run.text, run.commas));
           return false;
         }
       }
       // A block of inline content only reads as one paragraph; an inline element was read
       // as part of its parent's run.
       if (own.text >= MIN_PARAGRAPH && BLOCKS.has(el.name)) {
-        give(parentElement(el), paragraphScore(textOfInline(el.children)));
+        give(parentElement(el), scoreOf(own.text, own.commas));
       }
       return false;
     }
     for (const run of inlineRuns(el, stats)) {
-      if (run.length >= MIN_PARAGRAPH) give(el, paragraphScore(run));
+      if (run.text >= MIN_PARAGRAPH) give(el, scoreOf(run.text, run.commas));
     }
     return true;
   });
@@ -118,22 +118,30 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
   return scores;
 }
 
-/** The text of inline runs directly in `el`: children up to a block child or a <br>. */
-function inlineRuns(el: Element, stats: PageStats): string[] {
-  const runs: string[] = [];
-  let run: AnyNode[] = [];
+/**
+ * The size and commas of each inline run directly in `el` (children up to a block child or a
+ * <br>), from the page's counted figures: no run's text is built.
+ */
+function inlineRuns(el: Element, stats: PageStats): { text: number; commas: number }[] {
+  const runs: { text: number; commas: number }[] = [];
+  let run = { text: 0, commas: 0 };
   const close = () => {
-    if (run.length) runs.push(textOfInline(run));
-    run = [];
+    if (run.text) runs.push(run);
+    run = { text: 0, commas: 0 };
   };
   for (const child of el.children) {
     spend();
-    if (
-      isTag(child) && (child.name === "br" || BLOCKS.has(child.name) || stats.of(child).hasBlock)
-    ) {
-      close();
-    } else {
-      run.push(child);
+    if (isText(child)) {
+      if (!/\S/.test(child.data)) continue;
+      run.text += child.data.replace(/\s+/g, " ").length;
+      run.commas += child.data.match(COMMAS)?.length ?? 0;
+    } else if (isTag(child)) {
+      if (child.name === "br" || BLOCKS.has(child.name) || stats.of(child).hasBlock) close();
+      else if (!SILENT.has(child.name) && !stats.hidden.has(child)) {
+        const own = stats.of(child);
+        run.text += own.text;
+        run.commas += own.commas;
+      }
     }
   }
   close();

@@ -91,7 +91,7 @@ export const BLOCKS = new Set([
 
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const EMBEDS = new Set(["iframe", "object", "embed", "video", "audio"]);
-const COMMAS = /[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]/g;
+export const COMMAS = /[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]/g;
 
 export const EMPTY: Stats = Object.freeze({
   text: 0,

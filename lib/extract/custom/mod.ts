@@ -1,9 +1,10 @@
 /**
  * Runs the `data` parameter's custom rules (Microlink's rule language) over a page: selector /
- * selectorAll, attr (an attribute, html, outerHTML, text, markdown, val, json, or nested rules),
- * type, and fallbacks. A rule never throws at run time: whatever fails yields null.
+ * selectorAll, attr (an attribute, html, outerHTML, text, markdown, val, json, tagName,
+ * nodeName, or nested rules), type, and fallbacks. A rule never throws at run time: whatever
+ * fails yields null.
  */
-import { type AnyNode, isDocument, isTag } from "domhandler";
+import { type AnyNode, isComment, isDocument, isTag, isText } from "domhandler";
 import {
   absoluteUrl,
   attr as readAttribute,
@@ -16,7 +17,8 @@ import {
   selectAll,
   textOf,
 } from "../dom/mod.ts";
-import { applyType, type RuleType, typeContext } from "./value_types.ts";
+import { applyType, MEDIA, type RuleType, typeContext } from "./value_types.ts";
+import type { MediaField, MediaObject } from "../../util/payload_types.ts";
 import type { Context } from "../fields/rules.ts";
 import type { CustomRule, CustomRules } from "./rules.ts";
 import { nodeToMarkdown } from "../content/markdown.ts";
@@ -35,6 +37,17 @@ interface Run {
   budget: number;
   /** Values the browser computed for `evaluate` rules, by index (null where one failed). */
   evaluated: unknown[];
+  /** Every media value produced, for the request's probes to fill in. */
+  media: CustomMedia[];
+}
+
+/**
+ * A media value of the output, by reference: the probes complete the object in place. The
+ * reference survives the trip from a DOM worker, since one message is cloned as one graph.
+ */
+export interface CustomMedia {
+  kind: MediaField;
+  value: MediaObject;
 }
 
 /** Runs validated rules over the parsed page fetched from `url`; one key per rule name. */
@@ -49,6 +62,8 @@ export function runRulesOnDocument(
      * `attr: markdown` and no selector won): Microlink gives those front matter under `meta`.
      */
     wholePageMarkdown?: Set<string>;
+    /** Filled with the media values produced (see CustomMedia). */
+    media?: CustomMedia[];
   },
 ): Record<string, unknown> {
   let base = options.url;
@@ -72,6 +87,7 @@ export function runRulesOnDocument(
       }),
     budget: OUTPUT_BUDGET,
     evaluated: options.evaluated ?? [],
+    media: options.media ?? [],
   }, options.wholePageMarkdown);
 }
 
@@ -147,10 +163,11 @@ function valueOf(node: AnyNode, rule: CustomRule, run: Run): unknown {
     }
     for (const type of types) {
       // Untyped links and sources are still URLs: absolute, like every URL in `data`.
-      const value = type === "auto" && URL_ATTRS.has(name) && typeof raw === "string"
+      const value = type === "auto" && URL_ATTRS.has(name) && isTag(node) &&
+          typeof raw === "string"
         ? absoluteUrl(raw, run.base) ?? applyType(raw, type, run.context)
         : applyType(raw, type, run.context);
-      if (value !== null && value !== undefined) return value;
+      if (value !== null && value !== undefined) return noted(value, type, run);
     }
   }
   return null;
@@ -162,21 +179,35 @@ function typedEvaluated(raw: unknown, rule: CustomRule, run: Run): unknown {
   for (const type of rule.type ?? ["auto"]) {
     const scalar = typeof raw === "number" || typeof raw === "boolean";
     const value = applyType(scalar && type !== "auto" ? String(raw) : raw, type, run.context);
-    if (value !== null && value !== undefined) return value;
+    if (value !== null && value !== undefined) return noted(value, type, run);
   }
   return null;
+}
+
+/** A media type's value is noted for the probes; any value is handed back as it is. */
+function noted(value: unknown, type: RuleType, run: Run): unknown {
+  if (MEDIA[type]) run.media.push({ kind: type as MediaField, value: value as MediaObject });
+  return value;
 }
 
 const URL_ATTRS = new Set(["href", "src", "data-src", "poster", "cite", "action"]);
 const URL_TYPES = new Set<RuleType>(["url", "image", "logo", "audio", "video"]);
 
-/** Without `attr`: what a person would mean for this element and type. */
+/** Types whose value may be markup; the others read text (their normalisers strip markup). */
+const MARKUP_TYPES = new Set<RuleType>(["auto", "string", "object", "regexp"]);
+
+/**
+ * Without `attr`: Microlink's default, `html` (its text for types that are not markup, as its
+ * normalisers read it). Where an element's HTML cannot hold the value (a void element: meta,
+ * input, img) or is only a link's label under a URL or media type, the attribute that holds it
+ * is read (linkpeek's addition: Microlink answers nothing there).
+ */
 function defaultAttrs(node: AnyNode, types: RuleType[]): string[] {
-  if (!isTag(node)) return ["text"];
+  const html = types.some((t) => MARKUP_TYPES.has(t)) ? "html" : "text";
+  if (!isTag(node)) return [html];
   const tag = node.name;
   if (tag === "meta") return ["content"];
-  if (tag === "input" || tag === "select" || tag === "textarea") return ["val"];
-  if (tag === "time" && types.includes("date")) return ["datetime", "text"];
+  if (tag === "input" || tag === "select") return ["val"];
   if (types.some((t) => URL_TYPES.has(t))) {
     if (tag === "a" || tag === "link" || tag === "area") return ["href"];
     if (tag === "img") return ["src", "data-src"];
@@ -185,7 +216,7 @@ function defaultAttrs(node: AnyNode, types: RuleType[]): string[] {
       return ["src"];
     }
   }
-  return ["text"];
+  return [html];
 }
 
 /** One raw value: a special name, else the attribute of that name. */
@@ -206,9 +237,23 @@ function read(node: AnyNode, name: string, run: Run): unknown {
       return val(node);
     case "json":
       return json(node);
+    case "tagName":
+      return isTag(node) ? node.name.toUpperCase() : null;
+    case "nodeName":
+      return nodeName(node);
     default:
-      return readAttribute(node, name);
+      // Microlink: on the whole page, an attr it does not support falls back to its HTML.
+      return isDocument(node) ? innerHtml(node) : readAttribute(node, name);
   }
+}
+
+/** The DOM's nodeName: an element's upper-cased tag, `#text`, `#comment`, `#document`. */
+function nodeName(node: AnyNode): string | null {
+  if (isTag(node)) return node.name.toUpperCase();
+  if (isDocument(node)) return "#document";
+  if (isText(node)) return "#text";
+  if (isComment(node)) return "#comment";
+  return null;
 }
 
 /** The current value of a form field, as jQuery's .val() reads it. */

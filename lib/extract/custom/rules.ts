@@ -17,7 +17,7 @@ export interface CustomRule {
   type?: RuleType[];
   /**
    * JavaScript computed in the page by the browser (Microlink's `evaluate`): its source and its
-   * place in the request's list of sources (lib/extract/evaluate_rules.ts). Top-level only.
+   * place in the request's list of sources (the browser runs them: runCallerCode). Top-level only.
    */
   evaluate?: { source: string; index: number };
 }

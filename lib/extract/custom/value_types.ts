@@ -21,6 +21,8 @@ import {
 import type { Context } from "../fields/rules.ts";
 import { looksLikeSrcset } from "../fields/srcset.ts";
 import { parseJson } from "../../util/json_depth.ts";
+import type { MediaField } from "../../util/payload_types.ts";
+import { unverifiedMedia } from "../../media/unverified.ts";
 
 export const RULE_TYPES = [
   "auto",
@@ -41,6 +43,7 @@ export const RULE_TYPES = [
   "publisher",
   "title",
   "object",
+  "regexp",
 ] as const;
 export type RuleType = typeof RULE_TYPES[number];
 
@@ -79,10 +82,12 @@ const FIELDS: Partial<Record<RuleType, FieldNormaliser>> = {
 };
 
 /**
- * Media types answer `{ url }`. The rule's type declares the kind, as a declared MIME type does
- * for the audio and video fields, so those need no media extension: any URL passes.
+ * Media types answer a media object, as the default fields do: here only what the URL tells
+ * (`unverifiedMedia`); the request's probes fill in the rest (verifyCustomMedia). The rule's
+ * type declares the kind, as a declared MIME type does for the audio and video fields, so
+ * those need no media extension: any URL passes.
  */
-const MEDIA: Partial<Record<RuleType, FieldNormaliser>> = {
+export const MEDIA: Partial<Record<RuleType, FieldNormaliser>> = {
   image: normaliseImage,
   logo: normaliseLogo,
   audio: normaliseUrl,
@@ -108,7 +113,7 @@ export function applyType(raw: unknown, type: RuleType, at: (() => Context) | st
     if ((media || type === "url") && prose) return null;
     if (field) return field(raw, ctx);
     const url = media!(raw, ctx);
-    return url ? { url } : null;
+    return url ? unverifiedMedia(type as MediaField, url) : null;
   }
   switch (type) {
     case "auto":
@@ -126,8 +131,29 @@ export function applyType(raw: unknown, type: RuleType, at: (() => Context) | st
     }
     case "object":
       return toObject(raw);
+    case "regexp":
+      return toRegexp(raw);
   }
   return null;
+}
+
+/** Longest text `regexp` compiles: page text, so the compile stays bounded. */
+const MAX_REGEXP = 2048;
+
+/**
+ * `regexp`: text that is a valid JavaScript regular expression, `/source/flags` or a bare
+ * source, answered as that text (a RegExp has no JSON form); null when it does not compile.
+ */
+function toRegexp(raw: string): string | null {
+  const text = raw.trim();
+  if (text === "" || text.length > MAX_REGEXP) return null;
+  const literal = /^\/(.+)\/([a-z]*)$/s.exec(text);
+  try {
+    new RegExp(literal ? literal[1]! : text, literal ? literal[2] : "");
+    return text;
+  } catch {
+    return null;
+  }
 }
 
 function nonEmpty(value: string): string | null {

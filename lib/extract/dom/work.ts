@@ -1,11 +1,11 @@
 /**
  * The DOM-based extras of a request (custom `data` rules, the `markdown` and `text` views) from
- * one parse, under a budget that every loop over the DOM checks (lib/extract/dom/budget.ts). Small
- * pages run here; the rest in the bounded pool of worker threads (lib/extract/dom/workers.ts),
+ * one parse, under a budget that every loop over the DOM checks (a Budget). Small
+ * pages run here; the rest in the bounded pool of worker threads (DomWorkers),
  * because a full DOM of a page of several MB takes a second or more that must not stall others.
  */
 import { type Budget, withBudget } from "./budget.ts";
-import { runRulesOnDocument } from "../custom/mod.ts";
+import { type CustomMedia, runRulesOnDocument } from "../custom/mod.ts";
 import type { CustomRules } from "../custom/rules.ts";
 import { parseHtml } from "./mod.ts";
 import { documentToMarkdown } from "../content/markdown.ts";
@@ -28,6 +28,8 @@ export interface DomWork {
 
 export interface DomResult {
   custom: Record<string, unknown>;
+  /** The media values inside `custom`, by reference, for the probes to complete. */
+  customMedia: CustomMedia[];
   markdown: string | null;
   text: string | null;
   /** Words of `markdown`, when it gets front matter. */
@@ -47,12 +49,14 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   const run = (): DomResult => {
     const doc = parseHtml(work.html);
     const wholePage = new Set<string>();
+    const media: CustomMedia[] = [];
     const custom = work.rules
       ? runRulesOnDocument(doc, {
         url: work.url,
         rules: work.rules,
         evaluated: work.evaluated,
         wholePageMarkdown: wholePage,
+        media,
       })
       : {};
     // Last: finding the main content removes the chrome from the DOM the rules read.
@@ -68,6 +72,7 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
     const counted = markdown !== null && work.frontMatter?.markdown;
     return {
       custom,
+      customMedia: media,
       markdown,
       text: content && work.text ? renderPlainText(content) : null,
       markdownWords: counted ? countWords(markdown) : null,

@@ -5,7 +5,7 @@
  * jobs at once, `maxQueue` waiting, EBUSY past that (like the browser's page pool), and a heap
  * cap per worker thread. A job's worker slot is held until the worker has really stopped, not
  * only until its caller gave up: a worker cannot be stopped from outside while it is busy, so
- * it reads its own deadline and a cancel flag inside its loops (lib/extract/dom/budget.ts), and one
+ * it reads its own deadline and a cancel flag inside its loops (a Budget), and one
  * that neither answers nor stops is replaced (and its slot freed) only once it is past its
  * deadline by GRACE_MS.
  */
@@ -50,7 +50,7 @@ export type WorkerTask =
   | { kind: "dom"; work: DomWork }
   | { kind: "extract"; html: string; url: string; options: ExtractOptions };
 
-/** What a worker answers: see _dom_worker.ts. */
+/** What a worker answers. */
 export type WorkerReply =
   | { ok: true; result: DomResult | Extracted }
   | { ok: false; overBudget: boolean; message: string };
@@ -106,7 +106,7 @@ export class DomWorkers implements AsyncDisposable {
     return await this.#submit({ kind: "dom", work }, options.signal) as DomResult;
   }
 
-  /** The default fields (lib/extract/mod.ts), on a worker for a large page. */
+  /** The default fields (extract()), on a worker for a large page. */
   async extract(
     html: string,
     url: string,

@@ -4,17 +4,38 @@
  * A rule that throws yields nothing for that field, never a failed extraction.
  */
 import type { JsonLd } from "./jsonld.ts";
-import type { Field, Platform, PlatformData } from "../platforms/platform.ts";
 import { decodeEntities } from "./text.ts";
 import type { PageRecord } from "../stream/record.ts";
 import type { UrlContext } from "./resolve.ts";
+
+export type Field =
+  | "title"
+  | "description"
+  | "author"
+  | "publisher"
+  | "date"
+  | "lang"
+  | "url"
+  | "image"
+  | "logo"
+  | "audio"
+  | "video";
+
+/** An endpoint's answer read into raw field values (the field normalisers still apply). */
+export type PlatformData = Partial<Record<Field, unknown>>;
+
+/** What the rule runner reads of the page's platform (a Platform). */
+export interface PlatformRules {
+  /** Rules tried before the generic ones, for the fields the platform defines. */
+  rules: Partial<Record<Field, Rule[]>>;
+}
 
 export interface Context extends UrlContext {
   rec: PageRecord;
   ld: JsonLd;
   /** The platform the page's host belongs to (lib/extract/platforms/), or null. */
-  platform: Platform | null;
-  /** What the platform's endpoint answered for this page (see platforms/endpoint.ts), or null. */
+  platform: PlatformRules | null;
+  /** What the platform's endpoint answered for this page (see fetchPlatformData), or null. */
   fetched: PlatformData | null;
   /** Values derived once per page and shared by several rules (see memo). */
   memos: Map<string, unknown>;

@@ -4,23 +4,9 @@
  * pass, and optionally a JSON or embed endpoint that holds what the HTML does not.
  */
 import type { ElementProbe } from "../stream/record.ts";
-import type { Rule } from "../fields/rules.ts";
+import type { PlatformData, PlatformRules } from "../fields/rules.ts";
 
-export type Field =
-  | "title"
-  | "description"
-  | "author"
-  | "publisher"
-  | "date"
-  | "lang"
-  | "url"
-  | "image"
-  | "logo"
-  | "audio"
-  | "video";
-
-/** An endpoint's answer read into raw field values (the field normalisers still apply). */
-export type PlatformData = Partial<Record<Field, unknown>>;
+export type { Field, PlatformData } from "../fields/rules.ts";
 
 export interface Endpoint {
   /** The endpoint for the page at `page`, or null when this page has none. */
@@ -31,13 +17,11 @@ export interface Endpoint {
   read(body: string, page: URL): PlatformData | null;
 }
 
-export interface Platform {
+export interface Platform extends PlatformRules {
   name: string;
   /** Does the page at `url` belong to this platform (by its host)? */
   test(url: URL): boolean;
   /** Extra probes for the streaming pass over this platform's pages. */
   probes?(url: URL): ElementProbe[];
-  /** Rules tried before the generic ones, for the fields the platform defines. */
-  rules: Partial<Record<Field, Rule[]>>;
   endpoint?: Endpoint;
 }

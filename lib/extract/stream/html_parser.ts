@@ -103,7 +103,7 @@ export class LinearParser extends Parser {
     self.foreignContext = foreign;
   }
 
-  /** Every tag and text spends from the job's budget (lib/extract/dom/budget.ts). */
+  /** Every tag and text spends from the job's budget (see spend). */
   override onopentagname(start: number, endIndex: number): void {
     spend();
     super.onopentagname(start, endIndex);

@@ -4,7 +4,7 @@
  * worth the CPU; images, PDFs and media are compressed already.
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { BoundedMap } from "../util/bounded_map.ts";
+import { BoundedMap } from "./bounded_map.ts";
 
 const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/|image\/svg\+xml)/i;
 /** Bodies shorter than this are sent as they are. */

@@ -26,6 +26,17 @@ const MEDIA_OBJECT: JsonObject = {
       minimum: 0,
       description: "Pages of a PDF target read as a document (null when it could not be read).",
     }),
+    animated: {
+      type: "object",
+      description: "screenshot only, with screenshot.animated: the recording, a media object " +
+        "whose duration is in milliseconds (as Microlink answers it).",
+      properties: {
+        codec: { type: "string", examples: ["avc1.42E01E", "vp9"] },
+        fps: { type: "integer", minimum: 1 },
+        backend: { type: "string", const: "screencast" },
+      },
+      additionalProperties: true,
+    },
     palette: { type: "array", items: { type: "string" }, description: "With palette=true." },
     background_color: nullable("string"),
     color: nullable("string"),

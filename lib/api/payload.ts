@@ -79,7 +79,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
     ? null
     : await extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
   const domWork = html !== null && (params.markdown || params.text || context.rules !== null)
-    ? contentPage(context, { html, url: page.url }, () => Promise.resolve(extracted?.title ?? null))
+    ? contentPage(context, { html, url: page.url }, extracted?.title ?? null)
       .then((content) => domParts(context, content, visit))
       .then(async (dom) => (await verifyCustomMedia(context, dom.customMedia), dom))
     : null;

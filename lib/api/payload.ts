@@ -73,18 +73,16 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   // Awaited below with the rest; a failure while extraction runs is not left unhandled.
   capture?.catch(() => {});
   const html = page.html;
-  const extracting = html === null
-    ? Promise.resolve(null)
-    : extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
-  // The DOM work (markdown, text, rules) needs no field but a YouTube transcript's title: it
-  // starts now, on a DOM worker for a large page, while the fields are read on this thread.
+  // The fields first, then the DOM work: on two cores, both on workers at once starve this
+  // thread (the event-loop test saw /health answer late).
+  const extracted = html === null
+    ? null
+    : await extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
   const domWork = html !== null && (params.markdown || params.text || context.rules !== null)
-    ? contentPage(context, { html, url: page.url }, async () => (await extracting)?.title ?? null)
+    ? contentPage(context, { html, url: page.url }, extracted?.title ?? null)
       .then((content) => domParts(context, content, visit))
       .then(async (dom) => (await verifyCustomMedia(context, dom.customMedia), dom))
     : null;
-  domWork?.catch(() => {});
-  const extracted = await extracting;
   const meta = params.meta;
   const [captured, media, iframe, dom, insights] = await Promise.all([
     capture,

@@ -17,7 +17,7 @@ import type { StepContext } from "./context.ts";
 export async function contentPage(
   context: StepContext,
   page: { html: string; url: string },
-  title: () => Promise<string | null>,
+  title: string | null,
 ): Promise<{ html: string; url: string }> {
   if (!isVideoPage(page.url)) return page;
   const { services, signal } = context;
@@ -25,7 +25,7 @@ export async function contentPage(
     "probe",
     () => fetchTranscript(page.url, page.html, { fetcher: services.fetcher, signal }),
   );
-  return { html: withBody(page.html, transcriptBody(transcript, await title())), url: page.url };
+  return { html: withBody(page.html, transcriptBody(transcript, title)), url: page.url };
 }
 
 function transcriptBody(transcript: Transcript | null, title: string | null): string {

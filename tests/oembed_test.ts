@@ -61,7 +61,8 @@ Deno.test("fetchIframe() reads a loopback provider through the guarded fetcher",
     });
     assert.deepEqual(iframe, {
       html: '<blockquote class="post"><p>Hello &amp; welcome</p></blockquote>',
-      scripts: ["http://platform.provider.test/widgets.js"],
+      // Microlink's shape: the element's attributes, as its card SDK reads them
+      scripts: [{ src: "http://platform.provider.test/widgets.js", async: true, charset: "utf-8" }],
     });
     const seen = site.last!;
     assert.equal(seen.target, "/rich?url=https%3A%2F%2Fex.test%2Fa&maxwidth=480&maxheight=270");
@@ -170,10 +171,14 @@ Deno.test("embedHtml() takes html, builds photos, rejects the rest", () => {
 });
 
 Deno.test("splitScripts() keeps inline scripts and dedupes sources", () => {
-  const html = '<div>a</div><script src="/w.js"></script><script>go()</script>' +
+  const html =
+    '<div>a</div><script async src="/w.js" charset="utf-8"></script><script>go()</script>' +
     '<SCRIPT SRC="https://p.test/w.js"></SCRIPT><script src="https://q.test/x.js"></script>';
   assert.deepEqual(splitScripts(html, "https://p.test/oembed"), {
     html: "<div>a</div><script>go()</script>",
-    scripts: ["https://p.test/w.js", "https://q.test/x.js"],
+    scripts: [
+      { src: "https://p.test/w.js", async: true, charset: "utf-8" },
+      { src: "https://q.test/x.js" },
+    ],
   });
 });

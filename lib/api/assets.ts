@@ -10,6 +10,8 @@ const CONTENT_TYPES: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",
   pdf: "application/pdf",
+  mp4: "video/mp4",
+  webm: "video/webm",
 };
 /** Hosted assets live as long as the longest cache entry that can point at them. */
 const ASSET_TTL_MS = 31 * 86_400_000;
@@ -19,7 +21,7 @@ export async function hostAsset(
   services: Services,
   asset: {
     bytes: Uint8Array;
-    type: "png" | "jpg" | "pdf";
+    type: "png" | "jpg" | "pdf" | "mp4" | "webm";
     width: number | null;
     height: number | null;
     credentialed: boolean;
@@ -50,7 +52,7 @@ export async function hostAsset(
 
 /** `/assets/<id>.<ext>`, or `/assets/<id>/<filename>.<ext>` when the request named the file. */
 const ASSET_PATH =
-  /^\/assets\/([A-Za-z0-9_-]{1,128})(?:\/([A-Za-z0-9._-]{1,100}))?\.(png|jpg|pdf)$/;
+  /^\/assets\/([A-Za-z0-9_-]{1,128})(?:\/([A-Za-z0-9._-]{1,100}))?\.(png|jpg|pdf|mp4|webm)$/;
 
 /** The asset id in a path like `/assets/<id>.png`, or null when it is not an asset path. */
 export function assetIdOf(path: string): string | null {

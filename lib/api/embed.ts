@@ -1,7 +1,9 @@
 import { ApiError } from "../util/errors.ts";
 import type { Services } from "../services/mod.ts";
 import { assetDisposition, assetIdOf } from "./assets.ts";
+import { iframeDocumentResponse } from "./embed_document.ts";
 import { fieldAt } from "./field_path.ts";
+import type { Iframe } from "../oembed/mod.ts";
 import type { HeaderMap } from "./respond.ts";
 import { SANDBOX_CSP, untrustedBodyHeaders } from "./untrusted_body.ts";
 
@@ -14,6 +16,9 @@ export async function embedResponse(
   const value = fieldAt(data, path);
   if (value === null || value === undefined) {
     throw new ApiError("ENOTFOUND", `The field \`${path}\` is empty for this URL.`);
+  }
+  if (path === "iframe.html") {
+    return iframeDocumentResponse(data.iframe as Iframe, headers);
   }
   if (typeof value === "object") {
     // Text and JSON are the page's own words: shown as text, never run as linkpeek's origin.

@@ -9,6 +9,13 @@ import type { HeaderMap } from "./respond.ts";
 
 export const SANDBOX_CSP = "default-src 'none'; sandbox";
 
+/**
+ * For an HTML embed whose scripts are the feature (`iframe.html`): they may run and open
+ * popups, but in an opaque origin (no allow-same-origin), so never as linkpeek's origin.
+ */
+export const SCRIPTED_SANDBOX_CSP =
+  "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox";
+
 /** Sniffed types that are served inline, with the one content type each is served as. */
 const INLINE: Record<string, string> = {
   png: "image/png",

@@ -29,9 +29,9 @@ export function guardPopups(context: BrowserContext, page: Page): TabOpener {
   });
 
   return {
-    newPage: () => {
+    newPage: (options) => {
       opening++;
-      const tab = context.newPage().then((created) => {
+      const tab = context.newPage(options).then((created) => {
         own.add(created.target());
         return created;
       }).finally(() => opening--);

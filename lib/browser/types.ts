@@ -1,3 +1,4 @@
+import type { AnimatedOptions, RecordedVideo } from "./record.ts";
 import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import type { ProxySpec } from "../fetch/proxy_client.ts";
@@ -50,6 +51,8 @@ export interface ScreenshotOptions {
   overlay?: OverlayOptions;
   /** Theme of a code target's highlighted view (CODE_THEMES). */
   codeScheme?: string;
+  /** Also record a short video of the page from navigation on. */
+  animated?: AnimatedOptions;
 }
 
 export interface PdfOptions {
@@ -144,6 +147,8 @@ export interface VisitResult {
   headers: Record<string, string>;
   html?: string;
   screenshot?: CapturedImage;
+  /** screenshot.animated's recording. */
+  animated?: RecordedVideo;
   pdf?: CapturedPdf;
   /** One answer per `evaluate` source, in order. */
   evaluated?: FunctionResult[];

@@ -21,6 +21,7 @@ import { openCodeView } from "./code_view.ts";
 import { guardPopups } from "./popup_guard.ts";
 import { lastHttpUrl } from "./http_url.ts";
 import { runCallerCode } from "./evaluate.ts";
+import { startRecording } from "./record.ts";
 import {
   capturePdf,
   captureScreenshot,
@@ -133,6 +134,11 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
     ? trackMainDocuments(page, deadline, job.url)
     : null;
   const pageUrl = lastHttpUrl(page, job.url);
+  // Microlink's recording starts at navigation: the page's load is part of the video.
+  const animated = typeof options.screenshot === "object" ? options.screenshot.animated : undefined;
+  const recording = animated
+    ? await startRecording(page, { options: animated, context: tabs, deadline })
+    : null;
   const started = Date.now();
   let response = await deadline.run(page.goto(job.url, {
     waitUntil: waitUntilOf(options),
@@ -157,6 +163,10 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
     statusCode: response?.status() ?? 0,
     headers: responseHeaders(response),
   };
+  if (recording) {
+    result.animated = await recording.finish();
+    clock.lap("record");
+  }
   // A script can write any character into the DOM: the same text rules as a fetched page.
   if (options.html) result.html = stripControls(await deadline.run(page.content()));
   if (options.screenshot) {

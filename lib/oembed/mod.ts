@@ -11,10 +11,22 @@ import { absoluteUrl } from "../extract/dom/mod.ts";
 import { registeredOembedUrl } from "./registry.ts";
 import { parseJson } from "../util/json_depth.ts";
 
+/**
+ * One `<script src>` split out of the embed html, as Microlink answers it: the element's
+ * attributes, which its card SDK copies onto a new `<script>` (so strings would load nothing).
+ */
+export interface IframeScript {
+  src: string;
+  async?: boolean;
+  defer?: boolean;
+  charset?: string;
+  type?: string;
+}
+
 export interface Iframe {
   html: string;
-  /** Absolute URLs of the <script src> split out of `html`, to load once per page. */
-  scripts: string[];
+  /** The <script src> split out of `html` (absolute, deduplicated), to load once per page. */
+  scripts: IframeScript[];
 }
 
 export interface IframeOptions {
@@ -107,24 +119,35 @@ function escapeAttr(value: string): string {
     .replace(/>/g, "&gt;");
 }
 
+function iframeScript(attribs: Record<string, string>, providerUrl: string): IframeScript | null {
+  const src = absoluteUrl(attribs.src ?? "", providerUrl);
+  if (!src) return null;
+  const script: IframeScript = { src };
+  if ("async" in attribs) script.async = true;
+  if ("defer" in attribs) script.defer = true;
+  if (attribs.charset) script.charset = attribs.charset;
+  if (attribs.type) script.type = attribs.type;
+  return script;
+}
+
 /**
  * Cuts every `<script src>` element out of `html` (keeping the rest byte for byte) and lists
  * their sources as absolute URLs, resolved against the provider URL, deduplicated.
  */
 export function splitScripts(html: string, providerUrl: string): Iframe {
   const cuts: Array<[number, number]> = [];
-  const scripts: string[] = [];
-  let open: { start: number; src: string | null } | null = null;
+  const scripts: IframeScript[] = [];
+  let open: { start: number; attribs: Record<string, string> } | null = null;
   const parser = new LinearParser({
     onopentag(name, attribs) {
-      if (name === "script") open = { start: parser.startIndex, src: attribs.src ?? null };
+      if (name === "script") open = { start: parser.startIndex, attribs };
     },
     onclosetag(name) {
       if (name !== "script" || !open) return;
-      if (open.src !== null) {
+      if (open.attribs.src !== undefined) {
         cuts.push([open.start, parser.endIndex + 1]);
-        const src = absoluteUrl(open.src, providerUrl);
-        if (src && !scripts.includes(src)) scripts.push(src);
+        const script = iframeScript(open.attribs, providerUrl);
+        if (script && !scripts.some((s) => s.src === script.src)) scripts.push(script);
       }
       open = null;
     },

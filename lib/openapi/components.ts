@@ -26,6 +26,17 @@ const MEDIA_OBJECT: JsonObject = {
       minimum: 0,
       description: "Pages of a PDF target read as a document (null when it could not be read).",
     }),
+    animated: {
+      type: "object",
+      description: "screenshot only, with screenshot.animated: the recording, a media object " +
+        "whose duration is in milliseconds (as Microlink answers it).",
+      properties: {
+        codec: { type: "string", examples: ["avc1.42E01E", "vp9"] },
+        fps: { type: "integer", minimum: 1 },
+        backend: { type: "string", const: "screencast" },
+      },
+      additionalProperties: true,
+    },
     palette: { type: "array", items: { type: "string" }, description: "With palette=true." },
     background_color: nullable("string"),
     color: nullable("string"),
@@ -66,8 +77,19 @@ const DATA: JsonObject = {
           html: { type: "string" },
           scripts: {
             type: "array",
-            items: { type: "string" },
-            description: "Absolute URLs of the scripts split out of html.",
+            items: {
+              type: "object",
+              required: ["src"],
+              properties: {
+                src: { type: "string" },
+                async: { type: "boolean" },
+                defer: { type: "boolean" },
+                charset: { type: "string" },
+                type: { type: "string" },
+              },
+            },
+            description: "The scripts split out of html, as Microlink answers them: " +
+              "each <script>'s attributes with an absolute src.",
           },
         },
       }, { type: "null" }],

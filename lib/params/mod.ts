@@ -145,9 +145,15 @@ function screenshotParams(values: Values): ScreenshotParams | null {
     const value = nested[name] ?? values[name];
     if (value !== undefined) options[name] = value;
   }
+  // screenshot.animated=true (or any of its options) asks for the recording, and so a screenshot.
+  const animated = nested.animated as (Values & { enabled?: boolean }) | undefined;
+  if (animated !== undefined && animated.enabled !== false) {
+    const { enabled: _, ...recording } = animated;
+    options.animated = recording;
+  }
   const on = nested.enabled === true || (nested.enabled === undefined &&
     (options.element !== undefined || options.overlay !== undefined ||
-      options.codeScheme !== undefined));
+      options.codeScheme !== undefined || options.animated !== undefined));
   if (nested.enabled === false || !on) return null;
   return options as ScreenshotParams;
 }
@@ -243,7 +249,8 @@ function canonicalPairs(values: Values, forwarded: Values): [string, string][] {
 }
 
 /**
- * `embed=markdown`, `embed=text`, `embed=screenshot.url`, `embed=pdf.url`: the field's feature is on unless
+ * `embed=markdown`, `embed=text`, `embed=screenshot.url`, `embed=pdf.url`, `embed=iframe.html`:
+ * the field's feature is on unless
  * the query turns it off, so the embed has something to answer with. Before the cache key is
  * made: with and without the explicit switch, it is the same request.
  */
@@ -251,7 +258,7 @@ function enableEmbeddedFeature(values: Values): void {
   const feature = typeof values.embed === "string" ? values.embed.split(".")[0] : undefined;
   if (feature === "markdown") values.markdown ??= true;
   if (feature === "text") values.text ??= true;
-  if (feature === "screenshot" || feature === "pdf") {
+  if (feature === "screenshot" || feature === "pdf" || feature === "iframe") {
     const nested = (values[feature] ?? {}) as Values;
     if (nested.enabled === undefined) values[feature] = { ...nested, enabled: true };
   }

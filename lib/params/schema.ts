@@ -242,6 +242,33 @@ export const SCREENSHOT_OPTIONS = {
   },
 } as const satisfies Record<string, ParamDef>;
 
+/** `screenshot.animated`, as Microlink documents it (only under `screenshot`, never top-level). */
+const ANIMATED = {
+  schema: {
+    kind: "object",
+    boolean: true,
+    props: {
+      duration: {
+        schema: { kind: "duration", min: 500, max: 10_000 },
+        description: "Recording length, ms or e.g. 5s (default 5000).",
+        example: "3s",
+      },
+      fps: {
+        schema: { kind: "integer", min: 1, max: 60 },
+        description: "Frames per second (default 30).",
+        example: "30",
+      },
+      type: {
+        schema: { kind: "enum", values: ["mp4", "webm"] },
+        description: "Container: mp4 (H.264, default) or webm (VP9).",
+        example: "webm",
+      },
+    },
+  },
+  description: "Record a short video of the page from navigation on: data.screenshot.animated.",
+  example: "true",
+} as const satisfies ParamDef;
+
 const VIEWPORT = {
   schema: {
     kind: "object",
@@ -294,7 +321,11 @@ const DEFINITIONS = {
     example: "false",
   },
   screenshot: {
-    schema: { kind: "object", boolean: true, props: SCREENSHOT_OPTIONS },
+    schema: {
+      kind: "object",
+      boolean: true,
+      props: { ...SCREENSHOT_OPTIONS, animated: ANIMATED },
+    },
     description: "Add data.screenshot, an image hosted by the service.",
     example: "true",
   },
@@ -302,7 +333,8 @@ const DEFINITIONS = {
   embed: {
     ...str(
       "Answer with this field's content instead of JSON; turns on the feature the field comes " +
-        "from (markdown, screenshot, pdf) unless it is set to false.",
+        "from (markdown, text, screenshot, pdf, iframe) unless it is set to false; iframe.html is " +
+        "served as a page whose scripts run sandboxed, never as the service's origin.",
       "screenshot.url",
     ),
     default: null,

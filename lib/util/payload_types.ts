@@ -1,6 +1,17 @@
 /** Shapes shared across modules: the payload the API answers with. */
 
 /** image, logo, audio, video, screenshot, pdf. Unknown members are null, never absent. */
+/** data.screenshot.animated as Microlink documents it. */
+export interface AnimatedMedia extends MediaObject {
+  /** Milliseconds, as Microlink gives it here (media elsewhere count seconds). */
+  duration: number;
+  duration_pretty: string;
+  fps: number;
+  codec: string;
+  /** How the frames were taken: Chromium's screencast, as Microlink names it. */
+  backend: "screencast";
+}
+
 export interface MediaObject {
   url: string;
   type: string | null;
@@ -11,6 +22,8 @@ export interface MediaObject {
   /** audio and video only, when the file's header tells. */
   duration?: number | null;
   duration_pretty?: string | null;
+  /** screenshot.animated: the recording, a video media object (Microlink's fields). */
+  animated?: AnimatedMedia;
   /** A PDF target read as a document: its pages (null when it could not be read). */
   pages?: number | null;
   /** With `palette=true` on image and logo. */

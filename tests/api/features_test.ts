@@ -84,7 +84,7 @@ Deno.test("iframe=true returns the oEmbed html and scripts, passing maxWidth on"
   await using app = await testApp(testConfig({ trustPorts: [target.port] }));
   const { body } = await app.json(q(`${target.origin}/`, "&ping=false&iframe&iframe.maxWidth=640"));
   assert.equal(body.data.iframe.html, `<div data-w="640">embed</div>`);
-  assert.deepEqual(body.data.iframe.scripts, [`${target.origin}/widget.js`]);
+  assert.deepEqual(body.data.iframe.scripts, [{ src: `${target.origin}/widget.js` }]);
 });
 
 Deno.test("palette=true adds the image's dominant colours", async () => {

@@ -118,6 +118,37 @@ Deno.test("@microlink/mql works against linkpeek through its endpoint option", a
     assert.equal(new TextDecoder().decode(title.body), TITLE);
   });
 
+  await t.step("embed through mql.stream: the screenshot and a text field as streams", async () => {
+    // mql.stream hands its arguments to ky as they are (an API URL and ky options), so the
+    // request URL is built with mql.getApiUrl, as mql's own helpers do.
+    const apiUrl = (options: Record<string, unknown>) =>
+      (mql as Any).getApiUrl(compat.pageUrl, { endpoint, ...options })[0] as string;
+    const shot: ReadableStream<Uint8Array> = await (mql as Any).stream(
+      apiUrl({ screenshot: true, embed: "screenshot.url" }),
+    );
+    const bytes = new Uint8Array(await new Response(shot).arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 4)], PNG_SIGNATURE);
+    assert.ok(bytes.length > 1000, `screenshot of ${bytes.length} bytes`);
+
+    const image: ReadableStream<Uint8Array> = await (mql as Any).stream(
+      apiUrl({ embed: "image.url" }),
+    );
+    assert.deepEqual(new Uint8Array(await new Response(image).arrayBuffer()), PNG);
+    const title: ReadableStream<Uint8Array> = await (mql as Any).stream(
+      apiUrl({ embed: "title" }),
+    );
+    assert.equal(await new Response(title).text(), TITLE);
+
+    // A field the page lacks: ky's HTTPError, its data linkpeek's error envelope.
+    const missing = await (mql as Any).stream(apiUrl({ embed: "video.url" })).then(
+      () => assert.fail("a missing field must not stream"),
+      (error: Any) => error,
+    );
+    assert.equal(missing.response.status, 404);
+    assert.equal(missing.data.code, "ENOTFOUND");
+    assert.equal(missing.data.status, "fail");
+  });
+
   await t.step("errors surface as MicrolinkError with linkpeek's code", async () => {
     const query = await failure(
       mql(compat.pageUrl, { endpoint, screenshot: { type: "gif" } } as Any),

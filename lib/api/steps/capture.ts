@@ -1,6 +1,8 @@
 /** The capture step: the visit's screenshot and PDF hosted under /assets/, and `function`'s value. */
 import type { FunctionResult, VisitResult } from "../../browser/types.ts";
-import type { MediaObject } from "../../util/payload_types.ts";
+import type { AnimatedMedia, MediaObject } from "../../util/payload_types.ts";
+import type { RecordedVideo } from "../../browser/record.ts";
+import { prettyDuration } from "../../media/pretty.ts";
 import { hostAsset } from "../assets.ts";
 import type { StepContext } from "./context.ts";
 
@@ -29,6 +31,9 @@ export async function hostCapture(
         credentialed,
         filename: params.filename,
       });
+      if (result.animated) {
+        capture.screenshot.animated = await hostRecording(context, result.animated);
+      }
     }
     if (params.pdf !== null && result.pdf) {
       capture.pdf = await hostAsset(services, {
@@ -45,4 +50,23 @@ export async function hostCapture(
   } finally {
     context.timings.add("browser", performance.now() - started);
   }
+}
+
+async function hostRecording(context: StepContext, video: RecordedVideo): Promise<AnimatedMedia> {
+  const hosted = await hostAsset(context.services, {
+    bytes: video.bytes,
+    type: video.type,
+    width: video.width,
+    height: video.height,
+    credentialed: context.credentialed,
+    filename: context.params.filename,
+  });
+  return {
+    ...hosted,
+    duration: video.durationMs,
+    duration_pretty: prettyDuration(video.durationMs / 1000),
+    fps: video.fps,
+    codec: video.codec,
+    backend: "screencast",
+  };
 }

@@ -5,6 +5,7 @@
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { spend } from "../dom/budget.ts";
+import { BLOCK_TAGS } from "../dom/mod.ts";
 import { isHidden } from "./visibility.ts";
 
 export interface Stats {
@@ -44,50 +45,13 @@ export const SILENT = new Set([
   "dialog",
 ]);
 
-/** Elements that start a block of their own in reading (not phrasing content). */
-export const BLOCKS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "body",
-  "center",
-  "dd",
-  "details",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hgroup",
-  "hr",
-  "li",
-  "main",
-  "menu",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "table",
-  "tbody",
-  "td",
-  "tfoot",
-  "th",
-  "thead",
-  "tr",
-  "ul",
-]);
+/**
+ * Elements that start a block of their own in reading: the DOM's block tags, less the short
+ * labels a paragraph's count should not be split at (a table's caption, a details' summary).
+ */
+export const BLOCKS: ReadonlySet<string> = new Set(
+  [...BLOCK_TAGS].filter((tag) => !["caption", "html", "summary"].includes(tag)),
+);
 
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const EMBEDS = new Set(["iframe", "object", "embed", "video", "audio"]);

@@ -89,7 +89,7 @@ const DATA: JsonObject = {
               },
             },
             description: "The scripts split out of html, as Microlink answers them: " +
-              "each <script>'s attributes with an absolute src.",
+              "each script element's attributes, its src absolute.",
           },
         },
       }, { type: "null" }],

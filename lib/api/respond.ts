@@ -1,5 +1,5 @@
 import { ApiError, errorBody } from "../util/errors.ts";
-import { COMPRESS_MIN_BYTES, encode, type Encoding } from "../util/compress.ts";
+import { encode, type Encoding, worthCompressing } from "../util/compress.ts";
 import { Timings } from "../util/server_timing.ts";
 import type { FetchMode } from "../util/payload_types.ts";
 
@@ -107,7 +107,7 @@ export function jsonResponse(body: unknown, status: number, headers: HeaderMap):
 
 /**
  * JSON that is text already: a cached payload is sent as stored, not re-serialised. With an
- * `encoding` (the client's preferred one) an answer of COMPRESS_MIN_BYTES or more is compressed.
+ * `encoding` (the client's preferred one) an answer worth it (worthCompressing) is compressed.
  */
 export function jsonTextResponse(
   json: string,
@@ -117,7 +117,7 @@ export function jsonTextResponse(
 ): Response {
   headers["content-type"] = "application/json; charset=utf-8";
   const bytes = encoder.encode(json);
-  if (options.encoding && bytes.length >= COMPRESS_MIN_BYTES) {
+  if (options.encoding && worthCompressing(bytes.length)) {
     const body = encode(bytes, options.encoding);
     headers["content-encoding"] = options.encoding;
     headers["content-length"] = String(body.length);

@@ -9,6 +9,18 @@ import { BoundedMap } from "./bounded_map.ts";
 const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/|image\/svg\+xml)/i;
 /** Bodies shorter than this are sent as they are. */
 export const COMPRESS_MIN_BYTES = 1024;
+/**
+ * Nor are longer ones: compression runs on the event loop (Deno's zlib blocks it, callback or
+ * stream), about 70 ms a MB for Brotli 4 or gzip -6 on the worst text, so a body past this is
+ * sent as it is rather than stall every other request (page code or a custom rule can make a
+ * few MB).
+ */
+export const COMPRESS_MAX_BYTES = 512 * 1024;
+
+/** Is a body of `size` bytes compressed when the client takes it? */
+export function worthCompressing(size: number): boolean {
+  return size >= COMPRESS_MIN_BYTES && size <= COMPRESS_MAX_BYTES;
+}
 
 /** A content coding linkpeek sends. */
 export type Encoding = "br" | "gzip";
@@ -76,7 +88,7 @@ export function compress(request: Request, response: Response): Response | Promi
   const headers = response.headers;
   // A small answer is the same whatever the client accepts: no Vary needed, nothing to do.
   const length = headers.get("content-length");
-  if (length !== null && Number(length) < COMPRESS_MIN_BYTES) return response;
+  if (length !== null && !worthCompressing(Number(length))) return response;
   if (headers.has("content-encoding") || !COMPRESSIBLE.test(headers.get("content-type") ?? "")) {
     return response;
   }
@@ -93,7 +105,7 @@ async function encoded(response: Response, encoding: Encoding): Promise<Response
   // Text answers are built in memory, so reading them back costs nothing worth noting.
   const bytes = new Uint8Array(await response.arrayBuffer());
   const init = { status: response.status, headers };
-  if (bytes.length < COMPRESS_MIN_BYTES) return new Response(bytes, init);
+  if (!worthCompressing(bytes.length)) return new Response(bytes, init);
   headers.set("content-encoding", encoding);
   headers.delete("content-length");
   return new Response(encode(bytes, encoding), init);

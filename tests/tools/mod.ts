@@ -1,11 +1,12 @@
 /**
  * Developer tools that tests run as processes of their own: the OpenAPI linters, the client
- * generator and the client library a generated client is checked against.
+ * generator, the client library a generated client is checked against, and the MCP Inspector.
  *
  * Nothing imports them. Each runs as `deno run --no-config` under its own lockfile
  * (`tools.lock` beside this file, frozen), so neither the service's module graph nor the root
  * lockfile ever names them: `deno task start` never downloads them. They get no network
- * permission: they read (and, for the generator, write) local files only.
+ * permission (but the Inspector: see runInspector): they read (and, for the generator, write)
+ * local files only.
  *
  * To change a version: edit TOOLS, then run the tests that use it once with
  * `TOOLS_LOCK=update` in the environment so that tools.lock is rewritten, and commit it.
@@ -17,6 +18,7 @@ export const TOOLS = {
   spectral: "npm:@stoplight/spectral-cli@6.16.3",
   openapiTypescript: "npm:openapi-typescript@7.13.0",
   openapiFetch: "npm:openapi-fetch@0.17.0",
+  inspector: "npm:@modelcontextprotocol/inspector@2.12.0",
 } as const;
 
 const LOCK = fileURLToPath(new URL("./tools.lock", import.meta.url));
@@ -32,7 +34,11 @@ function denoFlags(): string[] {
   return ["--no-config", `--lock=${LOCK}`, ...frozen];
 }
 
-async function run(args: string[], cwd: string): Promise<ToolRun> {
+async function run(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<ToolRun> {
   const output = await new Deno.Command(Deno.execPath(), {
     args,
     cwd,
@@ -42,6 +48,7 @@ async function run(args: string[], cwd: string): Promise<ToolRun> {
       // Belt and braces: no network permission is granted anyway.
       REDOCLY_TELEMETRY: "off",
       REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+      ...env,
     },
     stdout: "piped",
     stderr: "piped",
@@ -74,4 +81,26 @@ export function typeCheck(file: string, cwd: string): Promise<ToolRun> {
 export function describeRun(what: string, result: ToolRun): string {
   return `${what} exited ${result.code}\n--- stdout\n${result.stdout.slice(-4000)}\n` +
     `--- stderr\n${result.stderr.slice(-4000)}`;
+}
+
+/**
+ * The MCP Inspector's CLI, run against a server on loopback with `home` as its HOME (it keeps
+ * state there). It gets every permission: it reads /proc as it starts (a WSL check), which
+ * Deno grants only with all of them.
+ */
+export async function runInspector(args: string[], home: string): Promise<ToolRun> {
+  const flags = [...denoFlags(), "--no-prompt", "--allow-all"];
+  // Under another HOME, Deno would look for its cache there: the cache is named outright.
+  const env = { HOME: home, DENO_DIR: await denoDir() };
+  return await run(["run", ...flags, TOOLS.inspector, "--cli", ...args], home, env);
+}
+
+async function denoDir(): Promise<string> {
+  const { stdout } = await run(["info", "--json"], ".");
+  return JSON.parse(stdout).denoDir;
+}
+
+/** stderr without Deno's own boxed notices (ignored install scripts and the like). */
+export function withoutDenoNotices(stderr: string): string {
+  return stderr.replace(/^╭[^\n]*\n(?:│[^\n]*\n)*╰[^\n]*\n?/gm, "");
 }

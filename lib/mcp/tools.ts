@@ -8,6 +8,7 @@
  * list (several browser servers have a "screenshot"), readable where a client shows no server
  * name, and one-for-one with @microlink/mcp's microlink_<what> for agents moving over.
  */
+import { PAGE_OPTIONS } from "../params/mod.ts";
 import { PARAMS, SCREENSHOT_OPTIONS } from "../params/schema.ts";
 import { appendArg, type JsonObject, paramArgs } from "./args.ts";
 
@@ -40,28 +41,10 @@ const FETCH = [
   "retry",
   "proxy",
   "prerender",
-  "adblock",
 ] as const;
 
-/** How the browser loads the page, when it does: every tool that reads the page. */
-const BROWSER = [
-  "waitUntil",
-  "waitForSelector",
-  "waitForTimeout",
-  "viewport",
-  "device",
-  "colorScheme",
-  "javascript",
-  "animations",
-  "mediaType",
-  "click",
-  "scroll",
-  "styles",
-  "scripts",
-  "modules",
-] as const;
-
-const PAGE = [...FETCH, ...BROWSER];
+/** With how the browser loads the page (the API's page options): every tool that reads it. */
+const PAGE = [...FETCH, ...PAGE_OPTIONS];
 
 /** The API query of a tool: its fixed parameters, then the arguments as sent. */
 function queryOf(

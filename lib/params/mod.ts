@@ -23,6 +23,25 @@ export type ScreenshotParams = ScreenshotOptions;
 export type PdfParams = PdfOptions;
 
 /** Browser page options shared by screenshot, pdf and prerender. */
+/** The parameters that shape how the browser loads the page: the members of PageParams. */
+export const PAGE_OPTIONS = [
+  "waitUntil",
+  "waitForSelector",
+  "waitForTimeout",
+  "viewport",
+  "device",
+  "colorScheme",
+  "javascript",
+  "animations",
+  "mediaType",
+  "click",
+  "scroll",
+  "styles",
+  "scripts",
+  "modules",
+  "adblock",
+] as const satisfies readonly (keyof PageParams)[];
+
 export interface PageParams {
   waitUntil?: string[];
   waitForSelector?: string;
@@ -298,25 +317,7 @@ export function parseParams(query: URLSearchParams, options: { maxTimeoutMs: num
   }
   const { pdf, iframe } = values;
   const page: PageParams = {};
-  for (
-    const name of [
-      "waitUntil",
-      "waitForSelector",
-      "waitForTimeout",
-      "viewport",
-      "device",
-      "colorScheme",
-      "javascript",
-      "animations",
-      "mediaType",
-      "click",
-      "scroll",
-      "styles",
-      "scripts",
-      "modules",
-      "adblock",
-    ] as const
-  ) {
+  for (const name of PAGE_OPTIONS) {
     if (values[name] !== undefined) (page as Values)[name] = values[name];
   }
   const withoutEnabled = <T extends object>(o: T & { enabled?: boolean }): T => {

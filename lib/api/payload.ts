@@ -22,9 +22,17 @@ import {
   type StepContext,
   wantsBrowser,
 } from "./steps/context.ts";
-import { domParts, iframeOf, insightsOf } from "./steps/extras.ts";
-import { defaultFields, extractPage, mediaFields, startPlatformData } from "./steps/fields.ts";
-import { loadPage } from "./steps/page.ts";
+import { domParts, fieldsAndDomParts, iframeOf, insightsOf } from "./steps/extras.ts";
+import {
+  defaultFields,
+  extractPage,
+  fetchesFollowFields,
+  mediaFields,
+  startPlatformData,
+} from "./steps/fields.ts";
+import { isVideoPage } from "../extract/platforms/youtube_captions.ts";
+import { loadPage, type Page } from "./steps/page.ts";
+import type { VisitResult } from "../browser/types.ts";
 import { verifyCustomMedia } from "./steps/custom_media.ts";
 import { ProbeBudget } from "../media/_limit.ts";
 import { MAX_PROBES } from "../media/ping.ts";
@@ -73,16 +81,7 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
   // Awaited below with the rest; a failure while extraction runs is not left unhandled.
   capture?.catch(() => {});
   const html = page.html;
-  // The fields first, then the DOM work: on two cores, both on workers at once starve this
-  // thread (the event-loop test saw /health answer late).
-  const extracted = html === null
-    ? null
-    : await extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
-  const domWork = html !== null && (params.markdown || params.text || context.rules !== null)
-    ? contentPage(context, { html, url: page.url }, extracted?.title ?? null)
-      .then((content) => domParts(context, content, visit))
-      .then(async (dom) => (await verifyCustomMedia(context, dom.customMedia), dom))
-    : null;
+  const { extracted, domWork } = await readPage(context, page, visit);
   const meta = params.meta;
   const [captured, media, iframe, dom, insights] = await Promise.all([
     capture,
@@ -119,6 +118,42 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
     fetchMode: throughProxy(page.fetchMode, params.proxy ?? request.services.config.egressProxy),
     fetchTimeMs: page.fetchTimeMs,
   };
+}
+
+/**
+ * The default fields, awaited, and the DOM work (custom rules, markdown, text) when asked for,
+ * running. Both from one parse (one worker job) when the fields are not needed sooner (no
+ * follow-up fetch starts from them) and both read the same page. Else the fields first, then
+ * the DOM work: on two cores, both on workers at once starve this thread (the event-loop test
+ * saw /health answer late).
+ */
+async function readPage(
+  context: StepContext,
+  page: Page,
+  visit: Promise<VisitResult> | null,
+): Promise<{ extracted: Extracted | null; domWork: Promise<DomResult> | null }> {
+  const { params } = context;
+  const html = page.html;
+  if (html === null) return { extracted: null, domWork: null };
+  const target = { html, url: page.url };
+  const wantsDom = params.markdown || params.text || context.rules !== null;
+  const verified = async (
+    dom: DomResult,
+  ) => (await verifyCustomMedia(context, dom.customMedia), dom);
+  if (
+    wantsDom && page.fieldsHtml === null && visit === null && !isVideoPage(page.url) &&
+    !fetchesFollowFields(context)
+  ) {
+    const both = await fieldsAndDomParts(context, target);
+    return { extracted: both.extracted, domWork: verified(both) };
+  }
+  const extracted = await extractPage(context, { html: page.fieldsHtml ?? html, url: page.url });
+  const domWork = wantsDom
+    ? contentPage(context, target, extracted.title)
+      .then((content) => domParts(context, content, visit))
+      .then(verified)
+    : null;
+  return { extracted, domWork };
 }
 
 type Fields = Partial<Record<FrontMatterField, unknown>>;

@@ -6,6 +6,7 @@
 import { audio } from "./fields/audio.ts";
 import { author } from "./fields/author.ts";
 import { collect } from "./stream/collect.ts";
+import type { ElementProbe, PageRecord } from "./stream/record.ts";
 import { date } from "./fields/date.ts";
 import { description } from "./fields/description.ts";
 import { image } from "./fields/image.ts";
@@ -64,8 +65,16 @@ export interface ExtractOptions {
 
 /** The shared context the rules read: record, JSON-LD, platform and the URLs to resolve against. */
 export function contextFor(html: string, url: string, opts: ExtractOptions = {}): Context {
+  return contextOf(collect(html, probesFor(url)), url, opts);
+}
+
+/** The element probes of the page's platform, read in the same pass as the record. */
+export function probesFor(url: string): readonly ElementProbe[] {
+  return platformFor(url)?.probes?.(new URL(url)) ?? [];
+}
+
+function contextOf(rec: PageRecord, url: string, opts: ExtractOptions): Context {
   const platform = platformFor(url);
-  const rec = collect(html, platform?.probes?.(new URL(url)) ?? []);
   return {
     rec,
     ld: new JsonLd(rec.jsonld),
@@ -90,7 +99,22 @@ function oembed(ctx: Context): string | null {
  * the caller fetched one, comes in `opts`).
  */
 export function extract(html: string, url: string, opts: ExtractOptions = {}): Extracted {
-  const ctx = contextFor(html, url, opts);
+  return fieldsOf(contextFor(html, url, opts));
+}
+
+/**
+ * extract() from a record read already (a parse that built the page's DOM too fed it:
+ * recordCollector with probesFor(url)).
+ */
+export function extractRecord(
+  rec: PageRecord,
+  url: string,
+  opts: ExtractOptions = {},
+): Extracted {
+  return fieldsOf(contextOf(rec, url, opts));
+}
+
+function fieldsOf(ctx: Context): Extracted {
   return {
     title: title(ctx),
     description: description(ctx),

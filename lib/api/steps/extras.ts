@@ -3,11 +3,12 @@
  * `markdown` and `text` (one DOM parse on the worker pool), and `insights`.
  */
 import type { VisitResult } from "../../browser/types.ts";
-import type { DomResult } from "../../extract/dom/work.ts";
+import type { DomResult, DomWork } from "../../extract/dom/work.ts";
 import type { Extracted } from "../../extract/mod.ts";
 import { collectInsights } from "../../insights/mod.ts";
 import { fetchIframe, oembedEndpoint } from "../../oembed/mod.ts";
 import { hasPageCode, type StepContext } from "./context.ts";
+import { platformData } from "./fields.ts";
 
 export async function iframeOf(
   context: StepContext,
@@ -33,17 +34,44 @@ export async function domParts(
   const evaluated = visit && hasPageCode(params, rules)
     ? (await visit).evaluated?.map((e) => e.isFulfilled ? e.value : null)
     : undefined;
-  return await context.timings.time("extract", () =>
-    services.dom.run({
-      html: page.html,
-      url: page.url,
-      rules,
-      markdown: params.markdown,
-      text: params.text,
-      evaluated,
-      // Microlink: whole-page Markdown rules open with front matter whenever `meta` is on.
-      frontMatter: { markdown: params.frontmatter, wholePage: params.meta !== false },
-    }, { signal }));
+  return await context.timings.time(
+    "extract",
+    () => services.dom.run(domWork(context, page, evaluated), { signal }),
+  );
+}
+
+/**
+ * The default fields and the DOM work from one parse of the page, in one worker job (one copy
+ * of the page sent, one answer): for requests where nothing waits on the fields alone
+ * (fetchesFollowFields) and no browser computes rule values.
+ */
+export async function fieldsAndDomParts(
+  context: StepContext,
+  page: { html: string; url: string },
+): Promise<DomResult & { extracted: Extracted }> {
+  const { services, signal } = context;
+  return await context.timings.time("extract", async () => {
+    const fields = { fetched: await platformData(context, page.url) };
+    const dom = await services.dom.run({ ...domWork(context, page), fields }, { signal });
+    return { ...dom, extracted: dom.extracted! };
+  });
+}
+
+function domWork(
+  { params, rules }: StepContext,
+  page: { html: string; url: string },
+  evaluated?: unknown[],
+): DomWork {
+  return {
+    html: page.html,
+    url: page.url,
+    rules,
+    markdown: params.markdown,
+    text: params.text,
+    evaluated,
+    // Microlink: whole-page Markdown rules open with front matter whenever `meta` is on.
+    frontMatter: { markdown: params.frontmatter, wholePage: params.meta !== false },
+  };
 }
 
 export async function insightsOf(

@@ -2,7 +2,7 @@
  * The fields step: the default fields read from the page (lib/extract/), then its media
  * candidates probed (resolveMedia), with the manifest's icons when the page named too few logos.
  */
-import type { Extracted } from "../../extract/mod.ts";
+import type { Extracted, ExtractOptions } from "../../extract/mod.ts";
 import { fetchPlatformData } from "../../extract/platforms/endpoint.ts";
 import { MAX_CANDIDATES, resolveMedia } from "../../media/ping.ts";
 import {
@@ -28,17 +28,44 @@ export async function extractPage(
   context: StepContext,
   page: { html: string; url: string },
 ): Promise<Extracted> {
-  const { params, services, signal } = context;
+  const { services, signal } = context;
   const started = performance.now();
   try {
-    // Asking again for the final URL costs nothing more when the page did not move.
-    const fetched = params.meta === false
-      ? null
-      : await fetchPlatformData(page.url, { fetcher: services.fetcher, signal });
+    const fetched = await platformData(context, page.url);
     return await services.dom.extract(page.html, page.url, { fetched, signal });
   } finally {
     context.timings.add("extract", performance.now() - started);
   }
+}
+
+/** What the platform's endpoint answered for the page, as the fields read it (extract()). */
+export async function platformData(
+  context: StepContext,
+  pageUrl: string,
+): Promise<ExtractOptions["fetched"]> {
+  const { params, services, signal } = context;
+  // Asking again for the final URL costs nothing more when the page did not move.
+  return params.meta === false
+    ? null
+    : await fetchPlatformData(pageUrl, { fetcher: services.fetcher, signal });
+}
+
+/**
+ * Whether follow-up fetches start from the default fields (media probes and the manifest,
+ * oEmbed's iframe): then the fields are read first, on their own, so that those fetches run
+ * while the DOM work does.
+ */
+export function fetchesFollowFields(context: StepContext): boolean {
+  const { params } = context;
+  if (params.iframe !== null) return true;
+  return params.meta !== false &&
+    MEDIA_FIELDS.some((field) => params.ping[field] && !mediaOff(context, field));
+}
+
+/** A media field the answer leaves out: neither filled nor probed. */
+function mediaOff({ params }: StepContext, field: MediaField): boolean {
+  return (field === "audio" && !params.audio) || (field === "video" && !params.video) ||
+    (params.meta !== false && !params.meta.has(field));
 }
 
 /** The default fields the request keeps, in the contract's order; media filled in later. */
@@ -61,9 +88,7 @@ export async function mediaFields(
 ): Promise<Record<MediaField, MediaObject | null>> {
   const { params, services, signal } = context;
   const started = performance.now();
-  const off = (field: MediaField) =>
-    (field === "audio" && !params.audio) || (field === "video" && !params.video) ||
-    (params.meta !== false && !params.meta.has(field));
+  const off = (field: MediaField) => mediaOff(context, field);
   const candidates = Object.fromEntries(
     MEDIA_FIELDS.map((field) => [field, off(field) ? [] : extracted[field]]),
   ) as Record<MediaField, string[]>;

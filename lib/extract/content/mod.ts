@@ -10,7 +10,7 @@
  */
 import { type AnyNode, type ChildNode, type Document, Element, type ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { rawText, select, selectAll } from "../dom/mod.ts";
+import { compileSelector, rawText, select, selectAll } from "../dom/mod.ts";
 import { chromeWithin } from "./prune.ts";
 import { type Flags, scoreCandidates } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";
@@ -53,9 +53,9 @@ const WIDE_RATIO = { article: 0.2, other: 0.5 };
 /** Finds the main content of `doc`, removes the chrome inside it and returns it. */
 export function extractMainContent(doc: Document): AnyNode {
   const body = select(doc, "body") ?? adoptedBody(doc);
-  const whole = select(body, WHOLE_CONTENT);
-  if (whole) return whole;
   const stats = measure(body);
+  const whole = stats.mains.find(compileSelector(WHOLE_CONTENT));
+  if (whole) return whole;
   const head = select(doc, "head");
   const jsonLd = [...(head ? selectAll(head, LD_JSON) : []), ...stats.jsonLd];
   const stated = statedBody(jsonLd);
@@ -67,11 +67,17 @@ export function extractMainContent(doc: Document): AnyNode {
     if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
   }
-  const wide = wideChoice(body, stats);
+  const region = mainRegion(body, stats);
   const ratio = saysArticle(head, jsonLd) ? WIDE_RATIO.article : WIDE_RATIO.other;
-  if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
+  // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
+  // is not looked for.
+  const bound = stats.of(region).text - stats.of(region).linkText;
+  if (!best || bound * ratio > plainText(best, stats)) {
+    const wide = wideChoice(region, stats);
+    if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
+  }
   if (best.kept < ENOUGH_TEXT / 2) {
-    const bare = wideChoice(body, stats, true);
+    const bare = wideChoice(region, stats, true);
     if (bare.kept > best.kept * 2) best = bare;
   }
   removeAll(best.drop);
@@ -161,11 +167,14 @@ function saysArticle(head: Element | null, jsonLd: Element[]): boolean {
   return false;
 }
 
-/** The page's marked main region (or the body), with only plain chrome dropped. */
-function wideChoice(body: Element, stats: PageStats, bare = false): Choice {
+/** The page's marked main region (<main> or role=main holding much of its text), or the body. */
+function mainRegion(body: Element, stats: PageStats): Element {
   const total = stats.of(body).text;
-  const region =
-    selectAll(body, 'main, [role="main"]').find((el) => stats.of(el).text >= total * 0.4) ?? body;
+  return stats.mains.find((el) => stats.of(el).text >= total * 0.4) ?? body;
+}
+
+/** The main region with only plain chrome dropped. */
+function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
   const contentText = stats.of(region).text;
   const drop = chromeWithin([region], {
     stats,

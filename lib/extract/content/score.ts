@@ -9,7 +9,7 @@ import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely } from "./classes.ts";
-import { BLOCKS, COMMAS, linkDensity, type PageStats, SILENT } from "./stats.ts";
+import { BLOCKS, countText, linkDensity, type PageStats, SILENT } from "./stats.ts";
 
 export interface Flags {
   /** Skip subtrees whose class or id names chrome. */
@@ -131,11 +131,8 @@ function inlineRuns(el: Element, stats: PageStats): { text: number; commas: numb
   };
   for (const child of el.children) {
     spend();
-    if (isText(child)) {
-      if (!/\S/.test(child.data)) continue;
-      run.text += child.data.replace(/\s+/g, " ").length;
-      run.commas += child.data.match(COMMAS)?.length ?? 0;
-    } else if (isTag(child)) {
+    if (isText(child)) countText(child.data, run, 0);
+    else if (isTag(child)) {
       if (child.name === "br" || BLOCKS.has(child.name) || stats.of(child).hasBlock) close();
       else if (!SILENT.has(child.name) && !stats.hidden.has(child)) {
         const own = stats.of(child);

@@ -55,7 +55,6 @@ export const BLOCKS: ReadonlySet<string> = new Set(
 
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const EMBEDS = new Set(["iframe", "object", "embed", "video", "audio"]);
-export const COMMAS = /[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]/g;
 
 export const EMPTY: Stats = Object.freeze({
   text: 0,
@@ -86,68 +85,44 @@ export function measure(root: AnyNode): PageStats {
   const hidden = new Set<Element>();
   const mains: Element[] = [];
   const jsonLd: Element[] = [];
-  // Text lengths of text nodes wait on the stack beside their parents' running totals.
-  const stack: [AnyNode, boolean][] = [[root, false]];
-  const totals: Stats[] = [];
-  const open = (): Stats => ({ ...EMPTY });
-  totals.push(open());
+  // Nodes to visit, and (marked by CLOSE after them) nodes whose children are all counted:
+  // the running totals of open elements wait on their own stack.
+  const stack: (AnyNode | typeof CLOSE)[] = [root];
+  const totals: Stats[] = [{ ...EMPTY }];
   while (stack.length) {
     spend();
-    const [node, done] = stack.pop()!;
+    const item = stack.pop()!;
+    if (item === CLOSE) {
+      close(stack.pop() as AnyNode, totals, stats);
+      continue;
+    }
+    const node = item;
     if (isText(node)) {
-      const text = node.data;
-      if (!/\S/.test(text)) {
-        totals[totals.length - 1]!.text += text.length ? 1 : 0;
-        continue;
-      }
-      const top = totals[totals.length - 1]!;
-      top.text += text.replace(/\s+/g, " ").length;
-      top.commas += text.match(COMMAS)?.length ?? 0;
+      countText(node.data, totals[totals.length - 1]!);
       continue;
     }
     if (!("children" in node)) continue;
-    const el = isTag(node) ? node : null;
-    if (!done) {
-      if (el) {
-        if (el.name === "img" || el.name === "picture") {
-          totals[totals.length - 1]!.images++;
-          continue;
-        }
-        if (el.name === "input") {
-          totals[totals.length - 1]!.inputs++;
-          continue;
-        }
-        if (EMBEDS.has(el.name)) totals[totals.length - 1]!.embeds++;
-        if (el.name === "script" && el.attribs.type === "application/ld+json") jsonLd.push(el);
-        if (SILENT.has(el.name)) continue;
-        if (el.name === "main" || el.attribs.role === "main") mains.push(el);
-        if (isHidden(el)) hidden.add(el);
+    if (isTag(node)) {
+      const el = node;
+      const top = totals[totals.length - 1]!;
+      if (el.name === "img" || el.name === "picture") {
+        top.images++;
+        continue;
       }
-      stack.push([node, true]);
-      totals.push(open());
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i]!, false]);
-      continue;
+      if (el.name === "input") {
+        top.inputs++;
+        continue;
+      }
+      if (EMBEDS.has(el.name)) top.embeds++;
+      if (el.name === "script" && el.attribs.type === "application/ld+json") jsonLd.push(el);
+      if (SILENT.has(el.name)) continue;
+      if (el.name === "main" || el.attribs.role === "main") mains.push(el);
+      if (isHidden(el)) hidden.add(el);
     }
-    const own = totals.pop()!;
-    const parent = totals[totals.length - 1]!;
-    if (el) {
-      if (el.name === "a") own.linkText = own.text;
-      if (el.name === "p") own.paragraphs++;
-      if (el.name === "li") own.listItems++;
-      if (HEADINGS.has(el.name)) own.headingText = own.text;
-      if (BLOCKS.has(el.name)) parent.hasBlock = true;
-      stats.set(el, own);
-    }
-    parent.text += own.text;
-    parent.linkText += own.linkText;
-    parent.commas += own.commas;
-    parent.paragraphs += own.paragraphs;
-    parent.images += own.images;
-    parent.listItems += own.listItems;
-    parent.inputs += own.inputs;
-    parent.embeds += own.embeds;
-    parent.headingText += own.headingText;
-    parent.hasBlock ||= own.hasBlock;
+    stack.push(node, CLOSE);
+    totals.push({ ...EMPTY });
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   // Most of the page hidden is content a script shows (a paywall or age gate in the markup):
   // readers of the page see it, and so it counts.
@@ -157,6 +132,83 @@ export function measure(root: AnyNode): PageStats {
     if (stats.get(el)!.text >= total * 0.25) hidden.delete(el);
   }
   return { of: (el) => stats.get(el) ?? EMPTY, hidden, mains, jsonLd };
+}
+
+/** Marks, on measure's stack, that the node under it has had all its children counted. */
+const CLOSE = Symbol("close");
+
+/** An element's own figures, all its children counted, added to its parent's. */
+function close(node: AnyNode, totals: Stats[], stats: Map<Element, Stats>): void {
+  const own = totals.pop()!;
+  const parent = totals[totals.length - 1]!;
+  if (isTag(node)) {
+    const name = node.name;
+    if (name === "a") own.linkText = own.text;
+    if (name === "p") own.paragraphs++;
+    if (name === "li") own.listItems++;
+    if (HEADINGS.has(name)) own.headingText = own.text;
+    if (BLOCKS.has(name)) parent.hasBlock = true;
+    stats.set(node, own);
+  }
+  parent.text += own.text;
+  parent.linkText += own.linkText;
+  parent.commas += own.commas;
+  parent.paragraphs += own.paragraphs;
+  parent.images += own.images;
+  parent.listItems += own.listItems;
+  parent.inputs += own.inputs;
+  parent.embeds += own.embeds;
+  parent.headingText += own.headingText;
+  parent.hasBlock ||= own.hasBlock;
+}
+
+/**
+ * Adds a text's length with whitespace runs counted as one (as `text.replace(/\s+/g, " ")`
+ * would make it) and its commas to `into`, in one pass that builds no string; a text of
+ * whitespace only counts `blank`, an empty one nothing.
+ */
+export function countText(
+  text: string,
+  into: { text: number; commas: number },
+  blank = 1,
+): void {
+  let length = 0;
+  let commas = 0;
+  let space = false;
+  let visible = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      if (!space) length++;
+      space = true;
+      continue;
+    }
+    space = false;
+    visible = true;
+    length++;
+    if (isComma(c)) commas++;
+  }
+  if (!visible) {
+    into.text += text.length ? blank : 0;
+    return;
+  }
+  into.text += length;
+  into.commas += commas;
+}
+
+/** The characters of the regular expressions' `\s`. */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
+    c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Commas of Latin, Arabic and CJK scripts (and their small and full-width forms). */
+function isComma(c: number): boolean {
+  if (c < 0x60c) return c === 0x2c;
+  return c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 ||
+    c === 0x2e34 || c === 0x2e32 || c === 0xff0c || c === 0x3001;
 }
 
 export function linkDensity(s: Stats): number {

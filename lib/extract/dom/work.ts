@@ -7,11 +7,14 @@
 import { type Budget, withBudget } from "./budget.ts";
 import { type CustomMedia, runRulesOnDocument } from "../custom/mod.ts";
 import type { CustomRules } from "../custom/rules.ts";
-import { parseHtml } from "./mod.ts";
+import { type Document, parseHtml } from "./mod.ts";
 import { documentToMarkdown } from "../content/markdown.ts";
 import { extractMainContent } from "../content/mod.ts";
 import { renderPlainText } from "../content/plain_text.ts";
 import { countWords } from "../content/front_matter.ts";
+import { type Extracted, type ExtractOptions, extractRecord, probesFor } from "../mod.ts";
+import { PARSER_OPTIONS, recordCollector } from "../stream/collect.ts";
+import { parseDocumentWith } from "../stream/html_parser.ts";
 
 export interface DomWork {
   html: string;
@@ -24,9 +27,16 @@ export interface DomWork {
   evaluated?: unknown[];
   /** Which Markdown gets front matter, so its words are counted here, off the main thread. */
   frontMatter?: { markdown: boolean; wholePage: boolean };
+  /**
+   * The default fields too (extract() with these options), read from the same parse: one pass
+   * over the page and one worker job instead of two.
+   */
+  fields?: ExtractOptions;
 }
 
 export interface DomResult {
+  /** The default fields, when the work asked for them. */
+  extracted: Extracted | null;
   custom: Record<string, unknown>;
   /** The media values inside `custom`, by reference, for the probes to complete. */
   customMedia: CustomMedia[];
@@ -47,7 +57,7 @@ export const WORKER_THRESHOLD = 16 * 1024;
 /** The work itself, synchronous; throws BudgetExceeded once `budget` is spent. */
 export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   const run = (): DomResult => {
-    const doc = parseHtml(work.html);
+    const { doc, extracted } = parse(work);
     const wholePage = new Set<string>();
     const media: CustomMedia[] = [];
     const custom = work.rules
@@ -71,6 +81,7 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
     }
     const counted = markdown !== null && work.frontMatter?.markdown;
     return {
+      extracted,
       custom,
       customMedia: media,
       markdown,
@@ -80,4 +91,12 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
     };
   };
   return budget ? withBudget(budget, run) : run();
+}
+
+/** The page's DOM, and its default fields from the same parse when the work asks for them. */
+function parse(work: DomWork): { doc: Document; extracted: Extracted | null } {
+  if (!work.fields) return { doc: parseHtml(work.html), extracted: null };
+  const record = recordCollector(probesFor(work.url));
+  const doc = parseDocumentWith(work.html, record, PARSER_OPTIONS);
+  return { doc, extracted: extractRecord(record.finish(), work.url, work.fields) };
 }

@@ -137,6 +137,32 @@ function push<K>(map: Map<K, string[]>, key: K, value: string): void {
  * platform probes, read in the same pass.
  */
 export function collect(html: string, probes: readonly ElementProbe[] = []): PageRecord {
+  const collector = recordCollector(probes);
+  new LinearParser(collector, PARSER_OPTIONS).end(html);
+  return collector.finish();
+}
+
+/** The tokenizer's options the record is read with (a DOM parse that feeds it uses the same). */
+export const PARSER_OPTIONS = {
+  decodeEntities: true,
+  lowerCaseTags: true,
+  lowerCaseAttributeNames: true,
+} as const;
+
+/** The parser events the record is made of, and the record once the parse has ended. */
+export interface RecordCollector {
+  onopentag(name: string, attribs: Record<string, string>): void;
+  onclosetag(name: string): void;
+  ontext(data: string): void;
+  /** The record, unclosed elements closed. */
+  finish(): PageRecord;
+}
+
+/**
+ * The record's reader as parser callbacks, so that one parse can feed it and a DOM at once
+ * (parseDocumentAndRecord).
+ */
+export function recordCollector(probes: readonly ElementProbe[] = []): RecordCollector {
   const rec = emptyRecord();
   const stack: Frame[] = [];
   const active: Capture[] = [];
@@ -395,7 +421,7 @@ export function collect(html: string, probes: readonly ElementProbe[] = []): Pag
     }
   };
 
-  const parser = new LinearParser({
+  return {
     onopentag: open,
     onclosetag: close,
     ontext(data) {
@@ -412,9 +438,10 @@ export function collect(html: string, probes: readonly ElementProbe[] = []): Pag
         if (c.text.length < c.cap) c.text += data;
       }
     },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-  parser.end(html);
-  // Unclosed elements at EOF still hand in what they collected.
-  while (stack.length) close(stack[stack.length - 1]!.tag);
-  return rec;
+    finish() {
+      // Unclosed elements at EOF still hand in what they collected.
+      while (stack.length) close(stack[stack.length - 1]!.tag);
+      return rec;
+    },
+  };
 }

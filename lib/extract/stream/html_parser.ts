@@ -163,3 +163,71 @@ export function parseDocument(html: string, options: ParserOptions & DomHandlerO
   new LinearParser(handler, options).end(html);
   return handler.root;
 }
+
+/** Parser events a second reader of the same parse takes (the default fields' record). */
+export interface ParseListener {
+  onopentag(name: string, attribs: Record<string, string>): void;
+  onclosetag(name: string): void;
+  ontext(data: string): void;
+}
+
+/**
+ * The parser's callbacks for a DOM handler and `listener` at once. Past MAX_DOM_NODES the tree
+ * stops growing (nodes are linked when made: what was built stays a valid tree) while the parse
+ * goes on: the listener reads the whole page, as it would alone.
+ */
+function shared(dom: DomHandler, listener: ParseListener): Callbacks {
+  let nodes = 0;
+  const room = () => nodes < MAX_DOM_NODES;
+  return {
+    onparserinit: (parser) => dom.onparserinit(parser),
+    onreset: () => dom.onreset(),
+    onend: () => dom.onend(),
+    onerror: (error) => dom.onerror(error),
+    onopentag(name, attribs) {
+      listener.onopentag(name, attribs);
+      if (!room()) return;
+      nodes++;
+      dom.onopentag(name, attribs);
+    },
+    onclosetag(name) {
+      listener.onclosetag(name);
+      if (room()) dom.onclosetag();
+    },
+    ontext(data) {
+      listener.ontext(data);
+      if (!room()) return;
+      nodes++;
+      dom.ontext(data);
+    },
+    oncomment(data) {
+      if (room()) dom.oncomment(data);
+    },
+    oncommentend() {
+      if (room()) dom.oncommentend();
+    },
+    oncdatastart() {
+      if (room()) dom.oncdatastart();
+    },
+    oncdataend() {
+      if (room()) dom.oncdataend();
+    },
+    onprocessinginstruction(name, data) {
+      if (room()) dom.onprocessinginstruction(name, data);
+    },
+  };
+}
+
+/**
+ * One parse for two readers: the DOM (as parseDocument builds it) and `listener`, which gets
+ * the same events a parse of its own would give it (same options: PARSER_OPTIONS of the record).
+ */
+export function parseDocumentWith(
+  html: string,
+  listener: ParseListener,
+  options: ParserOptions & DomHandlerOptions,
+): Document {
+  const dom = new DomHandler(undefined, options);
+  new LinearParser(shared(dom, listener), options).end(html);
+  return dom.root;
+}

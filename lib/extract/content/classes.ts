@@ -163,20 +163,52 @@ const UNLIKELY = new Set([
 /** Words of content that keep an unlikely-looking element in the running. */
 const MAYBE = new Set(["and", "article", "body", "column", "content", "main", "story", "post"]);
 
-/** Read once per element: every pass asks again of the same elements. */
-const TOKENS = new WeakMap<Element, string[][]>();
-const NONE: string[][] = [];
+/** What an element's class and id say, read once per distinct value. */
+interface Names {
+  /** The words of each class token and of the id, lowercased. */
+  tokens: string[][];
+  /** The class weight these names give (itemprop aside). */
+  weight: number;
+  /** Names of chrome, never of content (role aside). */
+  unlikely: boolean;
+}
+
+const NONE: Names = { tokens: [], weight: 0, unlikely: false };
+
+/**
+ * Names read already, by their text: pages repeat the same class on many elements, and every
+ * pass asks again of the same ones. Emptied past MAX_NAME_CHARS of keys, so that no page's
+ * (or run of pages') names grow it without bound.
+ */
+const NAMES = new Map<string, Names>();
+const MAX_NAME_CHARS = 1_000_000;
+let nameChars = 0;
+
+function namesOf(el: Element): Names {
+  const { class: cls, id } = el.attribs;
+  if (cls === undefined && id === undefined) return NONE;
+  // The tokens are those of the class and id joined: the joined text is the key.
+  const key = id === undefined ? cls! : cls === undefined ? id : `${cls} ${id}`;
+  let names = NAMES.get(key);
+  if (!names) {
+    if (nameChars + key.length > MAX_NAME_CHARS) {
+      NAMES.clear();
+      nameChars = 0;
+    }
+    names = readNames(key);
+    NAMES.set(key, names);
+    nameChars += key.length;
+  }
+  return names;
+}
 
 /** The words of each class token and of the id, lowercased. */
 export function nameTokens(el: Element): string[][] {
-  if (el.attribs.class === undefined && el.attribs.id === undefined) return NONE;
-  let tokens = TOKENS.get(el);
-  if (!tokens) TOKENS.set(el, tokens = readTokens(el));
-  return tokens;
+  return namesOf(el).tokens;
 }
 
-function readTokens(el: Element): string[][] {
-  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.trim();
+function readNames(key: string): Names {
+  const names = key.trim();
   if (!names) return NONE;
   const tokens: string[][] = [];
   for (const token of names.split(/\s+/)) {
@@ -184,7 +216,7 @@ function readTokens(el: Element): string[][] {
       .filter(Boolean);
     if (words.length) tokens.push(words);
   }
-  return tokens;
+  return { tokens, weight: tokensWeight(tokens), unlikely: tokensUnlikely(tokens) };
 }
 
 /** Whether one token names something of `set`, and not merely a layout or state of it. */
@@ -199,39 +231,35 @@ function tokenIs(words: string[], set: Set<string>): boolean {
 
 /** Readability's class weight from tokens: -25 for chrome, +25 for content, each at most once. */
 export function classWeight(el: Element): number {
-  let weight = 0;
-  let negative = false;
-  let positive = false;
-  for (const words of nameTokens(el)) {
-    if (!negative && tokenIs(words, NEGATIVE)) negative = true;
-    if (!positive && words.some((w) => POSITIVE.has(w))) positive = true;
-  }
-  if (negative) weight -= 25;
-  if (positive) weight += 25;
+  let weight = namesOf(el).weight;
   const itemprop = el.attribs.itemprop;
   if (itemprop && /articlebody|text/i.test(itemprop)) weight += 25;
   return weight;
 }
 
-const UNLIKELY_SEEN = new WeakMap<Element, boolean>();
+function tokensWeight(tokens: string[][]): number {
+  let weight = 0;
+  let negative = false;
+  let positive = false;
+  for (const words of tokens) {
+    if (!negative && tokenIs(words, NEGATIVE)) negative = true;
+    if (!positive && words.some((w) => POSITIVE.has(w))) positive = true;
+  }
+  if (negative) weight -= 25;
+  if (positive) weight += 25;
+  return weight;
+}
+
+const UNLIKELY_ROLE = /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog)$/;
 
 /** An element whose names say chrome and never content: skipped with its subtree. */
 export function isUnlikely(el: Element): boolean {
-  if (el.attribs.class === undefined && el.attribs.id === undefined && !el.attribs.role) {
-    return false;
-  }
-  let unlikely = UNLIKELY_SEEN.get(el);
-  if (unlikely === undefined) UNLIKELY_SEEN.set(el, unlikely = readUnlikely(el));
-  return unlikely;
+  const role = el.attribs.role;
+  if (role && UNLIKELY_ROLE.test(role)) return true;
+  return namesOf(el).unlikely;
 }
 
-function readUnlikely(el: Element): boolean {
-  const tokens = nameTokens(el);
-  const role = el.attribs.role;
-  if (role && /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog)$/.test(role)) {
-    return true;
-  }
-  if (!tokens.length) return false;
+function tokensUnlikely(tokens: string[][]): boolean {
   let unlikely = false;
   for (const words of tokens) {
     if (words.some((w) => MAYBE.has(w))) return false;

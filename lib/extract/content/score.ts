@@ -75,9 +75,8 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
     let el = from;
     for (let level = 0; el && level < LEVELS; level++) {
       spend();
-      if (!scores.has(el)) scores.set(el, initialScore(el, flags));
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
-      scores.set(el, scores.get(el)! + score / divider);
+      scores.set(el, (scores.get(el) ?? initialScore(el, flags)) + score / divider);
       el = parentElement(el);
     }
   };

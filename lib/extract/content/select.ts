@@ -13,12 +13,7 @@ const TOP_CANDIDATES = 5;
 const MIN_SHARING = 3;
 
 export function topCandidate(scores: Scores, body: Element): Element | null {
-  const ranked: [Element, number][] = [];
-  for (const entry of scores) {
-    spend();
-    ranked.push(entry);
-  }
-  ranked.sort((a, b) => b[1] - a[1]);
+  const ranked = topScores(scores, TOP_CANDIDATES);
   const best = ranked[0];
   if (!best || best[1] <= 0) return null;
   let [top, topScore] = best;
@@ -65,6 +60,24 @@ export function topCandidate(scores: Scores, body: Element): Element | null {
     spend();
     if (parent.children.filter((c) => c.type === "tag").length !== 1) break;
     top = parent;
+  }
+  return top;
+}
+
+/**
+ * The `count` best scores, best first, the earlier scored first among equals (as a stable sort
+ * of them all would rank them), in one pass that sorts nothing.
+ */
+function topScores(scores: Scores, count: number): [Element, number][] {
+  const top: [Element, number][] = [];
+  for (const entry of scores) {
+    spend();
+    const score = entry[1];
+    if (top.length === count && !(score > top[count - 1]![1])) continue;
+    let at = top.length;
+    while (at > 0 && top[at - 1]![1] < score) at--;
+    top.splice(at, 0, entry);
+    if (top.length > count) top.pop();
   }
   return top;
 }

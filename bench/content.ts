@@ -26,6 +26,7 @@ import { extractMainContent } from "../lib/extract/content/mod.ts";
 import { renderPlainText } from "../lib/extract/content/plain_text.ts";
 import { createHandler } from "../lib/handler/mod.ts";
 import { setQuiet } from "../lib/util/log.ts";
+import { PHASES } from "../lib/util/server_timing.ts";
 import { benchConfig } from "./_config.ts";
 
 interface Page {
@@ -348,17 +349,14 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   );
   // Where a request's time goes, so that the floor of each part can be read off.
   const part = (name: string) => median(phases.map((p) => p[name] ?? 0));
+  const shown = PHASES.filter((name) => part(name) >= 0.05);
   write(
     `  phases of the best request (medians, ms): ` +
-      ["fetch", "decode", "extract", "store"].map((name) =>
-        `${name} ${f(part(name))}`
-      ).join(
-        ", ",
-      ) +
-      `, server total ${
+      shown.map((name) => `${name} ${f(part(name))}`).join(", ") +
+      `; server total ${
         f(part("total"))
-      }; outside it (HTTP both ways, JSON read by the ` +
-      `client) ${f(part("rest"))}`,
+      }, outside it (HTTP both ways, the client's JSON read) ` +
+      f(part("rest")),
   );
   // The floor of any reader that builds a DOM: linkedom builds Readability's with htmlparser2
   // too, so no request that parses the page can be much under this share of Readability.

@@ -40,6 +40,8 @@ Deno.test("function: headers, element handles, mouse, viewport, history, profili
       assert.ok(agents.includes(answer.value["user-agent"]), JSON.stringify(answer.value));
       assert.equal(answer.value["x-secret"], undefined);
       assert.equal(answer.value.authorization, undefined);
+      assert.equal(answer.value["proxy-connection"], undefined);
+      assert.equal(answer.value.host, new URL(parity.url("/app")).host);
       assert.ok(!JSON.stringify(answer.value).includes("s3cret"));
     },
   );

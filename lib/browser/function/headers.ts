@@ -9,6 +9,8 @@
  */
 
 const CREDENTIALS = new Set(["authorization", "cookie", "proxy-authorization"]);
+/** Hop-by-hop: what Chromium said to linkpeek's egress proxy, not what the target got. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection"]);
 
 export function functionHeaders(
   sent: Record<string, string>,
@@ -19,7 +21,7 @@ export function functionHeaders(
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(sent)) {
     const lower = name.toLowerCase();
-    if (CREDENTIALS.has(lower) || secret.has(lower)) continue;
+    if (CREDENTIALS.has(lower) || HOP_BY_HOP.has(lower) || secret.has(lower)) continue;
     out[lower] = value;
   }
   return out;

@@ -33,7 +33,7 @@ Deno.test("function through @microlink/function: Puppeteer's page API, isolated"
       await page.click("#go");
       const found = await page.waitForSelector("#greeting", { timeout: 5000 });
       return {
-        found,
+        found: await found.evaluate((e: Any) => e.id),
         greeting: await page.$eval("#greeting", (el: Any) => el.textContent),
         items: await page.$$eval(
           "li",
@@ -49,7 +49,7 @@ Deno.test("function through @microlink/function: Puppeteer's page API, isolated"
     });
     assert.equal(answer.isFulfilled, true, JSON.stringify(answer));
     assert.deepEqual(answer.value, {
-      found: true,
+      found: "greeting",
       greeting: "Hello, Kiko",
       items: "x+y",
       title: "Form",

@@ -63,6 +63,11 @@ export class ElementTable {
     });
   }
 
+  /** How many more handles the function may hold. */
+  room(): number {
+    return MAX_ELEMENTS - this.#handles.size;
+  }
+
   get(id: unknown): ElementHandle {
     const handle = typeof id === "number" ? this.#handles.get(id) : undefined;
     if (!handle) throw invalid("This element handle was disposed of, or never existed.");

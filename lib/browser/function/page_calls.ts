@@ -7,7 +7,7 @@
  * bounded in length. Navigations (goto, reload, goBack, goForward, a click on a link) happen in
  * the visit's context, behind its guarded egress proxy.
  */
-import type { HTTPResponse, MouseButton, Page } from "puppeteer-core";
+import type { ElementHandle, HTTPResponse, MouseButton, Page } from "puppeteer-core";
 import { DENIED_HEADER } from "../proxy_server.ts";
 import {
   boolean,
@@ -125,9 +125,8 @@ const HANDLERS: Record<string, Handler> = {
       ...o,
       timeout: within(ctx, o.timeout),
     });
-    // An element handle cannot cross into the sandbox: whether one was found does.
-    await handle?.dispose();
-    return handle !== null;
+    // As in Puppeteer: the element (null when waiting for it to be hidden).
+    return handle ? (await ctx.elements.add([handle]))[0] : null;
   },
   waitForFunction: async ([code, opts, ...args], ctx) => {
     const o = options(opts, { timeout, polling: oneOf("raf", "mutation") });
@@ -149,7 +148,24 @@ const HANDLERS: Record<string, Handler> = {
     const handle = await page.$(selector(sel));
     return handle ? (await elements.add([handle]))[0] : null;
   },
-  $$: async ([sel], { page, elements }) => elements.add(await page.$$(selector(sel))),
+  $$: async ([sel], { page, elements }) => {
+    // At most one past what the table has room for is made into handles here: a page of a
+    // million matches costs the page a list, never linkpeek a million handles.
+    const list = await page.evaluateHandle(
+      (s: string, n: number) => [...document.querySelectorAll(s)].slice(0, n),
+      selector(sel),
+      elements.room() + 1,
+    );
+    try {
+      const found = [...(await list.getProperties()).values()];
+      // querySelectorAll gives Elements.
+      const handles = found.flatMap((h) => (h.asElement() as ElementHandle<Element> | null) ?? []);
+      await Promise.all(found.filter((h) => !h.asElement()).map((h) => h.dispose()));
+      return await elements.add(handles);
+    } finally {
+      await list.dispose();
+    }
+  },
   setViewport: async ([viewport], { page }) => {
     // The bounds of the `viewport` parameter.
     const v = options(viewport, {

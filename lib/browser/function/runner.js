@@ -105,7 +105,10 @@ const page = offering("page", {
   focus: (selector) => call("focus", [selector]),
   hover: (selector) => call("hover", [selector]),
   select: (selector, ...values) => call("select", [selector, ...values]),
-  waitForSelector: (selector, options) => call("waitForSelector", [selector, options]),
+  waitForSelector: (selector, options) =>
+    call("waitForSelector", [selector, options]).then((id) =>
+      id === null ? null : elementHandle(id)
+    ),
   waitForFunction: (fn, options, ...args) => call("waitForFunction", [code(fn), options, ...args]),
   waitForNetworkIdle: (options) => call("waitForNetworkIdle", [options]),
   // Gone from Puppeteer since v22, still in Microlink's guides: a plain timer here (the

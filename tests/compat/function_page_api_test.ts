@@ -184,7 +184,7 @@ Deno.test("function: headers, element handles, mouse, viewport, history, profili
       answer.profiling.cpu > idle.profiling.cpu,
       `${answer.profiling.cpu} vs ${idle.profiling.cpu}`,
     );
-    const { phases, cpu, memory, size } = answer.profiling;
+    const { phases, memory, size } = answer.profiling;
     assert.deepEqual(Object.keys(phases).sort(), ["build", "install", "run", "spawn", "total"]);
     assert.equal(phases.install, 0);
     assert.ok(phases.build + phases.spawn + phases.run <= phases.total + 3, JSON.stringify(phases));

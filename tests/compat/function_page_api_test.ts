@@ -97,6 +97,8 @@ Deno.test("function: headers, element handles, mouse, viewport, history, profili
     assert.equal(answer.isFulfilled, false);
     assert.equal(answer.value.name, "TypeError");
     assert.match(answer.value.message, /page\.cookies\(\) is not available.*offered: .*\$\$/);
+    const printed = await call(async ({ page }: Any) => `${page} ${await page.$("#go")}`);
+    assert.equal(printed.value, "[object Object] [object Object]");
     const handle = await call(async ({ page }: Any) => (await page.$("#go")).asElement());
     assert.match(handle.value.message, /ElementHandle\.asElement\(\) is not available/);
   });

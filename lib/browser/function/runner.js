@@ -50,7 +50,8 @@ function offering(name, methods) {
   const offered = Object.keys(methods).join(", ");
   return new Proxy(methods, {
     get(target, key) {
-      if (typeof key === "symbol" || Object.hasOwn(target, key)) return target[key];
+      // Inherited ones too (toString, valueOf): printing the object stays safe.
+      if (typeof key === "symbol" || key in target) return target[key];
       // Not a thenable, not JSON-shaped: awaiting or logging the object stays safe.
       if (key === "then" || key === "toJSON") return undefined;
       return () => {

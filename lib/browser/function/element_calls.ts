@@ -30,7 +30,7 @@ async function withElement(
 ): Promise<unknown> {
   const slot = `__linkpeek_element_${toBase64Url(crypto.getRandomValues(new Uint8Array(12)))}`;
   await handle.evaluate((element, name) => {
-    (globalThis as unknown as Record<string, Element>)[name] = element;
+    (globalThis as unknown as Record<string, unknown>)[name] = element;
   }, slot);
   const key = JSON.stringify(slot);
   return await inPage(

@@ -152,14 +152,13 @@ const HANDLERS: Record<string, Handler> = {
     // At most one past what the table has room for is made into handles here: a page of a
     // million matches costs the page a list, never linkpeek a million handles.
     const list = await page.evaluateHandle(
-      (s: string, n: number) => [...document.querySelectorAll(s)].slice(0, n),
-      selector(sel),
-      elements.room() + 1,
+      `[...document.querySelectorAll(${JSON.stringify(selector(sel))})]` +
+        `.slice(0, ${elements.room() + 1})`,
     );
     try {
       const found = [...(await list.getProperties()).values()];
       // querySelectorAll gives Elements.
-      const handles = found.flatMap((h) => (h.asElement() as ElementHandle<Element> | null) ?? []);
+      const handles = found.flatMap((h) => (h.asElement() as ElementHandle | null) ?? []);
       await Promise.all(found.filter((h) => !h.asElement()).map((h) => h.dispose()));
       return await elements.add(handles);
     } finally {

@@ -87,10 +87,32 @@ type Message =
   | { type: "built" }
   | { type: "call"; id: number; method: unknown; args: unknown }
   | { type: "log"; level: string; text: string }
-  | { type: "done"; isFulfilled: boolean; value: unknown; usage?: Usage };
+  | { type: "done"; isFulfilled: boolean; value: unknown; usage?: unknown };
 
 /** What the sandbox measured of itself: CPU milliseconds and memory bytes since the job. */
 type Usage = Pick<FunctionProfiling, "cpu" | "memory">;
+
+/**
+ * The sandbox's own report, kept only as the numbers it should be: the function runs in that
+ * process and could send anything in their place (a long string would bloat the answer).
+ */
+function readUsage(raw: unknown): Usage {
+  const count = (v: unknown) =>
+    typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : null;
+  const report = (raw ?? {}) as { cpu?: unknown; memory?: Record<string, unknown> | null };
+  const m = report.memory ?? {};
+  const memory = {
+    total: count(m.total),
+    used: count(m.used),
+    heap: count(m.heap),
+    external: count(m.external),
+  };
+  const complete = Object.values(memory).every((v) => v !== null);
+  return {
+    cpu: count(report.cpu),
+    memory: complete ? memory as NonNullable<Usage["memory"]> : null,
+  };
+}
 
 /** Lines of the child's stdout; a line over MAX_LINE_BYTES ends the reading with `false`. */
 async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string | false> {
@@ -231,11 +253,12 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
   const settled = (done: Extract<Message, { type: "done" }>): SandboxAnswer => {
     const value = done.value ?? null;
     const chars = done.isFulfilled === true ? JSON.stringify(value).length : 0;
-    if (chars > job.limit.chars) return rejected("RangeError", job.limit.tooLarge, done.usage);
+    const usage = readUsage(done.usage);
+    if (chars > job.limit.chars) return rejected("RangeError", job.limit.tooLarge, usage);
     return {
       isFulfilled: done.isFulfilled === true,
       value: done.isFulfilled === true ? value : rejection(value),
-      profiling: profile(done.usage),
+      profiling: profile(usage),
       logging,
       chars,
     };

@@ -221,7 +221,7 @@ Deno.test("function through @microlink/function: Puppeteer's page API, isolated"
       const all = [];
       while (true) all.push(new Array(1e5).fill(Math.random()));
     }, { timeout: "20s" });
-    assert.equal(answer.value.name, "RangeError", JSON.stringify(answer.value));
+    assert.equal(answer.value.name, "MemoryError", JSON.stringify(answer.value));
     assert.match(answer.value.message, /out of memory/);
   });
 

@@ -297,7 +297,8 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
     const status = await child.status;
     const why = await stderr;
     if (/out of memory|heap limit/i.test(why)) {
-      return rejected("RangeError", `The function ran out of memory (${FUNCTION_HEAP_MB} MB).`);
+      // Microlink's name for a function past its memory limit.
+      return rejected("MemoryError", `The function ran out of memory (${FUNCTION_HEAP_MB} MB).`);
     }
     return rejected(
       "Error",

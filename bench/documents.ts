@@ -4,11 +4,15 @@
  * directly on this thread (for PDF, pdf.js itself: getDocument and every page's text), in one
  * run, on documents of 10, 100 and 1,000 pages (or the equivalent: sections, slides, chapters,
  * 50 spreadsheet rows a page) generated here. Printed per format and size: median time of each,
- * linkpeek's ratio to the bare converter (target ≤ 1.2x), the growth per tenfold size
- * (linear: ~10x), and peak RSS growth during each. Then 50 hostile documents
+ * linkpeek's ratio to the bare converter (target ≤ 1.2x), the median CPU time the process spent
+ * on each (every thread: linkpeek's fetch, workers and fields; the peer's GC), the growth per
+ * tenfold size of both (linear: ~10x), and peak RSS growth during each. On a machine shared
+ * with other work, wall time swings with the load (a run waits for a core) while CPU time
+ * does not: both ratios are printed. Then 50 hostile documents
  * (tests/documents/_hostile.ts) one after another: RSS before and after (target: back within
  * 10%) and the longest event-loop stall while they ran (target: none over 100 ms).
  */
+import process from "node:process";
 import { zipSync } from "fflate";
 import { convertDocument } from "../lib/documents/convert.ts";
 import type { DocumentFormat } from "../lib/documents/detect.ts";
@@ -16,7 +20,8 @@ import { q, serve, testApp, testConfig } from "../tests/_fixtures.ts";
 import { hostileDocuments, pdfOf } from "../tests/documents/_hostile.ts";
 
 const SIZES = [10, 100, 1000];
-const ROUNDS = 3;
+/** `DOCUMENT_ROUNDS=7` measures each size more times (medians). */
+const ROUNDS = Number(Deno.env.get("DOCUMENT_ROUNDS") ?? 3);
 const ALL_FORMATS: DocumentFormat[] = [
   "pdf",
   "docx",
@@ -27,8 +32,9 @@ const ALL_FORMATS: DocumentFormat[] = [
   "epub",
 ];
 /** `DOCUMENT_FORMATS=rtf,pdf` measures only those. */
-const FORMATS = (Deno.env.get("DOCUMENT_FORMATS")?.split(",") as DocumentFormat[] | undefined)
-  ?.filter((f) => ALL_FORMATS.includes(f)) ?? ALL_FORMATS;
+const FORMATS =
+  (Deno.env.get("DOCUMENT_FORMATS")?.split(",") as DocumentFormat[] | undefined)
+    ?.filter((f) => ALL_FORMATS.includes(f)) ?? ALL_FORMATS;
 const text = (value: string) => new TextEncoder().encode(value);
 const write = (line = "") => Deno.stdout.writeSync(text(line + "\n"));
 
@@ -46,13 +52,17 @@ const CORE = text(
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
-  const each = <T>(fn: (page: number) => T) => Array.from({ length: pages }, (_, i) => fn(i + 1));
-  const lines = (page: number) => Array.from({ length: PARAGRAPHS }, (_, i) => sentence(page, i));
+  const each = <T>(fn: (page: number) => T) =>
+    Array.from({ length: pages }, (_, i) => fn(i + 1));
+  const lines = (page: number) =>
+    Array.from({ length: PARAGRAPHS }, (_, i) => sentence(page, i));
   switch (format) {
     case "pdf": {
       const objects = [
         "<< /Type /Catalog /Pages 2 0 R >>",
-        `<< /Type /Pages /Kids [${each((p) => `${2 + p * 2} 0 R`).join(" ")}] /Count ${pages} >>`,
+        `<< /Type /Pages /Kids [${
+          each((p) => `${2 + p * 2} 0 R`).join(" ")
+        }] /Count ${pages} >>`,
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
       ];
       for (let p = 1; p <= pages; p++) {
@@ -69,11 +79,12 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
       return pdfOf(objects);
     }
     case "docx": {
-      const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+      const W =
+        'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
       const p = (t: string, heading = false) =>
-        `<w:p>${heading ? '<w:pPr><w:outlineLvl w:val="0"/></w:pPr>' : ""}<w:r><w:t>${
-          escape(t)
-        }</w:t></w:r></w:p>`;
+        `<w:p>${
+          heading ? '<w:pPr><w:outlineLvl w:val="0"/></w:pPr>' : ""
+        }<w:r><w:t>${escape(t)}</w:t></w:r></w:p>`;
       const body = each((n) =>
         p(`Heading of page ${n}`, true) + lines(n).map((l) => p(l)).join("")
       );
@@ -88,11 +99,14 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         Array.from(
           { length: 50 },
           (_, r) =>
-            `<row><c t="inlineStr"><is><t>Page ${n} row ${r}</t></is></c><c><v>${n * r}</v></c>` +
+            `<row><c t="inlineStr"><is><t>Page ${n} row ${r}</t></is></c><c><v>${
+              n * r
+            }</v></c>` +
             `<c t="inlineStr"><is><t>harbour ledger entry</t></is></c><c><v>${r}</v></c></row>`,
         ).join("")
       ).join("");
-      const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+      const rel =
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
       return zipSync({
         "docProps/core.xml": CORE,
         "xl/workbook.xml": text(
@@ -107,7 +121,8 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
       });
     }
     case "pptx": {
-      const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+      const rel =
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
       const files: Record<string, Uint8Array> = {
         "docProps/core.xml": CORE,
         "ppt/presentation.xml": text(
@@ -117,15 +132,20 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         ),
         "ppt/_rels/presentation.xml.rels": text(
           `<Relationships>${
-            each((n) => `<Relationship Id="rId${n}" Target="slides/slide${n}.xml"/>`).join("")
+            each((n) =>
+              `<Relationship Id="rId${n}" Target="slides/slide${n}.xml"/>`
+            ).join("")
           }</Relationships>`,
         ),
       };
       for (let n = 1; n <= pages; n++) {
-        const para = (t: string) => `<a:p><a:r><a:t>${escape(t)}</a:t></a:r></a:p>`;
+        const para = (t: string) =>
+          `<a:p><a:r><a:t>${escape(t)}</a:t></a:r></a:p>`;
         files[`ppt/slides/slide${n}.xml`] = text(
           `<p:sld xmlns:a="a" xmlns:p="p"><p:cSld><p:spTree><p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/>` +
-            `</p:nvPr></p:nvSpPr><p:txBody>${para(`Slide ${n}`)}</p:txBody></p:sp><p:sp><p:txBody>${
+            `</p:nvPr></p:nvSpPr><p:txBody>${
+              para(`Slide ${n}`)
+            }</p:txBody></p:sp><p:sp><p:txBody>${
               lines(n).map(para).join("")
             }</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`,
         );
@@ -164,9 +184,13 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         ),
         "OPS/book.opf": text(
           `<package xmlns:dc="dc"><metadata><dc:title>Ledger</dc:title></metadata><manifest>${
-            each((n) => `<item id="c${n}" href="c${n}.xhtml" media-type="application/xhtml+xml"/>`)
+            each((n) =>
+              `<item id="c${n}" href="c${n}.xhtml" media-type="application/xhtml+xml"/>`
+            )
               .join("")
-          }</manifest><spine>${each((n) => `<itemref idref="c${n}"/>`).join("")}</spine></package>`,
+          }</manifest><spine>${
+            each((n) => `<itemref idref="c${n}"/>`).join("")
+          }</spine></package>`,
         ),
       };
       for (let n = 1; n <= pages; n++) {
@@ -197,25 +221,37 @@ async function barePdfjs(bytes: Uint8Array): Promise<void> {
   await task.destroy();
 }
 
-/** Peak RSS growth (MB) and time (ms) of `run`, sampling RSS every 5 ms while it awaits. */
+/** The process's CPU time so far (ms, user and system, every thread). */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/**
+ * Time (ms), CPU time (ms) and peak RSS growth (MB) of `run`, sampling RSS every 5 ms while it
+ * awaits.
+ */
 async function measure(
   run: () => Promise<unknown>,
-): Promise<{ ms: number; peakMb: number }> {
+): Promise<{ ms: number; cpu: number; peakMb: number }> {
   const base = Deno.memoryUsage().rss;
   let peak = base;
   const sampler = setInterval(
     () => peak = Math.max(peak, Deno.memoryUsage().rss),
     5,
   );
+  const cpuStarted = cpuMs();
   const started = performance.now();
   await run();
   const ms = performance.now() - started;
+  const cpu = cpuMs() - cpuStarted;
   clearInterval(sampler);
   peak = Math.max(peak, Deno.memoryUsage().rss);
-  return { ms, peakMb: (peak - base) / 2 ** 20 };
+  return { ms, cpu, peakMb: (peak - base) / 2 ** 20 };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
 const documents = new Map<string, Uint8Array>();
@@ -255,22 +291,43 @@ const viaLinkpeek = async (path: string) => {
 };
 
 write(
-  `bench:documents — ${ROUNDS} rounds a size, medians; peak = RSS growth during the run`,
+  `bench:documents — ${ROUNDS} rounds a size, medians; cpu = the process's CPU time; ` +
+    "peak = RSS growth during the run",
 );
-write(
-  "format  pages   bytes      linkpeek ms  bare ms  ratio  growth(lp)  peak lp MB  peak bare MB",
-);
+const columns = [
+  ["format", 6],
+  ["pages", 5],
+  ["bytes", 8],
+  ["lp ms", 8],
+  ["bare ms", 8],
+  ["ratio", 5],
+  ["lp cpu", 8],
+  ["bare cpu", 8],
+  ["cpu ratio", 9],
+  ["growth lp", 9],
+  ["growth bare", 11],
+  ["peak lp MB", 10],
+  ["peak bare MB", 12],
+] as const;
+const row = (cells: string[]) =>
+  cells.map((cell, i) =>
+    i === 0 ? cell.padEnd(columns[i]![1]) : cell.padStart(columns[i]![1])
+  )
+    .join("  ");
+write(row(columns.map(([name]) => name)));
 const verdicts: string[] = [];
 for (const format of FORMATS) {
-  let previous: number | null = null;
+  let previous: { lp: number; bare: number } | null = null;
   for (const pages of SIZES) {
     const path = `/${pages}.${format}`;
     const bytes = documents.get(path)!;
-    const bare = format === "pdf" ? () => barePdfjs(bytes) : () => convertDocument(format, bytes);
+    const bare = format === "pdf"
+      ? () => barePdfjs(bytes)
+      : () => convertDocument(format, bytes);
     await viaLinkpeek(path); // warm: workers up, pdf.js loaded
     await bare();
-    const lp: number[] = [];
-    const br: number[] = [];
+    const lp: { ms: number; cpu: number }[] = [];
+    const br: { ms: number; cpu: number }[] = [];
     let lpPeak = 0;
     let brPeak = 0;
     for (let round = 0; round < ROUNDS; round++) {
@@ -278,27 +335,40 @@ for (const format of FORMATS) {
       const a = await measure(() => viaLinkpeek(path));
       gc();
       const b = await measure(bare);
-      lp.push(a.ms);
-      br.push(b.ms);
+      lp.push(a);
+      br.push(b);
       lpPeak = Math.max(lpPeak, a.peakMb);
       brPeak = Math.max(brPeak, b.peakMb);
     }
-    const lpMs = median(lp);
-    const brMs = median(br);
+    const lpMs = median(lp.map((m) => m.ms));
+    const brMs = median(br.map((m) => m.ms));
+    const lpCpu = median(lp.map((m) => m.cpu));
+    const brCpu = median(br.map((m) => m.cpu));
     const ratio = lpMs / brMs;
-    const growth = previous === null ? "" : `${(lpMs / previous).toFixed(1)}x`;
-    previous = lpMs;
-    write(
-      `${format.padEnd(7)} ${String(pages).padStart(5)} ${String(bytes.length).padStart(8)}  ` +
-        `${lpMs.toFixed(1).padStart(11)}  ${brMs.toFixed(1).padStart(7)}  ${
-          ratio.toFixed(2).padStart(5)
-        }  ${growth.padStart(10)}  ${lpPeak.toFixed(1).padStart(10)}  ${
-          brPeak.toFixed(1).padStart(12)
-        }`,
-    );
+    const cpuRatio = lpCpu / brCpu;
+    const growth = (now: number, before: number | undefined) =>
+      before === undefined ? "" : `${(now / before).toFixed(1)}x`;
+    write(row([
+      format,
+      String(pages),
+      String(bytes.length),
+      lpMs.toFixed(1),
+      brMs.toFixed(1),
+      ratio.toFixed(2),
+      lpCpu.toFixed(1),
+      brCpu.toFixed(1),
+      cpuRatio.toFixed(2),
+      growth(lpMs, previous?.lp),
+      growth(brMs, previous?.bare),
+      lpPeak.toFixed(1),
+      brPeak.toFixed(1),
+    ]));
+    previous = { lp: lpMs, bare: brMs };
     if (pages === 1000) {
+      const pass = (value: number) => value <= 1.2 ? "PASS" : "FAIL";
       verdicts.push(
-        `${format}: overhead ${ratio.toFixed(2)}x at 1000 pages ${ratio <= 1.2 ? "PASS" : "FAIL"}`,
+        `${format}: overhead ${ratio.toFixed(2)}x in time ${pass(ratio)}, ` +
+          `${cpuRatio.toFixed(2)}x in CPU ${pass(cpuRatio)} at 1000 pages`,
       );
     }
   }
@@ -339,9 +409,15 @@ write(
   }`,
 );
 write(
-  `hostile: RSS ${(before / 2 ** 20).toFixed(1)} MB before, ${(after / 2 ** 20).toFixed(1)} MB ` +
-    `after (${(drift * 100).toFixed(1)}%) ${Math.abs(drift) <= 0.1 ? "PASS" : "FAIL"}`,
+  `hostile: RSS ${(before / 2 ** 20).toFixed(1)} MB before, ${
+    (after / 2 ** 20).toFixed(1)
+  } MB ` +
+    `after (${(drift * 100).toFixed(1)}%) ${
+      Math.abs(drift) <= 0.1 ? "PASS" : "FAIL"
+    }`,
 );
 write(
-  `hostile: longest event-loop stall ${stall.toFixed(1)} ms ${stall <= 100 ? "PASS" : "FAIL"}`,
+  `hostile: longest event-loop stall ${stall.toFixed(1)} ms ${
+    stall <= 100 ? "PASS" : "FAIL"
+  }`,
 );

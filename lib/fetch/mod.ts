@@ -22,6 +22,7 @@ import { parseTargetUrl, redact } from "../util/target_url.ts";
 import { portOf } from "../util/http.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
+export type { NetworkHooks } from "../guard/types.ts";
 
 /** What the fetcher reads of the service's settings (a Config is one). */
 export interface FetcherSettings extends Pick<GuardConfig, "trustedTargets"> {

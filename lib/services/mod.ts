@@ -1,7 +1,6 @@
 import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
-import { GuardedFetcher } from "../fetch/mod.ts";
-import type { NetworkHooks } from "../guard/types.ts";
+import { GuardedFetcher, type NetworkHooks } from "../fetch/mod.ts";
 import type { Store } from "../store/types.ts";
 import { openStore } from "../store/mod.ts";
 import type { BrowserPool } from "../browser/types.ts";

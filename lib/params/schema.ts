@@ -33,8 +33,11 @@ export type Schema =
   }
   /** A single value or index-dotted items (`click.0=a&click.1=b`). */
   | { kind: "list"; of: Schema }
-  /** Named members; with `boolean` the bare parameter may also be true/false. */
-  | { kind: "object"; boolean?: boolean; props: Record<string, ParamDef> }
+  /**
+   * Named members; with `boolean` the bare parameter may also be true/false. Other members are
+   * ignored, or refused with `closed` (where a silently dropped one would mislead the caller).
+   */
+  | { kind: "object"; boolean?: boolean; closed?: boolean; props: Record<string, ParamDef> }
   /** Free keys with string values (headers); keys are header names. */
   | { kind: "headers" }
   /** Free-form tree (custom `data` rules), validated by its own module. */
@@ -150,6 +153,7 @@ const LIGHTHOUSE_SETTINGS = {
   throttling: {
     schema: {
       kind: "object",
+      closed: true,
       props: Object.fromEntries(
         [
           "rttMs",
@@ -169,6 +173,7 @@ const LIGHTHOUSE_SETTINGS = {
   screenEmulation: {
     schema: {
       kind: "object",
+      closed: true,
       props: {
         mobile: { schema: { kind: "boolean" }, description: "Emulate a mobile screen." },
         width: { schema: { kind: "integer", min: 1, max: 8192 }, description: "CSS pixels." },
@@ -564,9 +569,10 @@ const DEFINITIONS = {
           "false",
         ),
         lighthouse: {
-          schema: { kind: "object", boolean: true, props: LIGHTHOUSE_SETTINGS },
+          schema: { kind: "object", boolean: true, closed: true, props: LIGHTHOUSE_SETTINGS },
           description: "Add data.insights.lighthouse, a Lighthouse report of the page. On by " +
-            "default with insights; false turns it off.",
+            "default with insights; false turns it off. A setting not listed here is refused " +
+            "(EINVALQUERY naming it) rather than ignored.",
           example: "true",
         },
       },

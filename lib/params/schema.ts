@@ -298,7 +298,8 @@ const VIEWPORT = {
       isLandscape: bool("Landscape orientation."),
     },
   },
-  description: "Browser viewport.",
+  description: "Browser viewport. Members given replace the device's one by one (Microlink's " +
+    "default device, Macbook Pro 13: 1280x800 at deviceScaleFactor 2, a 2560x1600 screenshot).",
 } as const satisfies ParamDef;
 
 const WAIT_UNTIL = {
@@ -509,7 +510,8 @@ const DEFINITIONS = {
   },
   viewport: VIEWPORT,
   device: str(
-    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ...",
+    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ... " +
+      "Default Macbook Pro 13's viewport (1280x800 at 2x), as Microlink's.",
     "iPhone 15",
   ),
   colorScheme: {

@@ -357,7 +357,8 @@ const DEFINITIONS = {
       "nested rules under attr. attr defaults to html; also text, outerHTML, markdown, val, json, " +
       "tagName, nodeName or any attribute. type: " + RULE_TYPES.join(", ") + "; image, logo, " +
       "audio and video answer the probed media object { url, type, size, size_pretty, width, " +
-      "height }.",
+      "height }; one whose probe fails falls to the next fallback (rule or selector), as a rule " +
+      "that yields nothing does.",
     example: "data.price.selector=.price&data.price.type=number",
     default: null,
     errorCode: "EINVALDATA",

@@ -40,6 +40,8 @@ export interface Config {
   browserQueue: number;
   /** A renderer's resident memory past this (BROWSER_PAGE_MEMORY_MB) gets it killed. */
   browserPageMemoryMb: number;
+  /** The heap cap of a document-conversion thread (DOCUMENT_HEAP_MB); past it, not converted. */
+  documentHeapMb: number;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
   /** DNS resolution for targets; tests inject a fake one. */
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     browserPages: int(env, "BROWSER_PAGES", 3, 1),
     browserQueue: int(env, "BROWSER_QUEUE", 16),
     browserPageMemoryMb: int(env, "BROWSER_PAGE_MEMORY_MB", 1024, 128),
+    documentHeapMb: int(env, "DOCUMENT_HEAP_MB", 256, 16),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     resolver: null,
     connector: null,

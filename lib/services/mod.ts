@@ -57,7 +57,7 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
   const browser = createBrowser({ config, fetcher, onVisit: hooks.onVisit });
   const metrics = createMetrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
-  const documents = new DocumentWorkers();
+  const documents = new DocumentWorkers({ heapMb: config.documentHeapMb });
   const lighthouse = createLighthouse({
     chromiumPath: config.chromiumPath,
     egress: async (proxy) => {

@@ -33,9 +33,8 @@ const ALL_FORMATS: DocumentFormat[] = [
   "epub",
 ];
 /** `DOCUMENT_FORMATS=rtf,pdf` measures only those. */
-const FORMATS =
-  (Deno.env.get("DOCUMENT_FORMATS")?.split(",") as DocumentFormat[] | undefined)
-    ?.filter((f) => ALL_FORMATS.includes(f)) ?? ALL_FORMATS;
+const FORMATS = (Deno.env.get("DOCUMENT_FORMATS")?.split(",") as DocumentFormat[] | undefined)
+  ?.filter((f) => ALL_FORMATS.includes(f)) ?? ALL_FORMATS;
 const text = (value: string) => new TextEncoder().encode(value);
 const write = (line = "") => Deno.stdout.writeSync(text(line + "\n"));
 
@@ -53,17 +52,13 @@ const CORE = text(
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
-  const each = <T>(fn: (page: number) => T) =>
-    Array.from({ length: pages }, (_, i) => fn(i + 1));
-  const lines = (page: number) =>
-    Array.from({ length: PARAGRAPHS }, (_, i) => sentence(page, i));
+  const each = <T>(fn: (page: number) => T) => Array.from({ length: pages }, (_, i) => fn(i + 1));
+  const lines = (page: number) => Array.from({ length: PARAGRAPHS }, (_, i) => sentence(page, i));
   switch (format) {
     case "pdf": {
       const objects = [
         "<< /Type /Catalog /Pages 2 0 R >>",
-        `<< /Type /Pages /Kids [${
-          each((p) => `${2 + p * 2} 0 R`).join(" ")
-        }] /Count ${pages} >>`,
+        `<< /Type /Pages /Kids [${each((p) => `${2 + p * 2} 0 R`).join(" ")}] /Count ${pages} >>`,
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
       ];
       for (let p = 1; p <= pages; p++) {
@@ -80,12 +75,11 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
       return pdfOf(objects);
     }
     case "docx": {
-      const W =
-        'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+      const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
       const p = (t: string, heading = false) =>
-        `<w:p>${
-          heading ? '<w:pPr><w:outlineLvl w:val="0"/></w:pPr>' : ""
-        }<w:r><w:t>${escape(t)}</w:t></w:r></w:p>`;
+        `<w:p>${heading ? '<w:pPr><w:outlineLvl w:val="0"/></w:pPr>' : ""}<w:r><w:t>${
+          escape(t)
+        }</w:t></w:r></w:p>`;
       const body = each((n) =>
         p(`Heading of page ${n}`, true) + lines(n).map((l) => p(l)).join("")
       );
@@ -100,14 +94,11 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         Array.from(
           { length: 50 },
           (_, r) =>
-            `<row><c t="inlineStr"><is><t>Page ${n} row ${r}</t></is></c><c><v>${
-              n * r
-            }</v></c>` +
+            `<row><c t="inlineStr"><is><t>Page ${n} row ${r}</t></is></c><c><v>${n * r}</v></c>` +
             `<c t="inlineStr"><is><t>harbour ledger entry</t></is></c><c><v>${r}</v></c></row>`,
         ).join("")
       ).join("");
-      const rel =
-        "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+      const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
       return zipSync({
         "docProps/core.xml": CORE,
         "xl/workbook.xml": text(
@@ -122,8 +113,7 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
       });
     }
     case "pptx": {
-      const rel =
-        "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+      const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
       const files: Record<string, Uint8Array> = {
         "docProps/core.xml": CORE,
         "ppt/presentation.xml": text(
@@ -133,20 +123,15 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         ),
         "ppt/_rels/presentation.xml.rels": text(
           `<Relationships>${
-            each((n) =>
-              `<Relationship Id="rId${n}" Target="slides/slide${n}.xml"/>`
-            ).join("")
+            each((n) => `<Relationship Id="rId${n}" Target="slides/slide${n}.xml"/>`).join("")
           }</Relationships>`,
         ),
       };
       for (let n = 1; n <= pages; n++) {
-        const para = (t: string) =>
-          `<a:p><a:r><a:t>${escape(t)}</a:t></a:r></a:p>`;
+        const para = (t: string) => `<a:p><a:r><a:t>${escape(t)}</a:t></a:r></a:p>`;
         files[`ppt/slides/slide${n}.xml`] = text(
           `<p:sld xmlns:a="a" xmlns:p="p"><p:cSld><p:spTree><p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/>` +
-            `</p:nvPr></p:nvSpPr><p:txBody>${
-              para(`Slide ${n}`)
-            }</p:txBody></p:sp><p:sp><p:txBody>${
+            `</p:nvPr></p:nvSpPr><p:txBody>${para(`Slide ${n}`)}</p:txBody></p:sp><p:sp><p:txBody>${
               lines(n).map(para).join("")
             }</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`,
         );
@@ -185,13 +170,9 @@ function makeDocument(format: DocumentFormat, pages: number): Uint8Array {
         ),
         "OPS/book.opf": text(
           `<package xmlns:dc="dc"><metadata><dc:title>Ledger</dc:title></metadata><manifest>${
-            each((n) =>
-              `<item id="c${n}" href="c${n}.xhtml" media-type="application/xhtml+xml"/>`
-            )
+            each((n) => `<item id="c${n}" href="c${n}.xhtml" media-type="application/xhtml+xml"/>`)
               .join("")
-          }</manifest><spine>${
-            each((n) => `<itemref idref="c${n}"/>`).join("")
-          }</spine></package>`,
+          }</manifest><spine>${each((n) => `<itemref idref="c${n}"/>`).join("")}</spine></package>`,
         ),
       };
       for (let n = 1; n <= pages; n++) {
@@ -251,8 +232,7 @@ async function measure(
   return { ms, cpu, peakMb: (peak - base) / 2 ** 20 };
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
 const documents = new Map<string, Uint8Array>();
@@ -311,21 +291,16 @@ const columns = [
   ["peak bare MB", 12],
 ] as const;
 const row = (cells: string[]) =>
-  cells.map((cell, i) =>
-    i === 0 ? cell.padEnd(columns[i]![1]) : cell.padStart(columns[i]![1])
-  )
+  cells.map((cell, i) => i === 0 ? cell.padEnd(columns[i]![1]) : cell.padStart(columns[i]![1]))
     .join("  ");
 write(row(columns.map(([name]) => name)));
 const verdicts: string[] = [];
 for (const format of FORMATS) {
-  let previous: Record<"lp" | "bare", { ms: number; cpu: number }> | null =
-    null;
+  let previous: Record<"lp" | "bare", { ms: number; cpu: number }> | null = null;
   for (const pages of SIZES) {
     const path = `/${pages}.${format}`;
     const bytes = documents.get(path)!;
-    const bare = format === "pdf"
-      ? () => barePdfjs(bytes)
-      : () => convertDocument(format, bytes);
+    const bare = format === "pdf" ? () => barePdfjs(bytes) : () => convertDocument(format, bytes);
     await viaLinkpeek(path); // warm: workers up, pdf.js loaded
     await bare();
     const lp: { ms: number; cpu: number }[] = [];
@@ -356,9 +331,7 @@ for (const format of FORMATS) {
     ) =>
       before === undefined
         ? ""
-        : `${(now / before.ms).toFixed(1)}x/${
-          (nowCpu / before.cpu).toFixed(1)
-        }x`;
+        : `${(now / before.ms).toFixed(1)}x/${(nowCpu / before.cpu).toFixed(1)}x`;
     write(row([
       format,
       String(pages),
@@ -420,15 +393,9 @@ write(
   }`,
 );
 write(
-  `hostile: RSS ${(before / 2 ** 20).toFixed(1)} MB before, ${
-    (after / 2 ** 20).toFixed(1)
-  } MB ` +
-    `after (${(drift * 100).toFixed(1)}%) ${
-      Math.abs(drift) <= 0.1 ? "PASS" : "FAIL"
-    }`,
+  `hostile: RSS ${(before / 2 ** 20).toFixed(1)} MB before, ${(after / 2 ** 20).toFixed(1)} MB ` +
+    `after (${(drift * 100).toFixed(1)}%) ${Math.abs(drift) <= 0.1 ? "PASS" : "FAIL"}`,
 );
 write(
-  `hostile: longest event-loop stall ${stall.toFixed(1)} ms ${
-    stall <= 100 ? "PASS" : "FAIL"
-  }`,
+  `hostile: longest event-loop stall ${stall.toFixed(1)} ms ${stall <= 100 ? "PASS" : "FAIL"}`,
 );

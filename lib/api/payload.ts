@@ -137,9 +137,10 @@ async function readPage(
   if (html === null) return { extracted: null, domWork: null };
   const target = { html, url: page.url };
   const wantsDom = params.markdown || params.text || context.rules !== null;
-  const verified = async (
-    dom: DomResult,
-  ) => (await verifyCustomMedia(context, dom.customMedia), dom);
+  const verified = async (dom: DomResult) => {
+    await verifyCustomMedia(context, dom.customMedia);
+    return dom;
+  };
   if (
     wantsDom && page.fieldsHtml === null && visit === null && !isVideoPage(page.url) &&
     !fetchesFollowFields(context)

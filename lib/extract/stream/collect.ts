@@ -3,7 +3,7 @@
  * field rules read. Pages reach megabytes; a tree of one takes ~3 times as long to build and
  * holds ~11 bytes of heap a character (bench/extract_bench.ts; a 2 MB page: 23 MB).
  */
-import { LinearParser } from "./html_parser.ts";
+import { LinearParser, type ParseListener } from "./html_parser.ts";
 import type { ElementProbe, ItemProp, PageRecord, Probe } from "./record.ts";
 
 // Ancestor facts a frame inherits from its parents.
@@ -150,17 +150,14 @@ export const PARSER_OPTIONS = {
 } as const;
 
 /** The parser events the record is made of, and the record once the parse has ended. */
-export interface RecordCollector {
-  onopentag(name: string, attribs: Record<string, string>): void;
-  onclosetag(name: string): void;
-  ontext(data: string): void;
+export interface RecordCollector extends ParseListener {
   /** The record, unclosed elements closed. */
   finish(): PageRecord;
 }
 
 /**
  * The record's reader as parser callbacks, so that one parse can feed it and a DOM at once
- * (parseDocumentAndRecord).
+ * (parseDocumentWith).
  */
 export function recordCollector(probes: readonly ElementProbe[] = []): RecordCollector {
   const rec = emptyRecord();

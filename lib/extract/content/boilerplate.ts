@@ -36,6 +36,17 @@ const CHROME_LINE = new RegExp(
     "(?:leave|post|write|add) a (?:comment|reply)",
     "(?:previous|next) (?:article|post|story)",
     "back to top",
+    "listen to (?:this|the) (?:article|story|podcast)",
+    "your browser does not support",
+    "rate this (?:article|post|story)",
+    "(?:like|share) this:?$|like loading",
+    "loading\\.{0,3}$|wird geladen|chargement",
+    "disclaimer\\s*:",
+    "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
+    "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
+    "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
+    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura)\\s*:?",
+    "(?:top|nach oben|haut de page|volver arriba)$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
     "lesen sie (?:auch|mehr|hier)|weiterlesen|mehr zum thema|auch interessant",
@@ -55,8 +66,72 @@ const CHROME_LINE = new RegExp(
 const BYLINE =
   /^(?:by|von|por|par|di|door|przez)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}\b/u;
 
+/**
+ * A line that is only a date (and time): "June 13, 2025", "8/1/2025", "Mittwoch, 3. März
+ * 2021, 10:30 Uhr". Months and weekdays in the corpus's languages, abbreviated or not.
+ */
+const DATE_WORD =
+  "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|" +
+  "okt|dez|janv|févr|fév|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|enero|febrero|marzo|" +
+  "abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|[a-zäéûíóúçñ]+(?:day|tag|" +
+  "di|dì)|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|" +
+  "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
+  "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|[a-z]{2,3}t)\\.?(?!\\p{L})";
+const DATE_LINE = new RegExp(
+  `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,|·•–-]*){1,8}$`,
+  "iu",
+);
+
 /** Whether a short block's text reads as chrome. */
 export function isChromeText(text: string): boolean {
   if (!text || text.length > SHORT_BLOCK) return false;
-  return CHROME_LINE.test(text) || (text.length < 80 && BYLINE.test(text));
+  if (CHROME_LINE.test(text)) return true;
+  return text.length < 80 && BYLINE.test(text);
+}
+
+/** A whole date written in numbers: 8/1/2025, 2025-08-01, 01.08.25. */
+const NUMERIC_DATE = /\d{1,4}([./-])\d{1,2}\1\d{2,4}/;
+const NAMED = /\p{L}{3}/u;
+
+/**
+ * Whether a line holds a date (and time) and nothing else: a named month or day, or a whole
+ * numeric date (a section number "4.4.1" or a score "11-10" is none).
+ */
+export function isDateLine(text: string): boolean {
+  if (text.length > 60 || !/\d/.test(text)) return false;
+  return (NAMED.test(text) || NUMERIC_DATE.test(text)) && DATE_LINE.test(text);
+}
+
+/**
+ * Names of a block of chrome when they head it: "Related posts", "More from ...", "Most
+ * popular", "Recommended for you", "Comments", "Tags". A container whose first line is one of
+ * these is that block, whatever else it holds.
+ */
+const SECTION_HEAD = new RegExp(
+  "^(?:" + [
+    "related\\b",
+    "(?:you (?:may|might) (?:also )?(?:like|enjoy|be interested))",
+    "(?:more|latest|top|popular|trending|recommended|recent|other|similar|further|related) " +
+    "(?:from|on|in|stories|news|articles?|posts?|reads?|reading|videos?|like this|" +
+    "headlines|content|coverage|links|topics|guides|resources)\\b",
+    "(?:most (?:popular|read|viewed|shared|commented|recent))",
+    "(?:popular|trending|recommended|recent posts|latest|top stories|editor'?s picks)\\s*:?$",
+    "(?:(?:don'?t|do not) miss|also read|read (?:more|next|also)|see also|what to read next)",
+    "(?:comments?|leave a (?:comment|reply)|join the conversation)",
+    "(?:tags?|filed under|share (?:this|the)|follow us|about the author)\\b",
+    "(?:lesen sie (?:auch|mehr)|mehr zum thema|auch interessant|weitere (?:artikel|beiträge|" +
+    "nachrichten|themen)|das könnte sie|empfehlungen|meistgelesen|kommentare|ähnliche)",
+    "(?:à lire aussi|lire aussi|sur le même sujet|articles? (?:similaires|liés|récents)|" +
+    "les plus lus|commentaires)",
+    "(?:noticias relacionadas|(?:artículos|notas) relacionad[ao]s|te puede interesar|lo más " +
+    "(?:leído|visto)|más (?:noticias|leídas)|comentarios|leia (?:também|mais))",
+    "(?:czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|najczęściej|" +
+    "powiązane|komentarze|polecane)",
+  ].join("|") + ")(?![\\p{L}\\p{N}])",
+  "iu",
+);
+
+/** Whether the first line of a block names it as chrome. */
+export function isChromeHeading(text: string): boolean {
+  return text.length <= 60 && SECTION_HEAD.test(text);
 }

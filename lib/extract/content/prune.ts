@@ -6,7 +6,8 @@
 import type { Element } from "domhandler";
 import { textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
-import { isChromeText, SHORT_BLOCK } from "./boilerplate.ts";
+import { isChromeHeading, isChromeText, isDateLine, SHORT_BLOCK } from "./boilerplate.ts";
+import { pageTitles, repeatsTitle } from "./headline.ts";
 import { linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
 
@@ -22,6 +23,18 @@ const CHROME_TAGS = new Set([
   "menu",
   "dialog",
 ]);
+/** Inline elements: a part of a line, not a line. */
+const INLINE = new Set(["span", "time", "a", "em", "strong", "b", "i", "small", "font", "abbr"]);
+/** Table parts: a date or a credit in a cell is data. */
+const CELLS = new Set(["table", "thead", "tbody", "tfoot", "tr", "td", "th"]);
+/** Blocks that a chrome heading names whole. */
+const SECTIONS = new Set(["div", "section", "aside", "ul", "ol", "dl", "header", "footer", "nav"]);
+/** Longer than this, a block headed as chrome is still content unless mostly links. */
+const SECTION_MAX = 2500;
+/** How deep a block's first line is looked for. */
+const LEAD_DEPTH = 4;
+/** Headings that may only repeat the page's title. */
+const TITLE_HEADINGS = new Set(["h1", "h2"]);
 /** Page furniture around a region. */
 const WIDE_CHROME = new Set(["header", "footer", "form"]);
 const CHROME_ROLES = new Set([
@@ -74,6 +87,8 @@ export interface PruneContext {
   wide: boolean;
   /** Only what no reader sees goes (the last resort when everything else kept nothing). */
   bare?: boolean;
+  /** Set once a heading repeating the page's title was kept. */
+  titleSeen?: boolean;
 }
 
 /** The elements of `roots` (and their subtrees) that are chrome. */
@@ -110,11 +125,28 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // A figure's own caption belongs to it (its credits and "1 of 4" go by their words below);
   // captions elsewhere are gallery and photo furniture.
   if (small && el.name !== "figcaption" && namedLikeCaption(el)) return true;
-  if (s.text <= SHORT_BLOCK && !readShort(el) && isChromeText(textOf(el))) return true;
+  if (s.text <= SHORT_BLOCK && !readShort(el) && !CELLS.has(el.name) && isChromeLine(el)) {
+    return true;
+  }
+  if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
+  if (TITLE_HEADINGS.has(el.name) && s.text <= 300 && repeatsTitle(textOf(el), pageTitles(el))) {
+    // The first is the title line the views start with; a second only repeats it.
+    if (ctx.titleSeen) return true;
+    ctx.titleSeen = true;
+  }
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
     return conditionallyChrome(el, s, ctx);
   }
   return false;
+}
+
+/**
+ * A short block whose words are chrome. A date alone is chrome as a line of its own (an
+ * article's dateline), not inline in a longer block (a forum post's date beside its author).
+ */
+function isChromeLine(el: Element): boolean {
+  const text = textOf(el);
+  return isChromeText(text) || (!INLINE.has(el.name) && isDateLine(text));
 }
 
 /**
@@ -128,6 +160,36 @@ function readShort(el: Element): boolean {
   const seen = parent !== null && SHORT_READ.has(parent);
   SHORT_READ.add(el);
   return seen;
+}
+
+/**
+ * Whether `el` starts with a line naming it as chrome ("Related posts", "Most popular"): the
+ * first child holding text, then its first, a few levels down, until a line short enough to be
+ * a heading. Each element's children are scanned only up to the first with text.
+ */
+function headedAsChrome(el: Element, ctx: PruneContext): boolean {
+  const own = ctx.stats.of(el);
+  if (own.text > SECTION_MAX && linkDensity(own) < 0.3) return false;
+  let lead: Element | null = el;
+  for (let depth = 0; lead && depth < LEAD_DEPTH; depth++) {
+    lead = firstWithText(lead, ctx);
+    if (!lead) return false;
+    const s = ctx.stats.of(lead);
+    if (s.text <= 60) return s.text < ctx.stats.of(el).text && isChromeHeading(textOf(lead));
+  }
+  return false;
+}
+
+function firstWithText(el: Element, ctx: PruneContext): Element | null {
+  for (const child of el.children) {
+    if (child.type === "text" && /\S/.test((child as unknown as { data: string }).data)) {
+      return null;
+    }
+    if (!("name" in child)) continue;
+    const s = ctx.stats.of(child as Element);
+    if (s.text > 0 && !ctx.stats.hidden.has(child as Element)) return child as Element;
+  }
+  return null;
 }
 
 function namedLikeCaption(el: Element): boolean {

@@ -25,6 +25,8 @@ const CHROME_TAGS = new Set([
 ]);
 /** Inline elements: a part of a line, not a line. */
 const INLINE = new Set(["span", "time", "a", "em", "strong", "b", "i", "small", "font", "abbr"]);
+/** Lines of prose: one that is a link and nothing else points elsewhere. */
+const LINE_TAGS = new Set(["p"]);
 /** Table parts: a date or a credit in a cell is data. */
 const CELLS = new Set(["table", "thead", "tbody", "tfoot", "tr", "td", "th"]);
 /** Blocks that a chrome heading names whole. */
@@ -125,10 +127,12 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // A figure's own caption belongs to it (its credits and "1 of 4" go by their words below);
   // captions elsewhere are gallery and photo furniture.
   if (small && el.name !== "figcaption" && namedLikeCaption(el)) return true;
+  if (el.name === "figcaption" && s.text <= 300) return true;
   if (s.text <= SHORT_BLOCK && !readShort(el) && !CELLS.has(el.name) && isChromeLine(el)) {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
+  if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
   if (TITLE_HEADINGS.has(el.name) && s.text <= 300 && repeatsTitle(textOf(el), pageTitles(el))) {
     // The first is the title line the views start with; a second only repeats it.
     if (ctx.titleSeen) return true;

@@ -4,7 +4,7 @@
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
 import type { Element } from "domhandler";
-import { textOf, walkElements } from "../dom/mod.ts";
+import { select, textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
 import { isChromeHeading, isChromeText, isDateLine, SHORT_BLOCK } from "./boilerplate.ts";
 import { pageTitles, repeatsTitle } from "./headline.ts";
@@ -63,7 +63,34 @@ const CONDITIONAL = new Set([
   "header",
   "footer",
 ]);
+/** Words of a photo credit. */
+const CREDIT =
+  /©|\(c\)|\b(?:photo|foto|image|bild|picture|credit|courtesy|getty|reuters|afp|dpa|epa|shutterstock|istock)\b|\w\/\w/iu;
+/** Image formats of drawings (diagrams, charts, screenshots), not photos. */
+const DRAWING = /\.(?:png|svg|gif)(?:[?#\s]|$)/i;
+/** Longest text read as an image's caption. */
+const CAPTION_MAX = 300;
+const IMAGE_WORDS = new Set([
+  "img",
+  "image",
+  "images",
+  "imagen",
+  "photo",
+  "foto",
+  "bild",
+  "picture",
+  "pic",
+  "figure",
+  "thumbnail",
+]);
+const SOCIAL = new Set(["twitter", "tweet", "instagram", "tiktok", "facebook", "fb"]);
+const EMBED_WORDS = new Set(["embed", "post", "media", "tweet", "video"]);
 const CAPTION_WORDS = new Set([
+  "dida",
+  "didascalia",
+  "legend",
+  "legende",
+  "bildunterschrift",
   "caption",
   "credit",
   "credits",
@@ -124,10 +151,13 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
   if (small && isUnlikely(el)) return true;
-  // A figure's own caption belongs to it (its credits and "1 of 4" go by their words below);
-  // captions elsewhere are gallery and photo furniture.
-  if (small && el.name !== "figcaption" && namedLikeCaption(el)) return true;
-  if (el.name === "figcaption" && s.text <= 300) return true;
+  // Captions and credits of images and galleries are no part of the body (no benchmark's
+  // body holds them); the images themselves stay.
+  if (small && namedLikeCaption(el)) return true;
+  if (!ctx.wide && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
+    return true;
+  }
+  if (small && isSocialEmbed(el)) return true;
   if (s.text <= SHORT_BLOCK && !readShort(el) && !CELLS.has(el.name) && isChromeLine(el)) {
     return true;
   }
@@ -194,6 +224,53 @@ function firstWithText(el: Element, ctx: PruneContext): Element | null {
     if (s.text > 0 && !ctx.stats.hidden.has(child as Element)) return child as Element;
   }
   return null;
+}
+
+/**
+ * Text beside an image in a box made for it (a <figure>, or a block named as an image's):
+ * its caption or credit, however the box names it ("img-metadata", "dida", "imginline").
+ */
+function captionOfImage(el: Element, ctx: PruneContext): boolean {
+  if (el.name === "figcaption") return !explainsFigure(el);
+  const box = el.parent as Element | null;
+  if (!box || !("name" in box)) return false;
+  const s = ctx.stats.of(box);
+  if (s.images === 0 || s.text > CAPTION_MAX) return false;
+  return box.name === "figure" ||
+    nameTokens(box).some((words) => words.some((w) => IMAGE_WORDS.has(w)));
+}
+
+/**
+ * Whether a <figcaption> explains its figure rather than credits or describes a photo: the
+ * figure is a drawing (a PNG, SVG or GIF image: a diagram, a chart, a screenshot) or no image
+ * at all (a listing, a table, a quote), and the caption names no credit. A photo's caption (a
+ * JPEG's, as news photos are) is no part of the story's text.
+ */
+function explainsFigure(caption: Element): boolean {
+  if (CREDIT.test(textOf(caption))) return false;
+  const figure = caption.parent as Element | null;
+  if (!figure || figure.name !== "figure") return true;
+  let drawing = FIGURES.get(figure);
+  if (drawing === undefined) FIGURES.set(figure, drawing = isDrawing(figure));
+  return drawing;
+}
+
+/** Read once per figure, however many captions it holds. */
+const FIGURES = new WeakMap<Element, boolean>();
+
+function isDrawing(figure: Element): boolean {
+  const img = select(figure, "img, picture source");
+  if (!img) return true;
+  const src = img.attribs.src || img.attribs["data-src"] || img.attribs.srcset || "";
+  return DRAWING.test(src);
+}
+
+/** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */
+function isSocialEmbed(el: Element): boolean {
+  const tokens = nameTokens(el);
+  if (!tokens.some((words) => words.some((w) => SOCIAL.has(w)))) return false;
+  return el.name === "blockquote" ||
+    tokens.some((words) => words.some((w) => EMBED_WORDS.has(w)));
 }
 
 function namedLikeCaption(el: Element): boolean {

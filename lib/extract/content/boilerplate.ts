@@ -77,7 +77,7 @@ const CHROME_LINE = new RegExp(
 
 /** A byline: "By Jane Doe", "Von Hans Müller", "Por ...", short and with a name after it. */
 const BYLINE =
-  /^(?:by|von|por|par|di|door|przez)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}\b/u;
+  /^(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
 
 /**
  * A line that is only a date (and time): "June 13, 2025", "8/1/2025", "Mittwoch, 3. März
@@ -95,11 +95,11 @@ const DATE_LINE = new RegExp(
   "iu",
 );
 
-/** Whether a short block's text reads as chrome. */
-export function isChromeText(text: string): boolean {
+/** Whether a short block's text reads as chrome (with `bylines`, "By Jane Doe" too). */
+export function isChromeText(text: string, bylines = true): boolean {
   if (!text || text.length > SHORT_BLOCK) return false;
   if (CHROME_LINE.test(text)) return true;
-  return text.length < 80 && BYLINE.test(text);
+  return bylines && text.length < 80 && BYLINE.test(text);
 }
 
 /** A whole date written in numbers: 8/1/2025, 2025-08-01, 01.08.25. */

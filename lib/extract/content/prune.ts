@@ -27,7 +27,7 @@ const CHROME_TAGS = new Set([
 const INLINE = new Set(["span", "time", "a", "em", "strong", "b", "i", "small", "font", "abbr"]);
 /** Lines of prose: one that is a link and nothing else points elsewhere. */
 const LINE_TAGS = new Set(["p"]);
-/** Table parts: a date or a credit in a cell is data. */
+/** Table parts: a date or a name in a cell is data. */
 const CELLS = new Set(["table", "thead", "tbody", "tfoot", "tr", "td", "th"]);
 /** Blocks that a chrome heading names whole. */
 const SECTIONS = new Set(["div", "section", "aside", "ul", "ol", "dl", "header", "footer", "nav"]);
@@ -158,7 +158,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && isSocialEmbed(el)) return true;
-  if (s.text <= SHORT_BLOCK && !readShort(el) && !CELLS.has(el.name) && isChromeLine(el)) {
+  // The outermost short block is read, and each line (a block holding no other) again: a
+  // byline or a date inside a short header that is not chrome as a whole.
+  if (s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) && isChromeLine(el, ctx)) {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
@@ -178,9 +180,16 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
  * A short block whose words are chrome. A date alone is chrome as a line of its own (an
  * article's dateline), not inline in a longer block (a forum post's date beside its author).
  */
-function isChromeLine(el: Element): boolean {
+function isChromeLine(el: Element, ctx: PruneContext): boolean {
   const text = textOf(el);
+  // Bylines and dates are chrome around one article, content in a listing of many.
+  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
   return isChromeText(text) || (!INLINE.has(el.name) && isDateLine(text));
+}
+
+/** A block holding no other block: one line of the page. Lines never nest. */
+function isLine(el: Element, s: Stats): boolean {
+  return !s.hasBlock && !INLINE.has(el.name) && !CELLS.has(el.name);
 }
 
 /**

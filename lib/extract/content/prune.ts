@@ -245,8 +245,10 @@ function captionOfImage(el: Element, ctx: PruneContext): boolean {
   if (!box || !("name" in box)) return false;
   const s = ctx.stats.of(box);
   if (s.images === 0 || s.text > CAPTION_MAX) return false;
+  // A card that is one link (a listing's entry) has a title, not a caption.
+  if (box.name === "a") return false;
   return box.name === "figure" ||
-    nameTokens(box).some((words) => words.some((w) => IMAGE_WORDS.has(w)));
+    nameTokens(box).some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));
 }
 
 /**

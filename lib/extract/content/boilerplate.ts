@@ -55,7 +55,7 @@ const CHROME_LINE = new RegExp(
     "(?:hazte|sé|become a|werde|devenez) (?:miembro|socio|member|mitglied|membre)",
     "(?:comments are|kommentare sind|les commentaires sont) (?:closed|geschlossen|fermés)",
     "you must be logged in|sie müssen (?:sich )?(?:eingeloggt|angemeldet|einloggen|registriert)",
-    "this (?:entry|post) was posted|(?:dieser |der )?beitrag wurde (?:am|von|in)",
+    "this (?:post|story|article) (?:has been|was) updated|this (?:entry|post) was posted|(?:dieser |der )?beitrag wurde (?:am|von|in)",
     "last (?:modified|reviewed|edited)|zuletzt (?:geändert|aktualisiert)|date last reviewed",
     "zum weiterlesen|weiterführende (?:links|artikel)|puedes ver|mira\\s*:|ver (?:también|más)\\s*:",
     "ten tekst przeczytasz|materiał chroniony prawem|wszelkie prawa zastrzeżone",
@@ -89,9 +89,10 @@ const DATE_WORD =
   "abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|[a-zäéûíóúçñ]+(?:day|tag|" +
   "di|dì)|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|" +
   "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
-  "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|[a-z]{2,3}t)\\.?(?!\\p{L})";
+  "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
+  "modified|aktualisiert|veröffentlicht|stand|mis à jour|publié|actualizado|publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
 const DATE_LINE = new RegExp(
-  `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,|·•–-]*){1,8}$`,
+  `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
   "iu",
 );
 

@@ -3,12 +3,12 @@
  * boilerplate rules remove, decided top-down from the page's counts (no element's text is
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
-import type { Element } from "domhandler";
+import type { ChildNode, Element } from "domhandler";
 import { select, textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
 import { isChromeHeading, isChromeText, isDateLine, SHORT_BLOCK } from "./boilerplate.ts";
 import { pageTitles, repeatsTitle } from "./headline.ts";
-import { linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
+import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
 
 /** Never content inside an article. */
@@ -24,7 +24,10 @@ const CHROME_TAGS = new Set([
   "dialog",
 ]);
 /** Inline elements: a part of a line, not a line. */
-const INLINE = new Set(["span", "time", "a", "em", "strong", "b", "i", "small", "font", "abbr"]);
+const INLINE = new Set(
+  ("span time a em strong b i u s small big font abbr cite q mark sub sup ins del code tt")
+    .split(" "),
+);
 /** Lines of prose: one that is a link and nothing else points elsewhere. */
 const LINE_TAGS = new Set(["p"]);
 /** Table parts: a date or a name in a cell is data. */
@@ -184,7 +187,21 @@ function isChromeLine(el: Element, ctx: PruneContext): boolean {
   const text = textOf(el);
   // Bylines and dates are chrome around one article, content in a listing of many.
   if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
-  return isChromeText(text) || (!INLINE.has(el.name) && isDateLine(text));
+  return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
+}
+
+/** An inline element between blocks (or alone in its parent): read as a line of its own. */
+function standsAlone(el: Element): boolean {
+  return alone(el.prev, "prev") && alone(el.next, "next");
+}
+
+function alone(node: ChildNode | null, way: "prev" | "next"): boolean {
+  while (node && node.type === "text" && !/\S/.test((node as unknown as { data: string }).data)) {
+    node = node[way];
+  }
+  if (!node) return true;
+  if (node.type === "text") return false;
+  return "name" in node && (BLOCKS.has(node.name as string) || node.name === "br");
 }
 
 /** A block holding no other block: one line of the page. Lines never nest. */

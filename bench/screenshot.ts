@@ -13,6 +13,7 @@ import { findChromium } from "../lib/browser/launch.ts";
 import { setQuiet } from "../lib/util/log.ts";
 import { engineLoad, loadEngine } from "../lib/browser/adblock/mod.ts";
 import type { VisitTimings } from "../lib/browser/visit_timings.ts";
+import type { NetworkHooks } from "../lib/guard/types.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { ladder } from "./_ladder.ts";
 import {
@@ -94,13 +95,18 @@ const url = `http://127.0.0.1:${server.addr.port}/`;
 const config = await benchConfig(server.addr.port);
 const dataDir = config.dataDir;
 // The ad page's names resolve to the page server, as a DNS server would answer.
-config.resolver = (host) =>
-  host === "news.example.com" || host === AD_HOST
-    ? Promise.resolve(["127.0.0.1"])
-    : Promise.reject(new Error(`unknown host ${host}`));
+const network: NetworkHooks = {
+  resolver: (host) =>
+    host === "news.example.com" || host === AD_HOST
+      ? Promise.resolve(["127.0.0.1"])
+      : Promise.reject(new Error(`unknown host ${host}`)),
+};
 /** Every finished visit's phases, in the order the visits finished. */
 const visits: VisitTimings[] = [];
-const handler = await createHandler(config, { onVisit: (timings) => visits.push(timings) });
+const handler = await createHandler(config, {
+  ...network,
+  onVisit: (timings) => visits.push(timings),
+});
 const app = Deno.serve(
   { port: 0, hostname: "127.0.0.1", onListen: () => {} },
   (request, info) =>
@@ -143,7 +149,7 @@ const browser = await puppeteer.launch({
 });
 const rawPid = browser.process()!.pid!;
 // The issue's peer is the ladder's first rung: one definition of a raw capture.
-const steps = await ladder(browser, { url, viewport: VIEWPORT, config });
+const steps = await ladder(browser, { url, viewport: VIEWPORT, config, network });
 const raw = steps.rungs[0]!.shot;
 /** CPU seconds so far: this deno process, the raw Chromium's tree, linkpeek's Chromium's. */
 const cpu = () => [

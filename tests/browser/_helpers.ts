@@ -7,7 +7,7 @@ import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import type { Config } from "../../lib/config/mod.ts";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { createBrowser } from "../../lib/browser/mod.ts";
 import type { BrowserPool } from "../../lib/browser/types.ts";
 
@@ -58,7 +58,7 @@ export function poolFor(
   options: { maxPages?: number; maxQueue?: number } = {},
 ): BrowserPool {
   requireChromium();
-  return createBrowser({ config, fetcher: createFetcher({ config }), ...options });
+  return createBrowser({ config, fetcher: new GuardedFetcher({ config }), ...options });
 }
 
 export interface Decoded {

@@ -37,8 +37,8 @@ async function startSite() {
     "/song.wav": file(SONG, "audio/wav"),
   });
   const config = testConfig({ trustPorts: [site.port] });
-  config.resolver = (host) => Promise.resolve(host === "rules.test" ? ["127.0.0.1"] : []);
-  const app = await serveLinkpeek(config);
+  const resolver = (host: string) => Promise.resolve(host === "rules.test" ? ["127.0.0.1"] : []);
+  const app = await serveLinkpeek(config, { hooks: { resolver } });
   return {
     endpoint: `${app.origin}/`,
     url: (path: string) => `http://rules.test:${site.port}${path}`,

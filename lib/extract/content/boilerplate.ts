@@ -96,6 +96,11 @@ const DATE_LINE = new RegExp(
   "iu",
 );
 
+/** Whether a line of any length opens with chrome words ("Read more:", "Related:"). */
+export function startsAsChrome(text: string): boolean {
+  return CHROME_LINE.test(text);
+}
+
 /** Whether a short block's text reads as chrome (with `bylines`, "By Jane Doe" too). */
 export function isChromeText(text: string, bylines = true): boolean {
   if (!text || text.length > SHORT_BLOCK) return false;

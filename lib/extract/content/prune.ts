@@ -6,7 +6,13 @@
 import type { ChildNode, Element } from "domhandler";
 import { select, textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
-import { isChromeHeading, isChromeText, isDateLine, SHORT_BLOCK } from "./boilerplate.ts";
+import {
+  isChromeHeading,
+  isChromeText,
+  isDateLine,
+  SHORT_BLOCK,
+  startsAsChrome,
+} from "./boilerplate.ts";
 import { pageTitles, repeatsTitle } from "./headline.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
@@ -34,6 +40,8 @@ const LINE_TAGS = new Set(["p"]);
 const CELLS = new Set(["table", "thead", "tbody", "tfoot", "tr", "td", "th"]);
 /** Blocks that a chrome heading names whole. */
 const SECTIONS = new Set(["div", "section", "aside", "ul", "ol", "dl", "header", "footer", "nav"]);
+/** Longest line read as a link to elsewhere when it opens with chrome words. */
+const LINKED_LINE_MAX = 400;
 /** Longer than this, a block headed as chrome is still content unless mostly links. */
 const SECTION_MAX = 2500;
 /** How deep a block's first line is looked for. */
@@ -167,6 +175,14 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
+  // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
+  // headline>", "Lesen Sie auch: ...".
+  if (
+    s.text > SHORT_BLOCK && s.text <= LINKED_LINE_MAX && linkDensity(s) >= 0.5 && isLine(el, s) &&
+    startsAsChrome(textOf(el))
+  ) {
+    return true;
+  }
   if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
   if (TITLE_HEADINGS.has(el.name) && s.text <= 300 && repeatsTitle(textOf(el), pageTitles(el))) {
     // The first is the title line the views start with; a second only repeats it.

@@ -134,6 +134,7 @@ Deno.test("chrome inside the article by its words: bylines, datelines, chrome-he
     <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
     <div><h3>Related Blog Posts</h3>${teaser(1)}${teaser(2)}</div>
     <p>Zum Weiterlesen: ein anderer Artikel</p>
+    <p>For the latest stories and breaking news, download the Paper apps for iOS and Android.</p>
     <p>Read more: <a href="/x">${"A long headline of another story, ".repeat(6)}</a></p>
     <span>17 February 2013 Last updated at 22:15 GMT</span><p>${PROSE.repeat(2)}</p>
     <p>Version 4.4.1</p><p>11-10</p>
@@ -141,7 +142,16 @@ Deno.test("chrome inside the article by its words: bylines, datelines, chrome-he
   const text = mainText(page);
   assert.match(text, /^Caches\nA sentence/);
   assert.match(text, /Version 4\.4\.1\n11-10/);
-  const chromes = ["Jane Doe", "June 13", "Related", "teaser", "Weiterlesen", "GMT", "headline"];
+  const chromes = [
+    "Jane Doe",
+    "June 13",
+    "Related",
+    "teaser",
+    "Weiterlesen",
+    "GMT",
+    "headline",
+    "apps",
+  ];
   for (const chrome of chromes) {
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }

@@ -154,3 +154,29 @@ const SECTION_HEAD = new RegExp(
 export function isChromeHeading(text: string): boolean {
   return text.length <= 60 && SECTION_HEAD.test(text);
 }
+
+/**
+ * Appeals a line makes anywhere in it, not only at its start: to subscribe to a newsletter,
+ * support the journalism, become a member, get the app, follow the site. A line that makes one
+ * (short enough to be no paragraph of the story) is the publisher's, not the author's.
+ */
+const APPEAL = new RegExp(
+  [
+    "(?:sign up|subscribe|register) (?:for|to) (?:our|the) (?:free )?(?:daily |weekly )?newsletters?",
+    "support (?:our|independent|quality|local) (?:journalism|reporting|newsroom)",
+    "become a (?:member|subscriber|patron|supporter)\\b",
+    "download (?:the|our) [^.]{0,40}\\bapps?\\b",
+    "follow (?:us|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
+    "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
+    "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
+  ].join("|"),
+  "iu",
+);
+
+/** Longest line read for an appeal anywhere in it. */
+export const APPEAL_LINE = 320;
+
+/** Whether a line (at most APPEAL_LINE characters) makes one of the publisher's appeals. */
+export function isAppeal(text: string): boolean {
+  return text.length <= APPEAL_LINE && APPEAL.test(text);
+}

@@ -7,6 +7,8 @@ import type { ChildNode, Element } from "domhandler";
 import { select, textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
 import {
+  APPEAL_LINE,
+  isAppeal,
   isChromeHeading,
   isChromeText,
   isDateLine,
@@ -175,6 +177,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
+  if (!ctx.wide && s.text <= APPEAL_LINE && isLine(el, s) && isAppeal(textOf(el))) return true;
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
   if (

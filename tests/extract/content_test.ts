@@ -174,6 +174,22 @@ Deno.test("photo captions and credits go, a drawing's explanation stays; tweets 
   }
 });
 
+Deno.test("a forum thread keeps its posts, not the posters' details and the software's labels", () => {
+  const post = (n: number) =>
+    `<article class="message"><div class="message-userDetails"><h4>user${n}</h4>
+    <div>Registered User</div><dl><dt>Joined</dt><dd>Sep 21, 2024</dd><dt>Messages</dt>
+    <dd>28</dd></dl></div><div class="message-content"><p>Post ${n}: ${PROSE.repeat(2)}</p>
+    </div></article>`;
+  const page = `<html><head><title>A thread</title></head><body><main><h1>A thread</h1>
+    <ul><li>Thread starter user1</li><li>Start date Oct 8, 2024</li></ul>
+    ${[1, 2, 3].map(post).join("")}</main></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Post ${n}: A sentence`));
+  for (const chrome of ["Registered User", "Joined", "Messages", "Thread starter", "Start date"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
 Deno.test("a listing page keeps its list (no single article in it)", () => {
   const items = Array.from(
     { length: 12 },

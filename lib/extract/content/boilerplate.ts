@@ -60,6 +60,9 @@ const CHROME_LINE = new RegExp(
     "zum weiterlesen|weiterführende (?:links|artikel)|puedes ver|mira\\s*:|ver (?:también|más)\\s*:",
     "ten tekst przeczytasz|materiał chroniony prawem|wszelkie prawa zastrzeżone",
     "alle rechte vorbehalten|tous droits réservés|todos los derechos reservados",
+    // Forum software's labels around posts (XenForo, vBulletin, phpBB, Discourse).
+    "thread starter|start date|reaction score|thread tools|display modes|search forums",
+    "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
     "lesen sie (?:auch|mehr|hier)|weiterlesen|mehr zum thema|auch interessant",

@@ -96,6 +96,7 @@ const IMAGE_WORDS = new Set([
   "figure",
   "thumbnail",
 ]);
+const POSTER_WORDS = new Set(["details", "extras", "info", "stats", "title", "banner", "blurb"]);
 const SOCIAL = new Set(["twitter", "tweet", "instagram", "tiktok", "facebook", "fb"]);
 const EMBED_WORDS = new Set(["embed", "post", "media", "tweet", "video"]);
 const CAPTION_WORDS = new Set([
@@ -171,6 +172,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && isSocialEmbed(el)) return true;
+  if (small && isPosterDetails(el)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
   // byline or a date inside a short header that is not chrome as a whole.
   if (s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) && isChromeLine(el, ctx)) {
@@ -310,6 +312,17 @@ function isDrawing(figure: Element): boolean {
   if (!img) return true;
   const src = img.attribs.src || img.attribs["data-src"] || img.attribs.srcset || "";
   return DRAWING.test(src);
+}
+
+/**
+ * The poster's details beside a forum post (XenForo's `message-userDetails`, vBulletin's
+ * `userinfo`, `user-stats`): join date, post count, title, not the thread's words.
+ */
+function isPosterDetails(el: Element): boolean {
+  return nameTokens(el).some((words) =>
+    (words.includes("user") || words.includes("poster") || words.includes("author")) &&
+    words.some((w) => POSTER_WORDS.has(w))
+  ) || nameTokens(el).some((words) => words.includes("userinfo") || words.includes("postbit"));
 }
 
 /** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */

@@ -27,6 +27,8 @@ export interface Config {
   chromiumPath: string | null;
   fetchTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Time one image's palette may take to decode (PALETTE_TIMEOUT_MS); past it, no palette. */
+  paletteTimeoutMs: number;
   maxBodyBytes: number;
   userAgent: string;
   metricsToken: string | null;
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     chromiumPath: env.CHROMIUM_PATH || null,
     fetchTimeoutMs: int(env, "FETCH_TIMEOUT_MS", 10_000, 1),
     requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 28_000, 1),
+    paletteTimeoutMs: int(env, "PALETTE_TIMEOUT_MS", 5000, 1),
     maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1),
     userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
     metricsToken: env.METRICS_TOKEN || null,

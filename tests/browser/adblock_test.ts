@@ -84,7 +84,9 @@ Deno.test("adblock rejects the consent dialog, blocks ad requests and hides ad s
   await using pool = createBrowser({ config, fetcher });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;
   const shoot = async (options: VisitOptions) => {
-    const result = await pool.visit(url, { screenshot: true, ...options });
+    // At 1x: the pixels read below are the page's CSS coordinates.
+    const viewport = { deviceScaleFactor: 1 };
+    const result = await pool.visit(url, { screenshot: true, viewport, ...options });
     return decode(result.screenshot!.bytes);
   };
 

@@ -130,7 +130,7 @@ Deno.test("visit() fails only the hostile page's request and the pool keeps serv
   await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   const normal = async () => {
     const result = await pool.visit(`${site.origin}/`, { screenshot: true });
-    assert.equal(result.screenshot!.width, 1280);
+    assert.equal(result.screenshot!.width, 2560);
     await pool.settled();
     assert.equal(pool.stats().contexts, 0, "no context left open");
   };
@@ -177,7 +177,7 @@ Deno.test("visit() relaunches Chromium after it is killed, leaving no zombie", a
   Deno.kill(first, "SIGKILL");
   for (let i = 0; i < 50 && pool.stats().pid !== null; i++) await sleep(50);
   const result = await pool.visit(`${site.origin}/`, { screenshot: true });
-  assert.equal(result.screenshot!.height, 800);
+  assert.equal(result.screenshot!.height, 1600);
   const stats = pool.stats();
   assert.equal(stats.launches, 2);
   assert.notEqual(stats.pid, first);

@@ -316,13 +316,14 @@ function isDrawing(figure: Element): boolean {
 
 /**
  * The poster's details beside a forum post (XenForo's `message-userDetails`, vBulletin's
- * `userinfo`, `user-stats`): join date, post count, title, not the thread's words.
+ * `userinfo`, `user-stats`): join date, post count, title, not the thread's words. (vBulletin's
+ * `postbit` is the whole post, details and words.)
  */
 function isPosterDetails(el: Element): boolean {
   return nameTokens(el).some((words) =>
     (words.includes("user") || words.includes("poster") || words.includes("author")) &&
     words.some((w) => POSTER_WORDS.has(w))
-  ) || nameTokens(el).some((words) => words.includes("userinfo") || words.includes("postbit"));
+  ) || nameTokens(el).some((words) => words.includes("userinfo"));
 }
 
 /** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */

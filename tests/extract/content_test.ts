@@ -174,6 +174,21 @@ Deno.test("photo captions and credits go, a drawing's explanation stays; tweets 
   }
 });
 
+Deno.test("a hover card inside a link in prose goes, the link's words stay", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p>
+    <p>Shares of <a href="/q/acme">Acme<div class="card">Acme Corp. NYSE: ACME, +2.1% today</div></a>
+    rose after the report, ${PROSE}</p>
+    <p>Her colleague <a href="/p/ann">Ann Lee<span class="tooltip">Ann Lee is a senior reporter</span></a>
+    said so, ${PROSE}</p><p>${PROSE.repeat(3)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Shares of Acme rose after the report/);
+  assert.match(text, /Her colleague Ann Lee said so/);
+  for (const chrome of ["NYSE", "senior reporter"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
 Deno.test("a forum thread keeps its posts, not the posters' details and the software's labels", () => {
   const post = (n: number) =>
     `<article class="message"><div class="message-userDetails"><h4>user${n}</h4>

@@ -96,6 +96,9 @@ const IMAGE_WORDS = new Set([
   "figure",
   "thumbnail",
 ]);
+/** Longest text read as a link's hover card. */
+const HOVER_MAX = 600;
+const HOVER_WORDS = new Set(["tooltip", "popover", "hovercard", "hover", "popup", "preview"]);
 const POSTER_WORDS = new Set(["details", "extras", "info", "stats", "title", "banner", "blurb"]);
 const SOCIAL = new Set(["twitter", "tweet", "instagram", "tiktok", "facebook", "fb"]);
 const EMBED_WORDS = new Set(["embed", "post", "media", "tweet", "video"]);
@@ -173,6 +176,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   }
   if (small && isSocialEmbed(el)) return true;
   if (small && isPosterDetails(el)) return true;
+  if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
   // byline or a date inside a short header that is not chrome as a whole.
   if (s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) && isChromeLine(el, ctx)) {
@@ -324,6 +328,29 @@ function isPosterDetails(el: Element): boolean {
     (words.includes("user") || words.includes("poster") || words.includes("author")) &&
     words.some((w) => POSTER_WORDS.has(w))
   ) || nameTokens(el).some((words) => words.includes("userinfo"));
+}
+
+/**
+ * Text a link in running prose holds for a hover card (a preview of the person, company or
+ * page linked): a block inside the link, or an element named as a tooltip or popover. The
+ * link's own words stay; a card that is one link (a listing's entry) is no link in prose.
+ */
+function isHoverCard(el: Element, s: Stats): boolean {
+  const link = el.parent as Element | null;
+  if (!link || link.name !== "a" || s.text > HOVER_MAX || !inProse(link)) return false;
+  return BLOCKS.has(el.name) ||
+    nameTokens(el).some((words) => words.some((w) => HOVER_WORDS.has(w)));
+}
+
+/** Whether a link sits in a line of prose: words of the line beside it, not alone in a box. */
+function inProse(link: Element): boolean {
+  for (const way of ["prev", "next"] as const) {
+    const node = link[way];
+    if (node?.type === "text" && /\p{L}/u.test((node as unknown as { data: string }).data)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */

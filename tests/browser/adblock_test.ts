@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createFetcher } from "../../lib/fetch/mod.ts";
-import { createBrowser } from "../../lib/browser/mod.ts";
+import { BrowserPool } from "../../lib/browser/mod.ts";
 import type { VisitOptions } from "../../lib/browser/types.ts";
 import { decode, requireChromium } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
@@ -80,7 +80,7 @@ Deno.test("adblock rejects the consent dialog, blocks ad requests and hides ad s
   const names = new Set([PAGE_HOST, ...AD_HOSTS]);
   config.resolver = (host) =>
     names.has(host) ? Promise.resolve(["127.0.0.1"]) : Promise.reject(new Error("no such name"));
-  await using pool = createBrowser({ config, fetcher: createFetcher({ config }) });
+  await using pool = new BrowserPool({ config, fetcher: createFetcher({ config }) });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;
   const shoot = async (options: VisitOptions) => {
     const result = await pool.visit(url, { screenshot: true, ...options });
@@ -120,7 +120,7 @@ Deno.test("adblock: the page cannot reach autoconsent's channel; pages without a
   await using fixture = serve({ "/": () => html(probe) });
   const config = testConfig({ trustPorts: [fixture.port] });
   config.resolver = () => Promise.resolve(["127.0.0.1"]);
-  await using pool = createBrowser({ config, fetcher: createFetcher({ config }) });
+  await using pool = new BrowserPool({ config, fetcher: createFetcher({ config }) });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;
 
   await t.step("the bridge lives in an isolated world only", async () => {

@@ -30,7 +30,7 @@ export interface ChromiumOptions {
   busy: () => boolean;
 }
 
-export class Chromium {
+export class Chromium implements AsyncDisposable {
   readonly #options: ChromiumOptions;
   #running: Running | null = null;
   #launching: Promise<Running> | null = null;
@@ -89,6 +89,10 @@ export class Chromium {
     if (!r) return;
     this.#running = null;
     await shutdown(r);
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 
   async #launch(): Promise<Running> {

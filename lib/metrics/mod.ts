@@ -9,6 +9,7 @@ import { REFUSAL_KINDS, REFUSAL_STAGES, refusalCount } from "../guard/refusal.ts
 import { eventLoopDelay } from "./event_loop.ts";
 import { Exposition, Histogram, type Labels } from "./exposition.ts";
 import { maxFds, NO_TREE, openFds, processTree } from "./process.ts";
+import { ProcReader } from "../util/proc_reader.ts";
 
 const BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -44,14 +45,18 @@ function* refusalSamples(): Iterable<[Labels, number]> {
 }
 
 /** Process-wide series: memory, CPU, descriptors, event-loop delay, Chromium's processes. */
-async function runtime(out: Exposition, browserPid: number | null): Promise<void> {
+async function runtime(
+  out: Exposition,
+  proc: ProcReader,
+  browserPid: number | null,
+): Promise<void> {
   const memory = Deno.memoryUsage();
   const cpu = process.cpuUsage();
   // Descriptors first, alone: the other readers open files of their own while they run.
-  const open = await openFds();
+  const open = await openFds(proc);
   const [max, browser] = await Promise.all([
-    maxFds(),
-    browserPid === null ? NO_TREE : processTree(browserPid),
+    maxFds(proc),
+    browserPid === null ? NO_TREE : processTree(proc, browserPid),
   ]);
   out
     .one("process_resident_memory_bytes", {
@@ -126,7 +131,9 @@ async function runtime(out: Exposition, browserPid: number | null): Promise<void
 }
 
 /** The service's counters, updated by requests and rendered on each scrape of /metrics. */
-export class Metrics {
+export class Metrics implements AsyncDisposable {
+  /** Reads this process's and Chromium's figures on each scrape. */
+  readonly #proc = new ProcReader();
   readonly #requests = new LabelledCounter();
   readonly #cacheLookups = new LabelledCounter();
   readonly #latency = new Histogram(BUCKETS);
@@ -218,7 +225,15 @@ export class Metrics {
         help: "Chromium launches, relaunches after a crash included.",
         value: browser.launches,
       });
-    await runtime(out, browser.pid);
+    await runtime(out, this.#proc, browser.pid);
     return out.text();
+  }
+
+  async close(): Promise<void> {
+    await this.#proc.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 }

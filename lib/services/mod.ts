@@ -95,6 +95,7 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
       await documents.close();
       await browser.close();
       await store.close();
+      await metrics.close();
     },
   };
 }

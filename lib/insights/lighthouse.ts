@@ -40,31 +40,22 @@ export interface EgressLease {
   release(): void;
 }
 
-export interface LighthouseRunnerOptions {
-  chromiumPath: string | null;
-  /** The guarded egress proxy (the browser pool's), or one dialling through `proxy`. */
-  egress: (proxy: ProxySpec | null) => Promise<EgressLease>;
-  maxRuns: number;
-}
-
-/** What one run is given besides its URL. */
-export interface LighthouseRunOptions {
-  options: LighthouseOptions;
-  signal: AbortSignal;
-  timeoutMs: number;
-  /** The request's `proxy=`: the run's Chromium goes out through it. */
-  proxy?: ProxySpec | null;
-}
-
 export class LighthouseRunner implements AsyncDisposable {
   /** Admission of runs: LIGHTHOUSE_RUNS at once, none waiting. */
   readonly admission: AdmissionPool;
-  readonly #options: LighthouseRunnerOptions;
+  readonly #chromiumPath: string | null;
+  readonly #egress: (proxy: ProxySpec | null) => Promise<EgressLease>;
   /** Runs in progress, each with its way to stop. */
   readonly #active = new Set<{ stop: () => void }>();
 
-  constructor(options: LighthouseRunnerOptions) {
-    this.#options = options;
+  constructor(options: {
+    chromiumPath: string | null;
+    /** The guarded egress proxy (the browser pool's), or one dialling through `proxy`. */
+    egress: (proxy: ProxySpec | null) => Promise<EgressLease>;
+    maxRuns: number;
+  }) {
+    this.#chromiumPath = options.chromiumPath;
+    this.#egress = options.egress;
     this.admission = new AdmissionPool({
       running: options.maxRuns,
       retryAfterSeconds: RETRY_AFTER_SECONDS,
@@ -79,7 +70,13 @@ export class LighthouseRunner implements AsyncDisposable {
   /** The report of `url`: a JSON object, or the text of the html/csv output. */
   async run(
     url: string,
-    { options: wanted, signal, timeoutMs, proxy }: LighthouseRunOptions,
+    { options: wanted, signal, timeoutMs, proxy }: {
+      options: LighthouseOptions;
+      signal: AbortSignal;
+      timeoutMs: number;
+      /** The request's `proxy=`: the run's Chromium goes out through it. */
+      proxy?: ProxySpec | null;
+    },
   ): Promise<Record<string, unknown> | string> {
     using _place = await this.admission.enter();
     const entry = { stop: () => {} };
@@ -87,8 +84,8 @@ export class LighthouseRunner implements AsyncDisposable {
     let egress: EgressLease | null = null;
     try {
       signal.throwIfAborted();
-      const executablePath = await findChromium(this.#options.chromiumPath);
-      egress = await this.#options.egress(proxy ?? null);
+      const executablePath = await findChromium(this.#chromiumPath);
+      egress = await this.#egress(proxy ?? null);
       const { preset, output, ...settings } = wanted;
       const job: LighthouseJob = {
         url,

@@ -122,10 +122,14 @@ export class ProcReader implements AsyncDisposable {
   /** The shell's answer, or null when it could not be asked (closed, or it ended). */
   async #ask(op: string, paths: string[]): Promise<string | null> {
     if (this.#closed) return null;
+    let shell: ProcShell | null = null;
     try {
-      this.#shell ??= new ProcShell();
-      return await this.#shell.ask(`${op} ${paths.join(" ")}`);
+      shell = this.#shell ??= new ProcShell();
+      return await shell.ask(`${op} ${paths.join(" ")}`);
     } catch {
+      // No shell here, or it ended (killed, say): the next request starts another.
+      if (shell && this.#shell === shell) this.#shell = null;
+      await shell?.close();
       return null;
     }
   }

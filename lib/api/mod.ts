@@ -20,6 +20,7 @@ import { templatedJsonResponse } from "./templates.ts";
 import { preferredEncoding } from "../util/compress.ts";
 import { withApiHeaders } from "./api_headers.ts";
 import { Deadline } from "../util/deadline.ts";
+import { currentSandboxRuntime } from "../browser/function/runtime.ts";
 
 export interface ApiRequest {
   /** The request, its parsed URL and id; its `api` is set here, for the error boundary. */
@@ -117,6 +118,11 @@ async function answer(
   if (params.proxy && meta.plan !== "pro") {
     await admitted;
     throw new ApiError("EPROXY", "The parameter `proxy` is available on the pro endpoint only.");
+  }
+  const runtime = params.function === null ? null : currentSandboxRuntime();
+  if (runtime && "refused" in runtime) {
+    await admitted;
+    throw new ApiError("EFUNCTIONUNAVAILABLE", runtime.refused);
   }
   meta.targetHost = target.host;
   meta.private = credentialed;

@@ -202,6 +202,8 @@ export async function runCallerCode(
     allowNavigation: () => void;
     /** The navigation's answer, for the function's `response`. */
     response: { url: string; status: number; headers: Record<string, string> };
+    /** The request headers of the navigation, for the function's `headers` (functionHeaders). */
+    requestHeaders: Record<string, string>;
     remaining: (marginMs: number) => number;
   },
 ): Promise<{ evaluated?: FunctionResult[]; function?: FunctionResult }> {
@@ -231,7 +233,12 @@ export async function runCallerCode(
     job.allowNavigation();
     const answer = await runSandboxed({
       source,
-      argument: { ...argument, ...await pageArgument(page, source), response: job.response },
+      argument: {
+        ...argument,
+        ...await pageArgument(page, source),
+        response: job.response,
+        headers: job.requestHeaders,
+      },
       page,
       timeoutMs: job.remaining(ANSWER_MARGIN_MS),
       limit: limitAfter(used),

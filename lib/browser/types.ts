@@ -5,10 +5,15 @@ import type { ProxySpec } from "../fetch/proxy_client.ts";
 import type { EgressProxy } from "./proxy_server.ts";
 import type { VisitTimings } from "./visit_timings.ts";
 
-/** `function`'s phases' times and memory, as Microlink reports them. */
+/**
+ * `function`'s profiling in Microlink's shape: phases in milliseconds, the sandbox's CPU time
+ * (ms) and memory (bytes), the source's bytes. `cpu` and `memory` are null when the sandbox
+ * was killed (timeout, out of memory) before it could report them.
+ */
 export interface FunctionProfiling {
-  phases: { spawn: number; run: number; total: number };
-  memory?: { total: number; heap: number; external: number };
+  phases: { install: number; build: number; spawn: number; run: number; total: number };
+  cpu: number | null;
+  memory: { total: number; used: number; heap: number; external: number } | null;
   size: number;
 }
 

@@ -21,6 +21,7 @@ import { openCodeView } from "./code_view.ts";
 import { guardPopups } from "./popup_guard.ts";
 import { lastHttpUrl } from "./http_url.ts";
 import { runCallerCode } from "./evaluate.ts";
+import { functionHeaders } from "./function/headers.ts";
 import { startRecording } from "./record.ts";
 import {
   capturePdf,
@@ -199,6 +200,7 @@ async function visitIn(lease: Lease, job: VisitJob): Promise<VisitResult> {
       // Its navigations (goto, a click on a link) still go through the egress proxy.
       allowNavigation: () => state.navigated = false,
       response: { url: result.url, status: result.statusCode, headers: result.headers },
+      requestHeaders: functionHeaders(response?.request().headers() ?? {}, options.headers),
       remaining: (margin) => deadline.remaining(margin),
     });
     Object.assign(result, ran);

@@ -143,25 +143,29 @@ const DATA: JsonObject = {
         value: { description: "The returned JSON value, or { name, message } when rejected." },
         profiling: {
           type: "object",
-          description:
-            "Milliseconds of the sandbox's phases, its memory in bytes, the code's size.",
+          description: "Microlink's profiling: phases in milliseconds (install is always 0: " +
+            "nothing is installed), the sandbox's CPU milliseconds and memory bytes since the " +
+            "job (null when it was killed before reporting), the source's bytes.",
           properties: {
             phases: {
               type: "object",
               properties: {
+                install: { type: "integer" },
+                build: { type: "integer" },
                 spawn: { type: "integer" },
                 run: { type: "integer" },
                 total: { type: "integer" },
               },
             },
-            memory: {
-              type: "object",
+            cpu: nullable("integer"),
+            memory: nullable("object", {
               properties: {
                 total: { type: "integer" },
+                used: { type: "integer" },
                 heap: { type: "integer" },
                 external: { type: "integer" },
               },
-            },
+            }),
             size: { type: "integer" },
           },
         },

@@ -45,6 +45,22 @@ function decompress(alias: string, payload: string): string {
   }
 }
 
+/**
+ * A package the code loads (`require("cheerio")`, `require('lodash@4')`, `import("npm:x")`),
+ * or null. Microlink installs npm packages at run time; linkpeek downloads nothing while it
+ * runs and its sandbox may not read a file, so such code is refused up front rather than left
+ * to fail with "require is not defined". An `import()` of a URL is not one: code for the page
+ * (`page.evaluate(() => import("https://..."))`) may load modules there.
+ */
+export function requiredModule(source: string): string | null {
+  const required = /\brequire\s*\(\s*(["'`])([^"'`\n]{1,214})\1\s*\)/.exec(source);
+  if (required) return required[2]!;
+  const imported = /\bimport\s*\(\s*(["'`])((?:npm|node|jsr):[^"'`\n]{1,214})\1\s*\)/.exec(
+    source,
+  );
+  return imported ? imported[2]! : null;
+}
+
 /** The function's source: decoded when compressed, refused when it is not valid JavaScript. */
 export function functionSource(text: string): string {
   const compressed = /^(br|gz|lz)#/.exec(text);
@@ -58,6 +74,14 @@ export function functionSource(text: string): string {
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw invalid(`has a syntax error: ${why.slice(0, 200)}`);
+  }
+  const module = requiredModule(source);
+  if (module !== null) {
+    throw invalid(
+      `loads the module "${module.slice(0, 100)}": linkpeek runs functions without npm ` +
+        `packages or other modules (nothing is installed or read at run time). Use the page ` +
+        `(page.evaluate) or return the data and process it on your side.`,
+    );
   }
   return source;
 }

@@ -579,8 +579,10 @@ const DEFINITIONS = {
     schema: { kind: "string", maxLength: 32768 },
     description:
       "JavaScript function run in a permissionless sandbox with Puppeteer's page, every other " +
-      "query parameter (known or not), url, html and response as its argument; adds " +
-      "data.function {isFulfilled, isRejected, value, profiling, logging}.",
+      "query parameter (known or not), url, html, response and headers (the browser's request " +
+      "headers, without the caller's headers.*) as its argument; adds data.function " +
+      "{isFulfilled, isRejected, value, profiling, logging}. Code that require()s an npm " +
+      "package is refused (EINVALFUNCTION): nothing is installed at run time.",
     example: "({ page }) => page.title()",
     default: null,
   },

@@ -51,6 +51,11 @@ export const ERRORS = {
   EBRWSRTIMEOUT: { status: 504, when: "The browser did not finish the page in time." },
   EBUSY: { status: 503, when: "Saturated (browser pages, workers): retry after Retry-After." },
   EBROWSER: { status: 503, when: "The browser is unavailable." },
+  EFUNCTIONUNAVAILABLE: {
+    status: 501,
+    when: "function cannot run on this linkpeek: it is a compiled binary, and the function's " +
+      "sandbox is a deno run process. linkpeek's own code (Microlink has none for it).",
+  },
   EUNAVAILABLE: {
     status: 503,
     when: "The shared store (Redis) is unreachable; recovers by itself.",

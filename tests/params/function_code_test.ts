@@ -2,7 +2,11 @@
 import assert from "node:assert/strict";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import LZString from "lz-string";
-import { functionSource, MAX_FUNCTION_SOURCE } from "../../lib/params/function_code.ts";
+import {
+  functionSource,
+  MAX_FUNCTION_SOURCE,
+  requiredModule,
+} from "../../lib/params/function_code.ts";
 import { ApiError } from "../../lib/util/errors.ts";
 
 const CODE = "({ page }) => page.title()";
@@ -41,4 +45,24 @@ Deno.test("functionSource() refuses broken and oversized payloads", () => {
     () => functionSource(`br#${brotliCompressSync(long).toString("base64url")}`),
     invalidFunction(/not a valid br payload|longer than/),
   );
+});
+
+Deno.test("functionSource() refuses code that loads npm packages, naming the package", () => {
+  const refused = {
+    "() => require('cheerio')": "cheerio",
+    '() => { const { kebabCase } = require("lodash@4.17.21"); return 1 }': "lodash@4.17.21",
+    "async () => (await import('npm:cheerio')).load": "npm:cheerio",
+    "() => import(`node:fs`)": "node:fs",
+  };
+  for (const [source, name] of Object.entries(refused)) {
+    assert.equal(requiredModule(source), name, source);
+    assert.throws(
+      () => functionSource(source),
+      invalidFunction(new RegExp(`"${name}".*nothing is installed`)),
+      source,
+    );
+  }
+  // Modules the page loads are the page's business: not refused.
+  const inPage = `({ page }) => page.evaluate(() => import("https://cdn.example.invalid/x.js"))`;
+  assert.equal(functionSource(inPage), inPage);
 });

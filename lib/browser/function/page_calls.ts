@@ -1,82 +1,38 @@
 /**
  * The page API a sandboxed `function` may use: each method is one message from the sandbox,
  * its arguments checked here and performed on the real puppeteer Page. Nothing else of the
- * Page (its browser, its CDP session, element handles) is reachable. Functions meant for the
- * page arrive as source text and run in the page, never here; what comes back is JSON made in
- * the page and bounded in length. Navigations happen in the visit's context, behind its
- * guarded egress proxy.
+ * Page (its browser, its CDP session) is reachable; element handles stay here, the sandbox
+ * holds numbers for them (ElementTable, ELEMENT_HANDLERS). Functions meant for the page arrive
+ * as source text and run in the page, never here; what comes back is JSON made in the page and
+ * bounded in length. Navigations (goto, reload, goBack, goForward, a click on a link) happen in
+ * the visit's context, behind its guarded egress proxy.
  */
-import type { HTTPResponse, Page } from "puppeteer-core";
+import type { ElementHandle, HTTPResponse, MouseButton, Page } from "puppeteer-core";
 import { DENIED_HEADER } from "../proxy_server.ts";
+import {
+  boolean,
+  type CallContext,
+  callee,
+  CLICK,
+  type Handler,
+  inPage,
+  integer,
+  invalid,
+  MAX_REPLY_CHARS,
+  MAX_TEXT,
+  number,
+  oneOf,
+  options,
+  PageCallError,
+  selector,
+  text,
+} from "./call_args.ts";
+import { ELEMENT_HANDLERS } from "./element_calls.ts";
 
-/** Characters of JSON one page call may answer with (content(), a screenshot's base64). */
-export const MAX_REPLY_CHARS = 8 * 1024 * 1024;
-/** Characters a selector, a typed text, a navigation URL may have. */
-const MAX_SELECTOR = 1000;
-const MAX_TEXT = 10_000;
+export { ElementTable, MAX_REPLY_CHARS, PageCallError } from "./call_args.ts";
+export type { CallContext } from "./call_args.ts";
+
 const MAX_URL = 8192;
-/** Characters of code for the page, as for the function itself. */
-const MAX_CODE = 256 * 1024;
-
-/** A refusal the sandbox sees as a thrown error with this name and message. */
-export class PageCallError extends Error {
-  constructor(name: string, message: string) {
-    super(message);
-    this.name = name;
-  }
-}
-
-const invalid = (message: string) => new PageCallError("TypeError", message);
-
-export interface CallContext {
-  page: Page;
-  /** Milliseconds left before the function's deadline. */
-  remaining: () => number;
-}
-
-type Args = unknown[];
-type Handler = (args: Args, ctx: CallContext) => Promise<unknown>;
-
-function text(value: unknown, what: string, max: number): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > max) {
-    throw invalid(`${what} must be a non-empty string of at most ${max} characters.`);
-  }
-  return value;
-}
-
-const selector = (value: unknown) => text(value, "The selector", MAX_SELECTOR);
-
-/** An options object with only the named keys, each checked by its reader. */
-function options<T>(
-  value: unknown,
-  readers: { [K in keyof T]: (v: unknown) => T[K] },
-): Partial<T> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw invalid("Options must be an object.");
-  }
-  const out: Partial<T> = {};
-  for (const [key, raw] of Object.entries(value)) {
-    if (!Object.hasOwn(readers, key)) throw invalid(`The option \`${key}\` is not supported.`);
-    if (raw !== undefined) out[key as keyof T] = readers[key as keyof T](raw);
-  }
-  return out;
-}
-
-const integer = (min: number, max: number) => (v: unknown): number => {
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
-    throw invalid(`A number option must be an integer from ${min} to ${max}.`);
-  }
-  return v;
-};
-const boolean = (v: unknown): boolean => {
-  if (typeof v !== "boolean") throw invalid("A switch option must be true or false.");
-  return v;
-};
-const oneOf = <T extends string>(...allowed: T[]) => (v: unknown): T => {
-  if (!allowed.includes(v as T)) throw invalid(`An option must be one of ${allowed.join(", ")}.`);
-  return v as T;
-};
 /** Waits and navigations get at most what is left of the deadline. */
 const timeout = (v: unknown) => integer(0, 600_000)(v);
 const within = (ctx: CallContext, asked?: number) =>
@@ -118,41 +74,6 @@ function plainResponse(response: HTTPResponse | null) {
   };
 }
 
-/**
- * Code sent for the page as an expression there: a function's source is called with
- * `first` (the element or elements, for $eval and $$eval) and the call's JSON `args`; a
- * string is an expression, as puppeteer's evaluate takes one.
- */
-function callee(value: unknown, first = ""): string {
-  const code = value as { fn?: unknown; expression?: unknown } | null;
-  if (typeof code?.fn === "string") {
-    return `(${text(code.fn, "The function", MAX_CODE)}\n)(${first}...args)`;
-  }
-  if (typeof code?.expression === "string") {
-    return `(${text(code.expression, "The expression", MAX_CODE)}\n)`;
-  }
-  throw invalid("Pass a function or a string of JavaScript for the page.");
-}
-
-/**
- * Runs `callee` (an expression using `args`) in the page; only a bounded string of JSON made
- * there comes back.
- */
-async function inPage(page: Page, callee: string, args: Args): Promise<unknown> {
-  const text = await page.evaluate(`(async () => {
-  const args = ${JSON.stringify(args)};
-  const value = await (${callee});
-  const json = JSON.stringify(value === undefined ? null : value);
-  if (typeof json !== "string") return "null";
-  return json.length > ${MAX_REPLY_CHARS} ? false : json;
-})()`);
-  if (text === false || (typeof text === "string" && text.length > MAX_REPLY_CHARS)) {
-    throw new PageCallError("RangeError", `The page's answer is over ${MAX_REPLY_CHARS} chars.`);
-  }
-  if (typeof text !== "string") throw new PageCallError("TypeError", "The answer was not JSON.");
-  return JSON.parse(text);
-}
-
 const HANDLERS: Record<string, Handler> = {
   title: (_args, { page }) => page.title(),
   url: (_args, { page }) => Promise.resolve(page.url()),
@@ -177,14 +98,16 @@ const HANDLERS: Record<string, Handler> = {
     const response = await ctx.page.waitForNavigation({ ...o, timeout: within(ctx, o.timeout) });
     return plainResponse(response);
   },
+  goBack: async ([opts], ctx) => {
+    const o = options(opts, navigation);
+    return plainResponse(await ctx.page.goBack({ ...o, timeout: within(ctx, o.timeout) }));
+  },
+  goForward: async ([opts], ctx) => {
+    const o = options(opts, navigation);
+    return plainResponse(await ctx.page.goForward({ ...o, timeout: within(ctx, o.timeout) }));
+  },
   click: async ([sel, opts], { page }) => {
-    const o = options(opts, {
-      button: oneOf("left", "right", "middle"),
-      count: integer(1, 3),
-      clickCount: integer(1, 3),
-      delay: integer(0, 2000),
-    });
-    await page.click(selector(sel), o);
+    await page.click(selector(sel), options(opts, CLICK));
     return null;
   },
   type: async ([sel, value, opts], { page }) => {
@@ -202,9 +125,8 @@ const HANDLERS: Record<string, Handler> = {
       ...o,
       timeout: within(ctx, o.timeout),
     });
-    // An element handle cannot cross into the sandbox: whether one was found does.
-    await handle?.dispose();
-    return handle !== null;
+    // As in Puppeteer: the element (null when waiting for it to be hidden).
+    return handle ? (await ctx.elements.add([handle]))[0] : null;
   },
   waitForFunction: async ([code, opts, ...args], ctx) => {
     const o = options(opts, { timeout, polling: oneOf("raf", "mutation") });
@@ -222,6 +144,44 @@ const HANDLERS: Record<string, Handler> = {
     return null;
   },
   evaluate: ([code, ...args], { page }) => inPage(page, callee(code), args),
+  $: async ([sel], { page, elements }) => {
+    const handle = await page.$(selector(sel));
+    return handle ? (await elements.add([handle]))[0] : null;
+  },
+  $$: async ([sel], { page, elements }) => {
+    // At most one past what the table has room for is made into handles here: a page of a
+    // million matches costs the page a list, never linkpeek a million handles.
+    const list = await page.evaluateHandle(
+      `[...document.querySelectorAll(${JSON.stringify(selector(sel))})]` +
+        `.slice(0, ${elements.room() + 1})`,
+    );
+    try {
+      const found = [...(await list.getProperties()).values()];
+      // querySelectorAll gives Elements.
+      const handles = found.flatMap((h) => (h.asElement() as ElementHandle | null) ?? []);
+      await Promise.all(found.filter((h) => !h.asElement()).map((h) => h.dispose()));
+      return await elements.add(handles);
+    } finally {
+      await list.dispose();
+    }
+  },
+  setViewport: async ([viewport], { page }) => {
+    // The bounds of the `viewport` parameter.
+    const v = options(viewport, {
+      width: integer(100, 3840),
+      height: integer(100, 2160),
+      deviceScaleFactor: number(0.5, 3),
+      isMobile: boolean,
+      hasTouch: boolean,
+      isLandscape: boolean,
+    });
+    if (v.width === undefined || v.height === undefined) {
+      throw invalid("setViewport needs a width and a height.");
+    }
+    await page.setViewport({ ...v, width: v.width, height: v.height });
+    return null;
+  },
+  viewport: (_args, { page }) => Promise.resolve(page.viewport()),
   $eval: ([sel, code, ...args], { page }) =>
     inPage(
       page,
@@ -266,9 +226,36 @@ const HANDLERS: Record<string, Handler> = {
     await page.keyboard.type(text(value, "The text", MAX_TEXT), o);
     return null;
   },
+  "mouse.click": async ([x, y, opts], { page }) => {
+    await page.mouse.click(coordinate(x), coordinate(y), options(opts, CLICK));
+    return null;
+  },
+  "mouse.move": async ([x, y, opts], { page }) => {
+    const o = options(opts, { steps: integer(1, 100) });
+    await page.mouse.move(coordinate(x), coordinate(y), o);
+    return null;
+  },
+  "mouse.down": async ([opts], { page }) => {
+    await page.mouse.down(options(opts, PRESS) as { button?: MouseButton; clickCount?: number });
+    return null;
+  },
+  "mouse.up": async ([opts], { page }) => {
+    await page.mouse.up(options(opts, PRESS) as { button?: MouseButton; clickCount?: number });
+    return null;
+  },
+  "mouse.wheel": async ([opts], { page }) => {
+    const delta = number(-100_000, 100_000);
+    await page.mouse.wheel(options(opts, { deltaX: delta, deltaY: delta }));
+    return null;
+  },
+  ...ELEMENT_HANDLERS,
 };
 
-/** The methods a function may call on `page`. */
+/** A point on the page, in CSS pixels. */
+const coordinate = number(-100_000, 100_000);
+const PRESS = { button: oneOf("left", "right", "middle"), clickCount: integer(1, 3) };
+
+/** The methods a function may call on `page` (and its mouse, keyboard and elements). */
 export const PAGE_METHODS = Object.keys(HANDLERS);
 
 /** Performs one call from the sandbox; throws PageCallError (or puppeteer's) on failure. */

@@ -6,7 +6,7 @@
 // ({ source, argument, limitChars, tooLarge, maxDepth, maxLogChars }), then replies to page
 // calls ({ id, ok, value } or { id, ok: false, error }). Out on stdout: page calls
 // ({ type: "call", id, method, args }), console output ({ type: "log", level, text }), and last
-// ({ type: "done", isFulfilled, value, memory }).
+// ({ type: "done", isFulfilled, value, usage }). "start" and "built" mark the compile's span.
 
 const encoder = new TextEncoder();
 const writeLine = (line) => {
@@ -42,34 +42,108 @@ function asResponse(plain) {
   };
 }
 
-const page = {
+/**
+ * An object whose unknown methods throw a clear TypeError naming what is offered, rather than
+ * "x is not a function": most of Puppeteer's API does not cross into this process.
+ */
+function offering(name, methods) {
+  const offered = Object.keys(methods).join(", ");
+  return new Proxy(methods, {
+    get(target, key) {
+      // Inherited ones too (toString, valueOf): printing the object stays safe.
+      if (typeof key === "symbol" || key in target) return target[key];
+      // Not a thenable, not JSON-shaped: awaiting or logging the object stays safe.
+      if (key === "then" || key === "toJSON") return undefined;
+      return () => {
+        throw new TypeError(
+          `${name}.${key}() is not available in linkpeek's function sandbox (offered: ${offered}).`,
+        );
+      };
+    },
+  });
+}
+
+/**
+ * An element found by page.$ or page.$$: a number on this side, the real ElementHandle in the
+ * parent, which disposes of every one when the function ends.
+ */
+function elementHandle(id) {
+  const on = (method, ...args) => call(`element.${method}`, [id, ...args]);
+  return offering("ElementHandle", {
+    click: (options) => on("click", options),
+    hover: () => on("hover"),
+    focus: () => on("focus"),
+    type: (text, options) => on("type", text, options),
+    press: (key, options) => on("press", key, options),
+    evaluate: (fn, ...args) => on("evaluate", code(fn), ...args),
+    $eval: (selector, fn, ...args) => on("$eval", selector, code(fn), ...args),
+    $$eval: (selector, fn, ...args) => on("$$eval", selector, code(fn), ...args),
+    getProperty: async (name) => {
+      const value = await on("getProperty", name);
+      return offering("JSHandle", {
+        jsonValue: () => Promise.resolve(value),
+        dispose: () => Promise.resolve(),
+      });
+    },
+    boundingBox: () => on("boundingBox"),
+    dispose: () => on("dispose"),
+  });
+}
+
+const elements = (ids) => ids === null ? null : ids.map(elementHandle);
+
+const page = offering("page", {
   title: () => call("title", []),
   url: () => call("url", []),
   content: () => call("content", []),
   goto: (url, options) => call("goto", [url, options]).then(asResponse),
   reload: (options) => call("reload", [options]).then(asResponse),
+  goBack: (options) => call("goBack", [options]).then(asResponse),
+  goForward: (options) => call("goForward", [options]).then(asResponse),
   waitForNavigation: (options) => call("waitForNavigation", [options]).then(asResponse),
   click: (selector, options) => call("click", [selector, options]),
   type: (selector, text, options) => call("type", [selector, text, options]),
   focus: (selector) => call("focus", [selector]),
   hover: (selector) => call("hover", [selector]),
   select: (selector, ...values) => call("select", [selector, ...values]),
-  waitForSelector: (selector, options) => call("waitForSelector", [selector, options]),
+  waitForSelector: (selector, options) =>
+    call("waitForSelector", [selector, options]).then((id) =>
+      id === null ? null : elementHandle(id)
+    ),
   waitForFunction: (fn, options, ...args) => call("waitForFunction", [code(fn), options, ...args]),
   waitForNetworkIdle: (options) => call("waitForNetworkIdle", [options]),
+  // Gone from Puppeteer since v22, still in Microlink's guides: a plain timer here (the
+  // sandbox is killed at the deadline whatever it waits for).
+  waitForTimeout: (ms) => {
+    if (typeof ms !== "number" || !(ms >= 0)) {
+      return Promise.reject(new TypeError("waitForTimeout takes a number of milliseconds."));
+    }
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  },
   evaluate: (fn, ...args) => call("evaluate", [code(fn), ...args]),
   $eval: (selector, fn, ...args) => call("$eval", [selector, code(fn), ...args]),
   $$eval: (selector, fn, ...args) => call("$$eval", [selector, code(fn), ...args]),
+  $: (selector) => call("$", [selector]).then((id) => id === null ? null : elementHandle(id)),
+  $$: (selector) => call("$$", [selector]).then(elements),
+  setViewport: (viewport) => call("setViewport", [viewport]),
+  viewport: () => call("viewport", []),
   screenshot: async (options) => {
     const base64 = await call("screenshot", [options]);
     if (options && options.encoding === "base64") return base64;
     return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   },
-  keyboard: {
+  keyboard: offering("page.keyboard", {
     press: (key, options) => call("keyboard.press", [key, options]),
     type: (text, options) => call("keyboard.type", [text, options]),
-  },
-};
+  }),
+  mouse: offering("page.mouse", {
+    click: (x, y, options) => call("mouse.click", [x, y, options]),
+    move: (x, y, options) => call("mouse.move", [x, y, options]),
+    down: (options) => call("mouse.down", [options]),
+    up: (options) => call("mouse.up", [options]),
+    wheel: (options) => call("mouse.wheel", [options]),
+  }),
+});
 
 function errorValue(error) {
   const value = {
@@ -161,9 +235,29 @@ delete globalThis.Worker;
   }
 })();
 
-const memory = () => {
-  const used = Deno.memoryUsage();
-  return { total: used.rss, heap: used.heapUsed, external: used.external };
+// Held before the function runs: what it replaces on the globals does not change its profiling.
+const cpuUsage = process.cpuUsage.bind(process);
+const memoryUsage = Deno.memoryUsage;
+/** CPU time of this process so far, in microseconds (user and system). */
+const cpuMicros = () => {
+  const { user, system } = cpuUsage();
+  return user + system;
+};
+// Measured from here: the runtime's own start is not the function's.
+const baseline = { cpu: cpuMicros(), rss: memoryUsage().rss };
+
+/** Microlink's profiling.cpu (ms) and memory (bytes), `used` being the growth since the job. */
+const usage = () => {
+  const now = memoryUsage();
+  return {
+    cpu: Math.round((cpuMicros() - baseline.cpu) / 1000),
+    memory: {
+      total: now.rss,
+      used: Math.max(0, now.rss - baseline.rss),
+      heap: now.heapUsed,
+      external: now.external,
+    },
+  };
 };
 
 let json;
@@ -171,6 +265,7 @@ let isFulfilled = true;
 write({ type: "start" });
 try {
   const run = (0, eval)(`(\n${job.source}\n)`);
+  write({ type: "built" });
   const argument = { ...job.argument, page, response: asResponse(job.argument.response) };
   const value = await (typeof run === "function" ? run(argument) : run);
   json = settle(value, job);
@@ -180,7 +275,7 @@ try {
 }
 // The value goes out as text already checked above: the parent reads one bounded line.
 writeLine(
-  `{"type":"done","isFulfilled":${isFulfilled},"memory":${JSON.stringify(memory())},` +
+  `{"type":"done","isFulfilled":${isFulfilled},"usage":${JSON.stringify(usage())},` +
     `"value":${json}}`,
 );
 Deno.exit(0);

@@ -10,7 +10,8 @@ import type { Page } from "puppeteer-core";
 import { fileURLToPath } from "node:url";
 import { firstLine } from "../capture.ts";
 import { jsonDepth } from "../../util/json_depth.ts";
-import { PageCallError, performPageCall } from "./page_calls.ts";
+import { ElementTable, PageCallError, performPageCall } from "./page_calls.ts";
+import { currentSandboxRuntime } from "./runtime.ts";
 import type { FunctionProfiling } from "../types.ts";
 
 /** The function's V8 heap (Microlink's pro plan allows 32 MB of heap). */
@@ -45,15 +46,6 @@ export interface SandboxJob {
   /** At most `chars` characters of JSON, or the rejection `tooLarge`. */
   limit: { chars: number; tooLarge: string };
   maxDepth: number;
-}
-
-/**
- * The `deno` executable that runs the sandbox: the one running linkpeek. A binary made by
- * `deno compile` is not one (it would start another linkpeek): there `function` is refused.
- */
-function denoExecutable(): string | null {
-  const path = Deno.execPath();
-  return /(^|[/\\])deno(\.exe)?$/.test(path) ? path : null;
 }
 
 /**
@@ -92,9 +84,35 @@ function command(deno: string): Deno.Command {
 
 type Message =
   | { type: "start" }
+  | { type: "built" }
   | { type: "call"; id: number; method: unknown; args: unknown }
   | { type: "log"; level: string; text: string }
-  | { type: "done"; isFulfilled: boolean; value: unknown; memory?: FunctionProfiling["memory"] };
+  | { type: "done"; isFulfilled: boolean; value: unknown; usage?: unknown };
+
+/** What the sandbox measured of itself: CPU milliseconds and memory bytes since the job. */
+type Usage = Pick<FunctionProfiling, "cpu" | "memory">;
+
+/**
+ * The sandbox's own report, kept only as the numbers it should be: the function runs in that
+ * process and could send anything in their place (a long string would bloat the answer).
+ */
+function readUsage(raw: unknown): Usage {
+  const count = (v: unknown) =>
+    typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : null;
+  const report = (raw ?? {}) as { cpu?: unknown; memory?: Record<string, unknown> | null };
+  const m = report.memory ?? {};
+  const memory = {
+    total: count(m.total),
+    used: count(m.used),
+    heap: count(m.heap),
+    external: count(m.external),
+  };
+  const complete = Object.values(memory).every((v) => v !== null);
+  return {
+    cpu: count(report.cpu),
+    memory: complete ? memory as NonNullable<Usage["memory"]> : null,
+  };
+}
 
 /** Lines of the child's stdout; a line over MAX_LINE_BYTES ends the reading with `false`. */
 async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string | false> {
@@ -145,34 +163,41 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
   const startedAt = performance.now();
   const logging: Record<string, string[]> = {};
   let logLeft = MAX_LOG_CHARS;
-  let ranAt = startedAt;
-  const profile = (memory?: FunctionProfiling["memory"]): FunctionProfiling => {
+  // The child says when it starts compiling the source and when that is done.
+  let ranAt: number | null = null;
+  let builtAt: number | null = null;
+  const profile = (usage?: Usage): FunctionProfiling => {
     const now = performance.now();
-    const spawn = Math.round(ranAt - startedAt);
+    const started = ranAt ?? now;
+    const built = builtAt ?? now;
     return {
-      phases: { spawn, run: Math.round(now - ranAt), total: Math.round(now - startedAt) },
-      ...(memory ? { memory } : {}),
+      phases: {
+        // Nothing is ever installed: a `require` is refused before the sandbox starts.
+        install: 0,
+        build: Math.round(built - started),
+        spawn: Math.round(started - startedAt),
+        run: Math.round(now - built),
+        total: Math.round(now - startedAt),
+      },
+      // Only the sandbox can measure these, in its answer: a killed one gave none.
+      cpu: usage?.cpu ?? null,
+      memory: usage?.memory ?? null,
       size: new TextEncoder().encode(job.source).length,
     };
   };
-  const rejected = (name: string, message: string, memory?: FunctionProfiling["memory"]) => ({
+  const rejected = (name: string, message: string, usage?: Usage) => ({
     isFulfilled: false,
     value: errorOf(name, message),
-    profiling: profile(memory),
+    profiling: profile(usage),
     logging,
     chars: 0,
   });
 
-  const deno = denoExecutable();
-  if (!deno) {
-    return rejected(
-      "Error",
-      "function needs linkpeek to run under deno (deno task start), not as a compiled binary.",
-    );
-  }
+  const runtime = currentSandboxRuntime();
+  if ("refused" in runtime) return rejected("Error", runtime.refused);
   let child: Deno.ChildProcess;
   try {
-    child = command(deno).spawn();
+    child = command(runtime.deno).spawn();
   } catch (error) {
     return rejected("Error", `The function's sandbox could not start (${firstLine(error)}).`);
   }
@@ -191,6 +216,7 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
 
   let inFlight = 0;
   let calls = 0;
+  const elements = new ElementTable();
   const onCall = (message: { id: number; method: unknown; args: unknown }) => {
     if (inFlight >= MAX_IN_FLIGHT || ++calls > MAX_CALLS) {
       const why = inFlight >= MAX_IN_FLIGHT
@@ -202,6 +228,7 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
     inFlight++;
     const ctx = {
       page: job.page,
+      elements,
       remaining: () => job.timeoutMs - (performance.now() - startedAt),
     };
     performPageCall(message.method, message.args, ctx).then(
@@ -226,11 +253,12 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
   const settled = (done: Extract<Message, { type: "done" }>): SandboxAnswer => {
     const value = done.value ?? null;
     const chars = done.isFulfilled === true ? JSON.stringify(value).length : 0;
-    if (chars > job.limit.chars) return rejected("RangeError", job.limit.tooLarge, done.memory);
+    const usage = readUsage(done.usage);
+    if (chars > job.limit.chars) return rejected("RangeError", job.limit.tooLarge, usage);
     return {
       isFulfilled: done.isFulfilled === true,
       value: done.isFulfilled === true ? value : rejection(value),
-      profiling: profile(done.memory),
+      profiling: profile(usage),
       logging,
       chars,
     };
@@ -261,6 +289,7 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
       }
       if (message === null || typeof message !== "object") continue;
       if (message.type === "start") ranAt = performance.now();
+      else if (message.type === "built") builtAt = performance.now();
       else if (message.type === "call") onCall(message);
       else if (message.type === "log") onLog(message);
       else if (message.type === "done") return settled(message);
@@ -268,7 +297,8 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
     const status = await child.status;
     const why = await stderr;
     if (/out of memory|heap limit/i.test(why)) {
-      return rejected("RangeError", `The function ran out of memory (${FUNCTION_HEAP_MB} MB).`);
+      // Microlink's name for a function past its memory limit.
+      return rejected("MemoryError", `The function ran out of memory (${FUNCTION_HEAP_MB} MB).`);
     }
     return rejected(
       "Error",
@@ -291,6 +321,7 @@ export async function runSandboxed(job: SandboxJob): Promise<SandboxAnswer> {
       // it had exited
     }
     await child.status;
+    await elements.disposeAll();
     conversation.catch(() => {});
     await writer.close().catch(() => {});
     await stderr.catch(() => {});

@@ -20,12 +20,12 @@ function refused(error: unknown): boolean {
 
 /**
  * One request a line (`op path...`), its answer then a line with the end marker ($1). Paths
- * are checked before they are sent (procPath), so splitting them on spaces is safe.
+ * are checked before they are sent (procPaths), so splitting them on spaces is safe.
  */
 const SCRIPT = `exec 2>/dev/null
 while read -r op paths; do
   case $op in
-    list) for f in $paths/*; do [ -e "$f" ] && printf '%s\\n' "\${f##*/}"; done ;;
+    list) for f in $paths/*; do [ -e "$f" ] || [ -L "$f" ] && printf '%s\\n' "\${f##*/}"; done ;;
     first) for p in $paths; do IFS= read -r line < "$p" && printf '%s %s\\n' "$p" "$line"; done ;;
     cat) cat -- $paths ;;
   esac

@@ -13,7 +13,8 @@
  */
 import type { Browser, BrowserContext, Page, Viewport } from "puppeteer-core";
 import type { Config } from "../lib/config/mod.ts";
-import { createFetcher } from "../lib/fetch/mod.ts";
+import { type Fetcher, GuardedFetcher } from "../lib/fetch/mod.ts";
+import type { NetworkHooks } from "../lib/guard/types.ts";
 import { type EgressProxy, startProxy } from "../lib/browser/proxy_server.ts";
 import { type Adblock, startAdblock } from "../lib/browser/adblock/mod.ts";
 
@@ -27,13 +28,14 @@ const noop = () => {};
 /** The rungs over `browser`, capturing `url` at `viewport`; close() stops the proxy. */
 export async function ladder(
   browser: Browser,
-  options: { url: string; viewport: Viewport; config: Config },
+  options: { url: string; viewport: Viewport; config: Config; network?: NetworkHooks },
 ): Promise<{ rungs: Rung[]; close: () => Promise<void> }> {
-  const fetcher = createFetcher({ config: options.config });
+  const fetcher = new GuardedFetcher({ config: options.config, network: options.network });
   let dials = 0;
-  const counted = {
-    ...fetcher,
-    dial: (...args: Parameters<typeof fetcher.dial>) => {
+  const counted: Fetcher = {
+    ownPorts: fetcher.ownPorts,
+    fetch: (url, fetchOptions) => fetcher.fetch(url, fetchOptions),
+    dial: (...args) => {
       dials++;
       return fetcher.dial(...args);
     },

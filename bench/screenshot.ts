@@ -3,7 +3,9 @@
  * egress proxy, fresh context per visit, asset store, JSON answer) against the same capture
  * done directly with puppeteer-core on an already-open browser, in the same run. Prints where
  * each visit's time goes, linkpeek's own CPU per screenshot, both Chromiums' peak RSS apart,
- * and the issue's targets as PASS or NOT MET.
+ * and the issue's targets as PASS or NOT MET. Then what two parameters cost beside a plain
+ * capture: Microlink's default device (2x) against 1x, and `screenshot.animated` (2 s) against a
+ * still. BENCH_ONLY=costs runs those two alone.
  * Everything is local: a page served on 127.0.0.1, Chromium from the machine.
  */
 import puppeteer from "puppeteer-core";
@@ -13,6 +15,7 @@ import { findChromium } from "../lib/browser/launch.ts";
 import { setQuiet } from "../lib/util/log.ts";
 import { engineLoad, loadEngine } from "../lib/browser/adblock/mod.ts";
 import type { VisitTimings } from "../lib/browser/visit_timings.ts";
+import type { NetworkHooks } from "../lib/guard/types.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { ladder } from "./_ladder.ts";
 import {
@@ -38,6 +41,8 @@ const CONCURRENT = 4;
 /** Idle time between requests in the latency runs (a service is rarely hit back to back). */
 const GAP_MS = 250;
 const VIEWPORT = { width: 1280, height: 800 };
+/** BENCH_ONLY=costs: only the parameters' costs (default device, animated), not the peers. */
+const ONLY_COSTS = Deno.env.get("BENCH_ONLY") === "costs";
 
 const CSS = "body{font:16px/1.5 sans-serif;margin:0}header{background:#123;color:#fff;" +
   "padding:24px}main{display:grid;grid-template-columns:repeat(3,1fr);gap:16px;padding:24px}" +
@@ -94,13 +99,18 @@ const url = `http://127.0.0.1:${server.addr.port}/`;
 const config = await benchConfig(server.addr.port);
 const dataDir = config.dataDir;
 // The ad page's names resolve to the page server, as a DNS server would answer.
-config.resolver = (host) =>
-  host === "news.example.com" || host === AD_HOST
-    ? Promise.resolve(["127.0.0.1"])
-    : Promise.reject(new Error(`unknown host ${host}`));
+const network: NetworkHooks = {
+  resolver: (host) =>
+    host === "news.example.com" || host === AD_HOST
+      ? Promise.resolve(["127.0.0.1"])
+      : Promise.reject(new Error(`unknown host ${host}`)),
+};
 /** Every finished visit's phases, in the order the visits finished. */
 const visits: VisitTimings[] = [];
-const handler = await createHandler(config, { onVisit: (timings) => visits.push(timings) });
+const handler = await createHandler(config, {
+  ...network,
+  onVisit: (timings) => visits.push(timings),
+});
 const app = Deno.serve(
   { port: 0, hostname: "127.0.0.1", onListen: () => {} },
   (request, info) =>
@@ -108,8 +118,9 @@ const app = Deno.serve(
       remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
     }),
 );
+// At 1x, as the raw peer captures: the default device's 2x is measured on its own below.
 const viewportQuery = `&force=true&viewport.width=${VIEWPORT.width}` +
-  `&viewport.height=${VIEWPORT.height}`;
+  `&viewport.height=${VIEWPORT.height}&viewport.deviceScaleFactor=1`;
 const SHOT_ONLY = `&screenshot=true&meta=false${viewportQuery}`;
 const WITH_META = `&screenshot=true${viewportQuery}`;
 // Each request names a distinct target URL: identical concurrent requests would be coalesced
@@ -143,7 +154,7 @@ const browser = await puppeteer.launch({
 });
 const rawPid = browser.process()!.pid!;
 // The issue's peer is the ladder's first rung: one definition of a raw capture.
-const steps = await ladder(browser, { url, viewport: VIEWPORT, config });
+const steps = await ladder(browser, { url, viewport: VIEWPORT, config, network });
 const raw = steps.rungs[0]!.shot;
 /** CPU seconds so far: this deno process, the raw Chromium's tree, linkpeek's Chromium's. */
 const cpu = () => [
@@ -286,6 +297,157 @@ async function floor(): Promise<string[]> {
   return lines;
 }
 
+/** A run that also notes the bytes each answer reports. */
+function sized(run: () => Promise<number>, sizes: number[]) {
+  return async () => {
+    const bytes = await run();
+    sizes.push(bytes);
+    return bytes;
+  };
+}
+
+/** CPU ms per request of this process and linkpeek's Chromium over `runs` requests in a row. */
+async function cpuPerRequest(run: () => Promise<number>, runs: number) {
+  const before = cpu();
+  for (let i = 0; i < runs; i++) await run();
+  const [deno, chromium] = [0, 2].map((i) => (cpu()[i]! - before[i]!) * 1000 / runs);
+  return { deno: deno!, chromium: chromium! };
+}
+
+/**
+ * Microlink's default device (Macbook Pro 13: 1280x800 at 2x, no viewport given) against the
+ * same capture at viewport.deviceScaleFactor=1, interleaved: time, bytes and CPU per shot.
+ */
+async function defaultDeviceCost(): Promise<string[]> {
+  const base = "&screenshot=true&meta=false&force=true";
+  const runs = Math.ceil(RUNS / 2);
+  const sides = [
+    {
+      name: "default (2x)",
+      query: base,
+      times: [] as number[],
+      sizes: [] as number[],
+    },
+    {
+      name: "1x",
+      query: `${base}&viewport.deviceScaleFactor=1`,
+      times: [],
+      sizes: [],
+    },
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const side of sides) {
+      side.times.push(
+        ...await timeRuns(
+          sized(linkpeekAt(url, side.query), side.sizes),
+          GAP_MS,
+          runs,
+        ),
+      );
+    }
+  }
+  const lines = [
+    `Microlink's default device against 1x (no viewport given; ${runs * 2} shots each, ` +
+    `${GAP_MS} ms apart, interleaved; CPU over ${runs} in a row):`,
+  ];
+  const stats = [];
+  for (const side of sides) {
+    const used = await cpuPerRequest(linkpeekAt(url, side.query), runs);
+    const kb = percentile(side.sizes, 50) / 1024;
+    stats.push({
+      p50: percentile(side.times, 50),
+      kb,
+      cpu: used.deno + used.chromium,
+    });
+    lines.push(
+      `${row(side.name, side.times)}   png ${kb.toFixed(0)} KB   CPU deno ${
+        used.deno.toFixed(0)
+      } / Chromium ${used.chromium.toFixed(0)} ms`,
+    );
+  }
+  const [at2x, at1x] = stats as [typeof stats[0], typeof stats[0]];
+  lines.push(
+    `  2x / 1x: p50 ${(at2x.p50 / at1x.p50).toFixed(2)}x, bytes ${
+      (at2x.kb / at1x.kb).toFixed(2)
+    }x, CPU per shot ${(at2x.cpu / at1x.cpu).toFixed(2)}x`,
+  );
+  return lines;
+}
+
+/** `screenshot.animated` (2 s of webm and mp4) beside a still of the same page, in turn. */
+async function animatedCost(): Promise<string[]> {
+  const base = "&screenshot=true&meta=false&force=true&viewport.deviceScaleFactor=1";
+  const animated = (type: string) =>
+    `${base}&screenshot.animated.duration=2s` +
+    `&screenshot.animated.type=${type}`;
+  const runs = Math.max(3, Math.ceil(RUNS / 6));
+  const sides = [
+    {
+      name: "still",
+      query: base,
+      times: [] as number[],
+      cpu: [] as number[],
+      sizes: [] as number[],
+    },
+    {
+      name: "animated mp4 2s",
+      query: animated("mp4"),
+      times: [],
+      cpu: [],
+      sizes: [],
+    },
+    {
+      name: "animated webm 2s",
+      query: animated("webm"),
+      times: [],
+      cpu: [],
+      sizes: [],
+    },
+  ];
+  for (const side of sides) await linkpeekRecording(side.query); // warm
+  for (let round = 0; round < runs; round++) {
+    for (const side of sides) {
+      const before = cpu();
+      const started = performance.now();
+      side.sizes.push(await linkpeekRecording(side.query));
+      side.times.push(performance.now() - started);
+      const after = cpu();
+      side.cpu.push((after[0]! - before[0]! + after[2]! - before[2]!) * 1000);
+    }
+  }
+  const still = sides[0]!;
+  const lines = [
+    `screenshot.animated beside a still (1280x800 at 1x; ${runs} each, in turn; CPU = deno + ` +
+    "linkpeek's Chromium):",
+  ];
+  for (const side of sides) {
+    const p50 = percentile(side.times, 50);
+    const used = percentile(side.cpu, 50);
+    lines.push(
+      `${row(side.name, side.times)}   CPU ${used.toFixed(0)} ms   ${
+        (percentile(side.sizes, 50) / 1024).toFixed(0)
+      } KB` +
+        (side === still ? "" : `   (x${(p50 / percentile(still.times, 50)).toFixed(1)} time, ` +
+          `x${(used / percentile(still.cpu, 50)).toFixed(1)} CPU)`),
+    );
+  }
+  return lines;
+}
+
+/** One request; the bytes of its recording, or of its still when it made none. */
+async function linkpeekRecording(query: string): Promise<number> {
+  const target = `${url}?n=${sequence++}`;
+  const response = await fetch(
+    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${query}`,
+  );
+  const body = await response.json();
+  if (response.status !== 200) {
+    throw new Error(`linkpeek answered ${response.status}: ${body.code}`);
+  }
+  const shot = body.data.screenshot;
+  return (shot.animated?.size ?? shot.size) as number;
+}
+
 const row = (name: string, times: number[]) =>
   `  ${name.padEnd(20)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${
     percentile(times, 95).toFixed(1).padStart(6)
@@ -293,146 +455,160 @@ const row = (name: string, times: number[]) =>
 
 try {
   const lines = [
-    `screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png of a local page; ${RUNS} runs ` +
-    `per block; ${conditions()}`,
+    `screenshot bench: ${VIEWPORT.width}x${VIEWPORT.height} png at 1x of a local page; ${RUNS} ` +
+    `runs per block; ${conditions()}`,
   ];
-  const latency: Record<string, number> = {};
-  for (
-    const [name, run] of [
-      ["meta=false", broken("meta=false", shotOnly)],
-      ["default (meta)", broken("default (meta)", withMeta)],
-    ] as const
-  ) {
-    // Interleave the two so that neither gets a quieter machine.
-    const raws = await timeRuns(raw, GAP_MS);
-    const ours = await timeRuns(run, GAP_MS);
-    raws.push(...await timeRuns(raw, GAP_MS));
-    ours.push(...await timeRuns(run, GAP_MS));
-    latency[name] = percentile(ours, 50) / percentile(raws, 50);
-    lines.push(
-      `${name}: warm requests ${GAP_MS} ms apart (${raws.length} each):`,
-      row("raw puppeteer", raws),
-      row("linkpeek", ours),
-    );
-  }
-  lines.push("where a visit's time goes (p50 per phase, ms; phases in order):");
-  for (const [name, list] of Object.entries(breakdowns)) {
-    const phases = [...new Set(list.flatMap((t) => Object.keys(t)))];
-    lines.push(
-      `  ${name.padEnd(15)} ` +
-        phases.map((phase) =>
-          `${phase} ${percentile(list.map((t) => t[phase] ?? 0), 50).toFixed(1)}`
-        ).join(" | "),
-    );
-  }
-  lines.push(
-    "  (close runs after the answer; outside visit = HTTP, parameters, fetch and extraction " +
-      "when meta is on, asset store, JSON answer)",
-  );
-  // The asset store alone, with a capture's bytes: part of "outside visit".
-  {
-    const store = await openStore({
-      ...config,
-      dataDir: `${dataDir}/store-alone`,
-    });
-    const bytes = new Uint8Array(
-      await (async () => {
-        const page = await browser.newPage();
-        await page.setViewport(VIEWPORT);
-        await page.goto(url, { waitUntil: "load" });
-        const shot = await page.screenshot({ type: "png" });
-        await page.close();
-        return shot;
-      })(),
-    );
-    const times: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const started = performance.now();
-      await store.putAsset(`bench${i}`, {
-        bytes,
-        contentType: "image/png",
-        private: false,
-        ttlMs: 60_000,
-      });
-      times.push(performance.now() - started);
+  if (ONLY_COSTS) {
+    lines.push(...await defaultDeviceCost(), ...await animatedCost());
+    // deno-lint-ignore no-console
+    console.log(lines.join("\n"));
+  } else {
+    const latency: Record<string, number> = {};
+    for (
+      const [name, run] of [
+        ["meta=false", broken("meta=false", shotOnly)],
+        ["default (meta)", broken("default (meta)", withMeta)],
+      ] as const
+    ) {
+      // Interleave the two so that neither gets a quieter machine.
+      const raws = await timeRuns(raw, GAP_MS);
+      const ours = await timeRuns(run, GAP_MS);
+      raws.push(...await timeRuns(raw, GAP_MS));
+      ours.push(...await timeRuns(run, GAP_MS));
+      latency[name] = percentile(ours, 50) / percentile(raws, 50);
+      lines.push(
+        `${name}: warm requests ${GAP_MS} ms apart (${raws.length} each):`,
+        row("raw puppeteer", raws),
+        row("linkpeek", ours),
+      );
     }
-    await store.close();
     lines.push(
-      `  asset store alone (${(bytes.length / 1024).toFixed(0)} KB png): p50 ${
-        percentile(times, 50).toFixed(1)
-      } ms`,
+      "where a visit's time goes (p50 per phase, ms; phases in order):",
     );
+    for (const [name, list] of Object.entries(breakdowns)) {
+      const phases = [...new Set(list.flatMap((t) => Object.keys(t)))];
+      lines.push(
+        `  ${name.padEnd(15)} ` +
+          phases.map((phase) =>
+            `${phase} ${percentile(list.map((t) => t[phase] ?? 0), 50).toFixed(1)}`
+          ).join(" | "),
+      );
+    }
+    lines.push(
+      "  (close runs after the answer; outside visit = HTTP, parameters, fetch and extraction " +
+        "when meta is on, asset store, JSON answer)",
+    );
+    // The asset store alone, with a capture's bytes: part of "outside visit".
+    {
+      const store = await openStore({
+        ...config,
+        dataDir: `${dataDir}/store-alone`,
+      });
+      const bytes = new Uint8Array(
+        await (async () => {
+          const page = await browser.newPage();
+          await page.setViewport(VIEWPORT);
+          await page.goto(url, { waitUntil: "load" });
+          const shot = await page.screenshot({ type: "png" });
+          await page.close();
+          return shot;
+        })(),
+      );
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        await store.putAsset(`bench${i}`, {
+          bytes,
+          contentType: "image/png",
+          private: false,
+          ttlMs: 60_000,
+        });
+        times.push(performance.now() - started);
+      }
+      await store.close();
+      lines.push(
+        `  asset store alone (${(bytes.length / 1024).toFixed(0)} KB png): p50 ${
+          percentile(times, 50).toFixed(1)
+        } ms`,
+      );
+    }
+
+    // adblock on vs off on the same page: an ad script from an ad host and an AdSense slot.
+    const adUrl = `http://news.example.com:${server.addr.port}/ads`;
+    const off = await timeRuns(
+      linkpeekAt(adUrl, `${SHOT_ONLY}&adblock=false`),
+      GAP_MS,
+    );
+    const on = await timeRuns(linkpeekAt(adUrl, SHOT_ONLY), GAP_MS);
+    const load = engineLoad();
+    lines.push(
+      `adblock on the same page with an ad script and an ad slot, meta=false (${on.length} each):`,
+      row("off", off),
+      row("on", on),
+      `  p50 ratio on/off: ${(percentile(on, 50) / percentile(off, 50)).toFixed(2)}x`,
+      `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${mib(engineRss)} ` +
+        `(${((load?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB serialized)`,
+    );
+
+    // Throughput, interleaved; CPU of linkpeek's process and of each Chromium meanwhile.
+    const raw1 = await throughput(raw, cpu);
+    const shot = await throughput(shotOnly, cpu);
+    const meta = await throughput(withMeta, cpu);
+    const raw2 = await throughput(raw, cpu);
+    // The faster raw run is the peer: a run slowed by other work on the machine (one fell to
+    // 0.41/s from 3.6/s at load ~15) would otherwise flatter linkpeek.
+    const rawBest = raw1.perSecond >= raw2.perSecond ? raw1 : raw2;
+    const rawPerSecond = rawBest.perSecond;
+    const rawDeno = rawBest.cpuMs[0]!;
+    const rawChromium = rawBest.cpuMs[1]!;
+    lines.push(
+      `throughput at ${CONCURRENT} concurrent (${RUNS * 2} requests each): raw ${
+        raw1.perSecond.toFixed(2)
+      }/s and ${
+        raw2.perSecond.toFixed(2)
+      }/s (before and after; the faster is the peer), meta=false ${
+        shot.perSecond.toFixed(2)
+      }/s, default ${meta.perSecond.toFixed(2)}/s`,
+      "CPU per screenshot in the throughput runs (ms): this deno process (bench client, " +
+        "server and puppeteer clients together) / that screenshot's Chromium:",
+      `  raw puppeteer      deno ${rawDeno.toFixed(0)} / Chromium ${rawChromium.toFixed(0)}`,
+      `  linkpeek meta=false deno ${shot.cpuMs[0]!.toFixed(0)} / Chromium ${
+        shot.cpuMs[2]!.toFixed(0)
+      }`,
+      `  linkpeek default   deno ${meta.cpuMs[0]!.toFixed(0)} / Chromium ${
+        meta.cpuMs[2]!.toFixed(0)
+      }`,
+      `  linkpeek's own CPU per screenshot (deno minus raw's client share): meta=false ${
+        (shot.cpuMs[0]! - rawDeno).toFixed(0)
+      } ms, default ${(meta.cpuMs[0]! - rawDeno).toFixed(0)} ms`,
+    );
+    const rawRss = rawPeak.stop();
+    const ourRss = ourPeak.stop();
+    /** [name, linkpeek/raw, bound]: a positive bound is a ceiling, a negative one a floor. */
+    const targets: [string, number, number][] = [
+      ["meta=false p50", latency["meta=false"]!, 1.15],
+      ["meta=false throughput", shot.perSecond / rawPerSecond, -0.85],
+      ["default p50", latency["default (meta)"]!, 1.3],
+      ["default throughput", meta.perSecond / rawPerSecond, -0.7],
+      ["Chromium peak RSS", ourRss / rawRss, 1.2],
+    ];
+    lines.push(
+      `Chromium peak RSS (summed over each tree): raw ${mib(rawRss)}, linkpeek ${mib(ourRss)}`,
+      "targets (linkpeek / raw, same run):",
+      ...targets.map(([name, ratio, bound]) =>
+        `  ${name.padEnd(22)} ${ratio.toFixed(2)}x (target ${bound > 0 ? "<=" : ">="} ${
+          Math.abs(bound)
+        }x) ${verdict(bound > 0 ? ratio <= bound : ratio >= -bound)}`
+      ),
+    );
+    lines.push(
+      ...await floor(),
+      ...await defaultDeviceCost(),
+      ...await animatedCost(),
+    );
+    // deno-lint-ignore no-console
+    console.log(lines.join("\n"));
   }
-
-  // adblock on vs off on the same page: an ad script from an ad host and an AdSense slot.
-  const adUrl = `http://news.example.com:${server.addr.port}/ads`;
-  const off = await timeRuns(
-    linkpeekAt(adUrl, `${SHOT_ONLY}&adblock=false`),
-    GAP_MS,
-  );
-  const on = await timeRuns(linkpeekAt(adUrl, SHOT_ONLY), GAP_MS);
-  const load = engineLoad();
-  lines.push(
-    `adblock on the same page with an ad script and an ad slot, meta=false (${on.length} each):`,
-    row("off", off),
-    row("on", on),
-    `  p50 ratio on/off: ${(percentile(on, 50) / percentile(off, 50)).toFixed(2)}x`,
-    `  engine load (once per process): ${load?.ms.toFixed(0)} ms, RSS +${mib(engineRss)} ` +
-      `(${((load?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB serialized)`,
-  );
-
-  // Throughput, interleaved; CPU of linkpeek's process and of each Chromium meanwhile.
-  const raw1 = await throughput(raw, cpu);
-  const shot = await throughput(shotOnly, cpu);
-  const meta = await throughput(withMeta, cpu);
-  const raw2 = await throughput(raw, cpu);
-  // The faster raw run is the peer: a run slowed by other work on the machine (one fell to
-  // 0.41/s from 3.6/s at load ~15) would otherwise flatter linkpeek.
-  const rawBest = raw1.perSecond >= raw2.perSecond ? raw1 : raw2;
-  const rawPerSecond = rawBest.perSecond;
-  const rawDeno = rawBest.cpuMs[0]!;
-  const rawChromium = rawBest.cpuMs[1]!;
-  lines.push(
-    `throughput at ${CONCURRENT} concurrent (${RUNS * 2} requests each): raw ${
-      raw1.perSecond.toFixed(2)
-    }/s and ${raw2.perSecond.toFixed(2)}/s (before and after; the faster is the peer), meta=false ${
-      shot.perSecond.toFixed(2)
-    }/s, default ${meta.perSecond.toFixed(2)}/s`,
-    "CPU per screenshot in the throughput runs (ms): this deno process (bench client, " +
-      "server and puppeteer clients together) / that screenshot's Chromium:",
-    `  raw puppeteer      deno ${rawDeno.toFixed(0)} / Chromium ${rawChromium.toFixed(0)}`,
-    `  linkpeek meta=false deno ${shot.cpuMs[0]!.toFixed(0)} / Chromium ${
-      shot.cpuMs[2]!.toFixed(0)
-    }`,
-    `  linkpeek default   deno ${meta.cpuMs[0]!.toFixed(0)} / Chromium ${
-      meta.cpuMs[2]!.toFixed(0)
-    }`,
-    `  linkpeek's own CPU per screenshot (deno minus raw's client share): meta=false ${
-      (shot.cpuMs[0]! - rawDeno).toFixed(0)
-    } ms, default ${(meta.cpuMs[0]! - rawDeno).toFixed(0)} ms`,
-  );
-  const rawRss = rawPeak.stop();
-  const ourRss = ourPeak.stop();
-  /** [name, linkpeek/raw, bound]: a positive bound is a ceiling, a negative one a floor. */
-  const targets: [string, number, number][] = [
-    ["meta=false p50", latency["meta=false"]!, 1.15],
-    ["meta=false throughput", shot.perSecond / rawPerSecond, -0.85],
-    ["default p50", latency["default (meta)"]!, 1.3],
-    ["default throughput", meta.perSecond / rawPerSecond, -0.7],
-    ["Chromium peak RSS", ourRss / rawRss, 1.2],
-  ];
-  lines.push(
-    `Chromium peak RSS (summed over each tree): raw ${mib(rawRss)}, linkpeek ${mib(ourRss)}`,
-    "targets (linkpeek / raw, same run):",
-    ...targets.map(([name, ratio, bound]) =>
-      `  ${name.padEnd(22)} ${ratio.toFixed(2)}x (target ${bound > 0 ? "<=" : ">="} ${
-        Math.abs(bound)
-      }x) ${verdict(bound > 0 ? ratio <= bound : ratio >= -bound)}`
-    ),
-  );
-  lines.push(...await floor());
-  // deno-lint-ignore no-console
-  console.log(lines.join("\n"));
 } finally {
   rawPeak.stop();
   ourPeak.stop();

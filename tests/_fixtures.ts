@@ -9,6 +9,7 @@ import { type Config, loadConfig } from "../lib/config/mod.ts";
 import type { Connector, Resolver } from "../lib/guard/types.ts";
 import { DnsError } from "../lib/guard/resolve.ts";
 import { createHandler, type Handler } from "../lib/handler/mod.ts";
+import type { ServiceHooks } from "../lib/services/mod.ts";
 import { setQuiet } from "../lib/util/log.ts";
 
 // Request log lines would drown the test report; tests/ops checks the log itself.
@@ -155,9 +156,12 @@ export interface TestApp extends AsyncDisposable {
   ): Promise<{ status: number; headers: Headers; body: Json }>;
 }
 
-/** The real handler over `config`, asked as a client on loopback asks it. */
-export async function testApp(config: Config): Promise<TestApp> {
-  const handler = await createHandler(config);
+/**
+ * The real handler over `config`, asked as a client on loopback asks it; `hooks` inject the
+ * loopback resolver and connector (tableResolver, loopbackConnector) or observers.
+ */
+export async function testApp(config: Config, hooks: ServiceHooks = {}): Promise<TestApp> {
+  const handler = await createHandler(config, hooks);
   const get = (query: string, init: RequestInit = {}) =>
     handler(new Request(`http://localhost:3000/${query}`, init), { remoteAddr: "127.0.0.1" });
   return {

@@ -4,7 +4,7 @@
  * onto one loopback TLS server with a throwaway CA: nothing leaves the machine.
  */
 import assert from "node:assert/strict";
-import { createFetcher } from "../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../lib/fetch/mod.ts";
 import { fetchIframe, oembedEndpoint } from "../lib/oembed/mod.ts";
 import { registeredOembedUrl } from "../lib/oembed/registry.ts";
 import { withProviderEmbed } from "../lib/oembed_endpoint/target_embed.ts";
@@ -60,7 +60,11 @@ Deno.test("the listed provider answers iframe when the page names none; its own 
     "publish.twitter.com": ["10.0.0.7"],
   });
   const connector = loopbackConnector({ [PUBLIC_IP]: server.port });
-  const fetcher = createFetcher({ config: testConfig({ resolver, connector }), ca: [ca] });
+  const fetcher = new GuardedFetcher({
+    config: testConfig(),
+    network: { resolver, connector },
+    ca: [ca],
+  });
 
   await t.step("no discovery link: YouTube's listed endpoint, sized", async () => {
     const page = "https://youtu.be/abc";

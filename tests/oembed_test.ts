@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createFetcher } from "../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../lib/fetch/mod.ts";
 import {
   embedHtml,
   fetchIframe,
@@ -50,7 +50,7 @@ function provider() {
 Deno.test("fetchIframe() reads a loopback provider through the guarded fetcher", async (t) => {
   await using site = provider();
   const config = testConfig({ trustPorts: [site.port] });
-  const fetcher = createFetcher({ config });
+  const fetcher = new GuardedFetcher({ config });
 
   await t.step("rich: html with its <script src> split out, size passed on", async () => {
     const iframe = await fetchIframe(`${site.origin}/rich?url=https%3A%2F%2Fex.test%2Fa`, {
@@ -111,7 +111,7 @@ Deno.test("fetchIframe() drops a provider on a forbidden address and never reach
   await using canary = provider();
   // Only the first server is trusted: the canary is loopback like it, and must stay silent.
   const config = testConfig({ trustPorts: [trusted.port] });
-  const fetcher = createFetcher({ config });
+  const fetcher = new GuardedFetcher({ config });
   assert.equal(await fetchIframe(`${canary.origin}/rich`, { fetcher }), null);
   assert.equal(
     await fetchIframe(`http://[::ffff:127.0.0.1]:${canary.port}/rich`, { fetcher }),

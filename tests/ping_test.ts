@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createFetcher } from "../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../lib/fetch/mod.ts";
 import { type PingOptions, resolveMedia } from "../lib/media/ping.ts";
 import type { MediaField } from "../lib/util/payload_types.ts";
 import * as fx from "./media/_fixtures.ts";
@@ -81,7 +81,7 @@ function serveFiles(files: Record<string, File>): Server {
 }
 
 function fetcherFor(...ports: number[]) {
-  return createFetcher({ config: testConfig({ trustPorts: ports }) });
+  return new GuardedFetcher({ config: testConfig({ trustPorts: ports }) });
 }
 
 const ALL: Record<MediaField, boolean> = { image: true, logo: true, audio: true, video: true };

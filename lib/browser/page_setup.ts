@@ -1,7 +1,7 @@
 /** Everything applied to a fresh page before it navigates: emulation, interception, hardening. */
 import type { HTTPRequest, Page, Viewport } from "puppeteer-core";
 import type { VisitOptions } from "./types.ts";
-import { findDevice } from "./devices.ts";
+import { type Device, findDevice } from "./devices.ts";
 import type { Adblock } from "./adblock/mod.ts";
 
 const noop = () => {};
@@ -12,15 +12,17 @@ export interface PageState {
   navigated: boolean;
 }
 
-/** The viewport when neither `device` nor `viewport` says otherwise. */
-export const DEFAULT_VIEWPORT = {
-  width: 1280,
-  height: 800,
-  deviceScaleFactor: 1,
-  isMobile: false,
-  hasTouch: false,
-  isLandscape: false,
-} as const;
+/**
+ * Microlink's default device (its `device` and `viewport` docs): a capture with neither is
+ * 1280x800 CSS pixels at 2x, a 2560x1600 image. Only its viewport is taken: the user agent stays
+ * linkpeek's own (the preset's is a years-old Chrome's, to which pages may serve older markup).
+ */
+export const DEFAULT_DEVICE = "Macbook Pro 13";
+
+/** The viewport when neither `device` nor `viewport` says otherwise; `viewport` overrides parts. */
+export const DEFAULT_VIEWPORT: Readonly<Device["viewport"]> = Object.freeze({
+  ...findDevice(DEFAULT_DEVICE).viewport,
+});
 
 /** Viewport from the device preset, overridden field by field by `viewport`. */
 export function resolveViewport(options: VisitOptions) {

@@ -1,4 +1,4 @@
-import type { Connector, Resolver, TrustedTarget } from "../guard/types.ts";
+import type { TrustedTarget } from "../guard/types.ts";
 import { parseTrustedTargets } from "../guard/trusted.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { type LogLevel, parseLogLevel } from "../util/log.ts";
@@ -27,6 +27,8 @@ export interface Config {
   chromiumPath: string | null;
   fetchTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Time one image's palette may take to decode (PALETTE_TIMEOUT_MS); past it, no palette. */
+  paletteTimeoutMs: number;
   maxBodyBytes: number;
   userAgent: string;
   metricsToken: string | null;
@@ -38,12 +40,10 @@ export interface Config {
   browserQueue: number;
   /** A renderer's resident memory past this (BROWSER_PAGE_MEMORY_MB) gets it killed. */
   browserPageMemoryMb: number;
+  /** The heap cap of a document-conversion thread (DOCUMENT_HEAP_MB); past it, not converted. */
+  documentHeapMb: number;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
-  /** DNS resolution for targets; tests inject a fake one. */
-  resolver: Resolver | null;
-  /** Where a checked address is really dialled; tests map onto loopback canaries. */
-  connector: Connector | null;
   /** Ports linkpeek listens on (API, pro, Redis's); never exempt from the guard. Those opened at
    * run time (the browser's egress proxies) are the fetcher's `ownPorts`, not the config's. */
   ownPorts: readonly number[];
@@ -112,6 +112,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     chromiumPath: env.CHROMIUM_PATH || null,
     fetchTimeoutMs: int(env, "FETCH_TIMEOUT_MS", 10_000, 1),
     requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 28_000, 1),
+    paletteTimeoutMs: int(env, "PALETTE_TIMEOUT_MS", 5000, 1),
     maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1),
     userAgent: env.USER_AGENT || `linkpeek/${VERSION} (+${REPO_URL})`,
     metricsToken: env.METRICS_TOKEN || null,
@@ -119,9 +120,8 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     browserPages: int(env, "BROWSER_PAGES", 3, 1),
     browserQueue: int(env, "BROWSER_QUEUE", 16),
     browserPageMemoryMb: int(env, "BROWSER_PAGE_MEMORY_MB", 1024, 128),
+    documentHeapMb: int(env, "DOCUMENT_HEAP_MB", 256, 16),
     logLevel: parseLogLevel(env.LOG_LEVEL),
-    resolver: null,
-    connector: null,
     ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
     egressProxy: env.EGRESS_PROXY
       ? parseProxy(env.EGRESS_PROXY, (why) => new Error(`EGRESS_PROXY ${why}`))

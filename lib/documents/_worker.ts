@@ -1,24 +1,22 @@
-/** A document-conversion thread (see workers.ts): one job at a time, each under its budget. */
-import { parentPort } from "node:worker_threads";
+/** A document-conversion thread (see DocumentWorkers): one job at a time, each under its budget. */
+import { serveJobs } from "../util/worker_pool.ts";
 import { BudgetExceeded } from "../extract/dom/budget.ts";
 import { convertDocument } from "./convert.ts";
 import { DocumentRefused } from "./refused.ts";
 import type { ConvertJob, ConvertReply } from "./workers.ts";
 
-parentPort!.on("message", async ({ format, bytes, endsAt, cancel }: ConvertJob) => {
-  let reply: ConvertReply;
+serveJobs(async ({ task, endsAt, cancel }: ConvertJob): Promise<ConvertReply> => {
   try {
     const budget = { endsAt, cancelled: new Int32Array(cancel) };
     // A private copy: decoders may refuse views of shared memory.
-    const converted = await convertDocument(format, new Uint8Array(bytes).slice(), budget);
-    reply = { ok: true, converted };
+    const bytes = new Uint8Array(task.bytes).slice();
+    return { ok: true, converted: await convertDocument(task.format, bytes, budget) };
   } catch (error) {
-    reply = {
+    return {
       ok: false,
       refused: error instanceof DocumentRefused ? error.reason : null,
       overBudget: error instanceof BudgetExceeded,
       message: error instanceof Error ? error.message : String(error),
     };
   }
-  parentPort!.postMessage(reply);
 });

@@ -6,7 +6,7 @@
  */
 import { documentHtml, HtmlBody } from "./html.ts";
 import { coreProperties } from "./ooxml.ts";
-import { DocumentRefused } from "./refused.ts";
+import { openPackage, xmlPart } from "./package.ts";
 import {
   attr,
   childElements,
@@ -14,19 +14,16 @@ import {
   findAll,
   findFirst,
   localName,
-  parseXml,
   textOf,
   walk,
 } from "./xml.ts";
-import { ZipArchive } from "./zip.ts";
+import type { ZipArchive } from "./zip.ts";
 
 export function docxToHtml(bytes: Uint8Array): string {
-  const zip = new ZipArchive(bytes);
-  const document = zip.text("word/document.xml");
-  if (!document) throw new DocumentRefused("corrupt", "docx has no body");
+  const { zip, main } = openPackage(bytes, "word/document.xml", "docx has no body");
   const levels = paragraphStyles(zip);
   const body = new HtmlBody();
-  const root = findFirst(parseXml(document), "body");
+  const root = findFirst(main, "body");
   if (root) writeBlocks(body, root, levels);
   return documentHtml(coreProperties(zip), body);
 }
@@ -78,9 +75,9 @@ function writeBlocks(body: HtmlBody, root: Element, styles: Styles): void {
 /** Heading styles by their names ("heading 1" … "heading 6", "Title"), list styles by numPr. */
 function paragraphStyles(zip: ZipArchive): Styles {
   const levels = new Map<string, number>();
-  const xml = zip.text("word/styles.xml");
-  if (!xml) return levels;
-  for (const style of findAll(parseXml(xml), "style")) {
+  const styles = xmlPart(zip, "word/styles.xml");
+  if (!styles) return levels;
+  for (const style of findAll(styles, "style")) {
     const id = attr(style, "styleId");
     const nameElement = findFirst(style, "name");
     const name = ((nameElement && attr(nameElement, "val")) ?? "").toLowerCase();

@@ -4,20 +4,20 @@
  * (sanitizeHtml) inside a section. Nothing a chapter links to is loaded.
  */
 import { documentHtml, HtmlBody, isoDate } from "./html.ts";
+import { xmlPart } from "./package.ts";
 import { dublinCore } from "./properties.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
 import { sanitizeHtml } from "./sanitize.ts";
-import { attr, findAll, findFirst, parseXml, textOf } from "./xml.ts";
+import { attr, findAll, findFirst, textOf } from "./xml.ts";
 import { resolveEntry, ZipArchive } from "./zip.ts";
 
 export function epubToHtml(bytes: Uint8Array): string {
   const zip = new ZipArchive(bytes);
-  const container = zip.text("META-INF/container.xml");
-  const rootfile = container ? findFirst(parseXml(container), "rootfile") : null;
+  const container = xmlPart(zip, "META-INF/container.xml");
+  const rootfile = container ? findFirst(container, "rootfile") : null;
   const opfPath = rootfile ? attr(rootfile, "full-path") : undefined;
-  const opfXml = opfPath ? zip.text(opfPath) : null;
-  if (!opfPath || !opfXml) throw new DocumentRefused("corrupt", "epub has no package document");
-  const opf = parseXml(opfXml);
+  const opf = xmlPart(zip, opfPath);
+  if (!opfPath || !opf) throw new DocumentRefused("corrupt", "epub has no package document");
   const metadata = findFirst(opf, "metadata");
   const properties = metadata ? dublinCore(metadata) : {};
   // EPUB 3 keeps the modified date in <meta property="dcterms:modified">.

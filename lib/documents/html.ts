@@ -55,9 +55,17 @@ export class HtmlBody {
   }
 
   toString(): string {
-    return this.#parts.join("");
+    return this.wrap("", "");
+  }
+
+  /** `head`, the body and `tail` joined once: a document's HTML is copied no more than that. */
+  wrap(head: string, tail: string): string {
+    return [head, ...this.#parts, tail].join("");
   }
 }
+
+/** A converted document's body starts here (documentHtml). */
+const BODY_START = "<main data-document>";
 
 /** A whole HTML document from the properties and the body. */
 export function documentHtml(properties: DocumentProperties, body: HtmlBody | string): string {
@@ -73,9 +81,11 @@ export function documentHtml(properties: DocumentProperties, body: HtmlBody | st
   const lang = properties.lang && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(properties.lang.trim())
     ? ` lang="${properties.lang.trim()}"`
     : "";
-  return `<!DOCTYPE html>\n<html${lang}><head><meta charset="utf-8">` +
+  const head = `<!DOCTYPE html>\n<html${lang}><head><meta charset="utf-8">` +
     (title ? `<title>${escapeText(title)}</title>` : "") + metas.join("") +
-    `</head>\n<body>\n<main data-document>\n${body}</main>\n</body></html>\n`;
+    `</head>\n<body>\n${BODY_START}\n`;
+  const tail = `</main>\n</body></html>\n`;
+  return typeof body === "string" ? head + body + tail : body.wrap(head, tail);
 }
 
 export function normalizeSpace(text: string): string {
@@ -89,9 +99,6 @@ export function isoDate(value: string | undefined): string | undefined {
   const time = Date.parse(trimmed);
   return Number.isNaN(time) ? trimmed : new Date(time).toISOString();
 }
-
-/** A converted document's body starts here (documentHtml). */
-const BODY_START = "<main data-document>";
 
 /**
  * What the default fields read of a converted document: its <head> (the document's own

@@ -4,28 +4,17 @@
  * repeats empty cells by the million to fill a sheet-sized table.
  */
 import { documentHtml, HtmlBody } from "./html.ts";
+import { openPackage, xmlPart } from "./package.ts";
 import { dublinCore } from "./properties.ts";
-import { DocumentRefused } from "./refused.ts";
-import {
-  childElements,
-  type Element,
-  findAll,
-  findFirst,
-  localName,
-  parseXml,
-  walk,
-} from "./xml.ts";
-import { ZipArchive } from "./zip.ts";
+import { childElements, type Element, findAll, findFirst, localName, walk } from "./xml.ts";
 
 export function odtToHtml(bytes: Uint8Array): string {
-  const zip = new ZipArchive(bytes);
-  const content = zip.text("content.xml");
-  if (!content) throw new DocumentRefused("corrupt", "odt has no content");
-  const text = findFirst(parseXml(content), "text");
-  const meta = zip.text("meta.xml");
+  const { zip, main } = openPackage(bytes, "content.xml", "odt has no content");
+  const text = findFirst(main, "text");
+  const meta = xmlPart(zip, "meta.xml");
   const body = new HtmlBody();
   if (text) writeBlocks(body, text);
-  return documentHtml(meta ? dublinCore(parseXml(meta)) : {}, body);
+  return documentHtml(meta ? dublinCore(meta) : {}, body);
 }
 
 function writeBlocks(body: HtmlBody, root: Element): void {

@@ -4,41 +4,40 @@
  * the speaker notes.
  */
 import { documentHtml, HtmlBody } from "./html.ts";
-import { coreProperties, relationships } from "./ooxml.ts";
-import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
+import { coreProperties, listedParts, relationships } from "./ooxml.ts";
+import { openPackage, xmlPart } from "./package.ts";
+import { DOCUMENT_LIMITS } from "./refused.ts";
 import {
   attr,
+  type Document,
   type Element,
   findAll,
   findFirst,
   localName,
-  parseXml,
-  relationshipId,
   textOf,
   walk,
 } from "./xml.ts";
-import { ZipArchive } from "./zip.ts";
 
 export function pptxToHtml(bytes: Uint8Array): string {
-  const zip = new ZipArchive(bytes);
-  const presentation = zip.text("ppt/presentation.xml");
-  if (!presentation) throw new DocumentRefused("corrupt", "pptx has no presentation part");
-  const slides = findAll(parseXml(presentation), "sldId");
-  if (slides.length > DOCUMENT_LIMITS.maxParts) {
-    throw new DocumentRefused("too-large", `pptx has ${slides.length} slides`);
-  }
-  const targets = relationships(zip, "ppt/presentation.xml");
+  const path = "ppt/presentation.xml";
+  const { zip, main } = openPackage(bytes, path, "pptx has no presentation part");
+  const slides = {
+    element: "sldId",
+    limit: DOCUMENT_LIMITS.maxParts,
+    format: "pptx",
+    noun: "slides",
+  };
   const body = new HtmlBody();
-  for (const slide of slides) {
-    const path = targets.get(relationshipId(slide) ?? "");
-    const xml = path ? zip.text(path) : null;
-    if (!path || !xml) continue;
+  for (const slide of listedParts(zip, { path, xml: main }, slides)) {
+    if (!slide.path || !slide.xml) continue;
     body.raw("<section>\n");
-    writeShapes(body, parseXml(xml));
-    const notes = [...relationships(zip, path).values()].find((p) => /notesSlide\d*\.xml$/.test(p));
-    const notesXml = notes ? zip.text(notes) : null;
+    writeShapes(body, slide.xml);
+    const notes = [...relationships(zip, slide.path).values()].find((p) =>
+      /notesSlide\d*\.xml$/.test(p)
+    );
+    const notesXml = xmlPart(zip, notes);
     if (notesXml) {
-      const paragraphs = findAll(parseXml(notesXml), "p").map(paragraphText).filter(Boolean);
+      const paragraphs = findAll(notesXml, "p").map(paragraphText).filter(Boolean);
       if (paragraphs.length) {
         body.raw("<div>\n");
         // The notes slide repeats the slide number in a placeholder: only its body is notes.
@@ -55,7 +54,7 @@ export function pptxToHtml(bytes: Uint8Array): string {
  * Shapes and tables in document order. A title placeholder's text is the slide's heading; a
  * slide without one (text boxes only, as some producers write) has its first paragraph promoted.
  */
-function writeShapes(body: HtmlBody, slide: ReturnType<typeof parseXml>): void {
+function writeShapes(body: HtmlBody, slide: Document): void {
   const blocks: Array<{ tag: string; text: string } | { rows: string[][] }> = [];
   walk(slide, (element) => {
     const name = localName(element);

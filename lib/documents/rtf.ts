@@ -98,11 +98,7 @@ class SyncTokenize extends Tokenize {
 
 export function rtfToHtml(bytes: Uint8Array): string {
   // \binN makes the tokenizer allocate N bytes up front: N past the file's size is a lie.
-  for (const match of new TextDecoder("latin1").decode(bytes).matchAll(/\\bin(\d+)/g)) {
-    if (Number(match[1]) > bytes.length) {
-      throw new DocumentRefused("corrupt", "rtf \\bin past its end");
-    }
-  }
+  if (binPastEnd(bytes)) throw new DocumentRefused("corrupt", "rtf \\bin past its end");
   const reader = new RtfReader();
   const tokenizer = new SyncTokenize((token) => reader.token(token));
   let failure: unknown = null;
@@ -113,6 +109,26 @@ export function rtfToHtml(bytes: Uint8Array): string {
   if (failure === null) tokenizer._flush(done);
   if (failure !== null) throw failure;
   return reader.html();
+}
+
+const BACKSLASH = 0x5c;
+const [B, I, N] = [0x62, 0x69, 0x6e];
+const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+
+/**
+ * Whether any `\binN` claims more bytes than the file holds: one pass over the bytes, with no
+ * copy of them as text (a second document's worth of memory in a worker with a heap cap).
+ */
+function binPastEnd(bytes: Uint8Array): boolean {
+  for (let at = bytes.indexOf(BACKSLASH); at >= 0; at = bytes.indexOf(BACKSLASH, at + 1)) {
+    if (bytes[at + 1] !== B || bytes[at + 2] !== I || bytes[at + 3] !== N) continue;
+    let claim = 0;
+    let end = at + 4;
+    // Past the file's length is enough to know: the count stops growing there.
+    while (isDigit(bytes[end]) && claim <= bytes.length) claim = claim * 10 + bytes[end++]! - 0x30;
+    if (end > at + 4 && claim > bytes.length) return true;
+  }
+  return false;
 }
 
 class RtfReader {

@@ -4,39 +4,28 @@
  * booleans, a formula's cached result), placed by their column reference.
  */
 import { documentHtml, HtmlBody } from "./html.ts";
-import { coreProperties, relationships } from "./ooxml.ts";
+import { coreProperties, listedParts } from "./ooxml.ts";
+import { openPackage, xmlPart } from "./package.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
-import {
-  attr,
-  childElements,
-  type Element,
-  findAll,
-  findFirst,
-  localName,
-  parseXml,
-  relationshipId,
-  textOf,
-} from "./xml.ts";
-import { ZipArchive } from "./zip.ts";
+import { attr, childElements, type Element, findAll, findFirst, localName, textOf } from "./xml.ts";
+import type { ZipArchive } from "./zip.ts";
 
 export function xlsxToHtml(bytes: Uint8Array): string {
-  const zip = new ZipArchive(bytes);
-  const workbookXml = zip.text("xl/workbook.xml");
-  if (!workbookXml) throw new DocumentRefused("corrupt", "xlsx has no workbook");
-  const sheets = findAll(parseXml(workbookXml), "sheet");
-  if (sheets.length > DOCUMENT_LIMITS.maxSheets) {
-    throw new DocumentRefused("too-large", `xlsx has ${sheets.length} sheets`);
-  }
-  const targets = relationships(zip, "xl/workbook.xml");
+  const path = "xl/workbook.xml";
+  const { zip, main } = openPackage(bytes, path, "xlsx has no workbook");
+  const sheets = {
+    element: "sheet",
+    limit: DOCUMENT_LIMITS.maxSheets,
+    format: "xlsx",
+    noun: "sheets",
+  };
   const strings = sharedStrings(zip);
   const body = new HtmlBody();
   let cells = 0;
-  for (const sheet of sheets) {
-    const path = targets.get(relationshipId(sheet) ?? "");
-    const xml = path ? zip.text(path) : null;
+  for (const { element: sheet, xml } of listedParts(zip, { path, xml: main }, sheets)) {
     if (!xml) continue;
     const rows: string[][] = [];
-    for (const row of findAll(parseXml(xml), "row")) {
+    for (const row of findAll(xml, "row")) {
       const values: string[] = [];
       for (const cell of childElements(row)) {
         if (localName(cell) !== "c") continue;
@@ -57,10 +46,10 @@ export function xlsxToHtml(bytes: Uint8Array): string {
 }
 
 function sharedStrings(zip: ZipArchive): string[] {
-  const xml = zip.text("xl/sharedStrings.xml");
-  if (!xml) return [];
+  const table = xmlPart(zip, "xl/sharedStrings.xml");
+  if (!table) return [];
   // Rich runs are joined; phonetic guides (rPh) are not part of the text.
-  return findAll(parseXml(xml), "si").map((si) =>
+  return findAll(table, "si").map((si) =>
     findAll(si, "t").filter((t) => localName(t.parent as Element) !== "rPh").map(textOf).join("")
   );
 }

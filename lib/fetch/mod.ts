@@ -6,6 +6,7 @@ import type { Socket } from "node:net";
 import { ApiError } from "../util/errors.ts";
 import type { Redirect } from "../util/payload_types.ts";
 import { type GuardConfig, pinHost } from "../guard/pin.ts";
+import type { NetworkHooks } from "../guard/types.ts";
 import type { RefusalStage } from "../guard/refusal.ts";
 import { readBody } from "./body.ts";
 import { Deadline } from "../util/deadline.ts";
@@ -21,9 +22,10 @@ import { parseTargetUrl, redact } from "../util/target_url.ts";
 import { portOf } from "../util/http.ts";
 
 export type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
+export type { NetworkHooks } from "../guard/types.ts";
 
 /** What the fetcher reads of the service's settings (a Config is one). */
-export interface FetcherSettings extends Omit<GuardConfig, "ownPorts"> {
+export interface FetcherSettings extends Pick<GuardConfig, "trustedTargets"> {
   /** Ports linkpeek listens on; the fetcher adds those it opens at run time. */
   ownPorts: readonly number[];
   /** Whole-fetch deadline when a fetch names none. */
@@ -37,6 +39,8 @@ export interface FetcherSettings extends Omit<GuardConfig, "ownPorts"> {
 
 export interface FetcherOptions {
   config: FetcherSettings;
+  /** The resolver and connector the guard uses; absent, the system's (tests map to loopback). */
+  network?: NetworkHooks;
   /** Extra trusted CA certificates (PEM) for TLS targets; the system store is kept. */
   ca?: string[];
   /** How long one TCP connect may take; default min(5 s, the fetch deadline). */
@@ -45,59 +49,59 @@ export interface FetcherOptions {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export function createFetcher(options: FetcherOptions): Fetcher {
-  const ownPorts = new Set<number>();
-  // The guard's view of the config: its own ports include those opened at run time.
-  const config = {
-    ...options.config,
-    ownPorts: {
-      includes: (port: number) => options.config.ownPorts.includes(port) || ownPorts.has(port),
-    },
-  };
+/** The Fetcher every part of the service shares: it holds no sockets between fetches. */
+export class GuardedFetcher implements Fetcher {
+  readonly ownPorts: Set<number> = new Set();
+  readonly #settings: FetcherSettings;
+  /** The guard's view of the settings: its own ports include those opened at run time. */
+  readonly #guard: GuardConfig;
+  readonly #ca: string[] | undefined;
+  readonly #connectTimeoutMs: number | undefined;
 
-  async function hop(
-    url: URL,
-    init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
-    limit: { connectTimeoutMs: number; remainingMs: () => number },
-    stage: RefusalStage,
-    proxy: ProxySpec | null,
-  ): Promise<HopResponse> {
-    const subject = `The URL "${redact(url)}"`;
-    const targets = await pinHost({ host: url.hostname, port: portOf(url) }, {
-      config,
-      subject,
-      signal: init.signal,
-      stage,
-    });
-    let last: unknown = null;
-    // Every address passed the check; try them in order while the TCP connect itself fails.
-    for (const target of targets) {
-      try {
-        const { connectTimeoutMs } = limit;
-        const tunnel = proxy
-          ? await openTunnel(proxy, target, {
-            config,
-            ca: options.ca,
-            signal: init.signal,
-            timeoutMs: Math.min(connectTimeoutMs, handshakeBudget(limit.remainingMs())),
-          })
-          : undefined;
-        return await sendHop({ url, target, ...init, connectTimeoutMs, ca: options.ca, tunnel });
-      } catch (error) {
-        if (!(error instanceof ConnectError)) throw error;
-        if (error.timedOut) throw new ApiError("ETIMEOUT", `${subject} timed out connecting.`);
-        last = error.cause;
-      }
-    }
-    throw last;
+  constructor(options: FetcherOptions) {
+    const settings = options.config;
+    this.#settings = settings;
+    this.#guard = {
+      resolver: options.network?.resolver,
+      connector: options.network?.connector,
+      trustedTargets: settings.trustedTargets,
+      ownPorts: {
+        includes: (port: number) => settings.ownPorts.includes(port) || this.ownPorts.has(port),
+      },
+    };
+    this.#ca = options.ca;
+    this.#connectTimeoutMs = options.connectTimeoutMs;
   }
 
-  async function fetchUrl(input: string, opts: FetchOptions = {}): Promise<FetchResult> {
-    const timeoutMs = opts.timeoutMs ?? config.fetchTimeoutMs;
-    const maxBytes = opts.maxBytes ?? config.maxBodyBytes;
+  fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+    if (!options.retries) return this.#fetchOnce(url, options);
+    return withRetries((attempt) => this.#fetchOnce(url, attempt), {
+      ...options,
+      timeoutMs: options.timeoutMs ?? this.#settings.fetchTimeoutMs,
+    });
+  }
+
+  dial(
+    host: string,
+    port: number,
+    options?: { signal?: AbortSignal; proxy?: ProxySpec | null },
+  ): Promise<Socket> {
+    return dialChecked({ host, port }, {
+      config: this.#guard,
+      timeoutMs: this.#connectTimeoutMs ?? this.#settings.fetchTimeoutMs,
+      signal: options?.signal,
+      proxy: options?.proxy ?? this.#settings.egressProxy,
+    });
+  }
+
+  /** One fetch: every redirect hop pinned and checked, under one deadline. */
+  async #fetchOnce(input: string, opts: FetchOptions): Promise<FetchResult> {
+    const settings = this.#settings;
+    const timeoutMs = opts.timeoutMs ?? settings.fetchTimeoutMs;
+    const maxBytes = opts.maxBytes ?? settings.maxBodyBytes;
     const maxRedirects = opts.maxRedirects ?? 10;
     const method = opts.method ?? "GET";
-    const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(5_000, timeoutMs);
+    const connectTimeoutMs = this.#connectTimeoutMs ?? Math.min(5_000, timeoutMs);
     let url = parseTargetUrl(input);
     const first = url;
     using limit = new Deadline({
@@ -116,18 +120,18 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         sameOrigin &&= url.origin === first.origin;
         atHeadersOrigin &&= url.origin === (opts.headersOrigin ?? first.origin);
         const headers = hopHeaders({
-          userAgent: config.userAgent,
+          userAgent: settings.userAgent,
           headers: opts.headers,
           originHeaders: atHeadersOrigin ? opts.originHeaders : undefined,
           userinfo: sameOrigin ? { username: url.username, password: url.password } : undefined,
         });
         seen.add(url.href);
-        const response = await hop(
+        const response = await this.#hop(
           url,
           { method, headers, signal: limit.signal },
           { connectTimeoutMs, remainingMs: () => limit.remaining() },
           redirects.length > 0 ? "redirect" : "request",
-          opts.proxy ?? config.egressProxy,
+          opts.proxy ?? settings.egressProxy,
         );
         const location = response.headers.location;
         if (REDIRECTS.has(response.statusCode) && location !== undefined) {
@@ -173,21 +177,42 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     }
   }
 
-  return {
-    ownPorts,
-    fetch: (url, opts = {}) =>
-      opts.retries
-        ? withRetries((attempt) => fetchUrl(url, attempt), {
-          ...opts,
-          timeoutMs: opts.timeoutMs ?? config.fetchTimeoutMs,
-        })
-        : fetchUrl(url, opts),
-    dial: (host, port, opts): Promise<Socket> =>
-      dialChecked({ host, port }, {
-        config,
-        timeoutMs: options.connectTimeoutMs ?? config.fetchTimeoutMs,
-        signal: opts?.signal,
-        proxy: opts?.proxy ?? config.egressProxy,
-      }),
-  };
+  /** One request to `url`: resolved and checked, then tried at each checked address in turn. */
+  async #hop(
+    url: URL,
+    init: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
+    limit: { connectTimeoutMs: number; remainingMs: () => number },
+    stage: RefusalStage,
+    proxy: ProxySpec | null,
+  ): Promise<HopResponse> {
+    const subject = `The URL "${redact(url)}"`;
+    const targets = await pinHost({ host: url.hostname, port: portOf(url) }, {
+      config: this.#guard,
+      subject,
+      signal: init.signal,
+      stage,
+    });
+    const ca = this.#ca;
+    let last: unknown = null;
+    // Every address passed the check; try them in order while the TCP connect itself fails.
+    for (const target of targets) {
+      try {
+        const { connectTimeoutMs } = limit;
+        const tunnel = proxy
+          ? await openTunnel(proxy, target, {
+            config: this.#guard,
+            ca,
+            signal: init.signal,
+            timeoutMs: Math.min(connectTimeoutMs, handshakeBudget(limit.remainingMs())),
+          })
+          : undefined;
+        return await sendHop({ url, target, ...init, connectTimeoutMs, ca, tunnel });
+      } catch (error) {
+        if (!(error instanceof ConnectError)) throw error;
+        if (error.timedOut) throw new ApiError("ETIMEOUT", `${subject} timed out connecting.`);
+        last = error.cause;
+      }
+    }
+    throw last;
+  }
 }

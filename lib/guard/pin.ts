@@ -9,14 +9,10 @@ import { addressRefusal, hostnameRefusal } from "./policy.ts";
 import { countRefusal, type Refusal, type RefusalStage } from "./refusal.ts";
 import { DnsError, ipLiteral, systemResolver } from "./resolve.ts";
 import { isTrusted } from "./trusted.ts";
-import type { Connector, Resolver, TrustedTarget } from "./types.ts";
+import type { NetworkHooks, TrustedTarget } from "./types.ts";
 
-/** What the guard reads: its own options, not the whole config. */
-export interface GuardConfig {
-  /** DNS resolution for targets; null: the system's. Tests inject a fake one. */
-  resolver: Resolver | null;
-  /** Where a checked address is really dialled; null: the address itself. */
-  connector: Connector | null;
+/** What the guard reads: its own options (the network hooks and two settings), not the config. */
+export interface GuardConfig extends NetworkHooks {
   /** TRUSTED_TARGETS: address ranges and ports let through. */
   trustedTargets: TrustedTarget[];
   /** linkpeek's own ports: the configured ones and those it opened since (a Fetcher's). */

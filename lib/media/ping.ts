@@ -34,6 +34,8 @@ export interface PingOptions {
   perHost?: number;
   /** Deadline of one probe fetch in ms; default 5000. */
   probeTimeoutMs?: number;
+  /** Time one palette decode may take, ms; default probeTimeoutMs. */
+  paletteTimeoutMs?: number;
   /** Admission of palette decodes (the service's); default a pool of their own module's. */
   palettes?: AdmissionPool;
 }
@@ -90,6 +92,7 @@ export async function resolveMedia(
     targetHeaders: options.targetHeaders,
     timeoutMs: options.probeTimeoutMs ?? 5000,
     palette: options.palette ?? false,
+    paletteTimeoutMs: options.paletteTimeoutMs,
     palettes: options.palettes,
   };
   const results = await Promise.all(

@@ -35,6 +35,8 @@ export interface ProbeContext {
   timeoutMs: number;
   /** Read whole images (image, logo) and add their palette. */
   palette: boolean;
+  /** Time one palette decode may take, ms; default the probe's timeoutMs. */
+  paletteTimeoutMs?: number;
   /** Admission of palette decodes. */
   palettes?: AdmissionPool;
 }
@@ -223,7 +225,7 @@ export async function probeMedia(
     const colours = get && ok(get) && !get.truncated
       ? await imagePaletteAsync(get.body, {
         signal: ctx.signal,
-        timeoutMs: ctx.timeoutMs,
+        timeoutMs: ctx.paletteTimeoutMs ?? ctx.timeoutMs,
         admission: ctx.palettes,
       })
       : null;

@@ -9,6 +9,12 @@ function invalid(path: string, message: string): ApiError {
   return new ApiError(invalidCode(path), `The parameter \`${path}\` ${message}`);
 }
 
+/** A member a closed object does not have, naming it and the ones it has. */
+function unknownMember(path: string, props: Record<string, unknown>): ApiError {
+  const known = Object.keys(props).join(", ");
+  return invalid(path.slice(0, 200), `is not a setting linkpeek knows here (${known}).`);
+}
+
 function coerceBoolean(text: string, path: string): boolean {
   if (text === "" || text === "true") return true;
   if (text === "false") return false;
@@ -136,6 +142,7 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
       for (const [name, kid] of canonicalKids(node)) {
         const def = Object.hasOwn(schema.props, name) ? schema.props[name] : undefined;
         if (def) out[name] = coerceSchema(kid, def.schema, `${path}.${name}`);
+        else if (schema.closed) throw unknownMember(`${path}.${name}`, schema.props);
       }
       return out;
     }

@@ -33,8 +33,11 @@ export type Schema =
   }
   /** A single value or index-dotted items (`click.0=a&click.1=b`). */
   | { kind: "list"; of: Schema }
-  /** Named members; with `boolean` the bare parameter may also be true/false. */
-  | { kind: "object"; boolean?: boolean; props: Record<string, ParamDef> }
+  /**
+   * Named members; with `boolean` the bare parameter may also be true/false. Other members are
+   * ignored, or refused with `closed` (where a silently dropped one would mislead the caller).
+   */
+  | { kind: "object"; boolean?: boolean; closed?: boolean; props: Record<string, ParamDef> }
   /** Free keys with string values (headers); keys are header names. */
   | { kind: "headers" }
   /** Free-form tree (custom `data` rules), validated by its own module. */
@@ -150,6 +153,7 @@ const LIGHTHOUSE_SETTINGS = {
   throttling: {
     schema: {
       kind: "object",
+      closed: true,
       props: Object.fromEntries(
         [
           "rttMs",
@@ -169,6 +173,7 @@ const LIGHTHOUSE_SETTINGS = {
   screenEmulation: {
     schema: {
       kind: "object",
+      closed: true,
       props: {
         mobile: { schema: { kind: "boolean" }, description: "Emulate a mobile screen." },
         width: { schema: { kind: "integer", min: 1, max: 8192 }, description: "CSS pixels." },
@@ -293,7 +298,8 @@ const VIEWPORT = {
       isLandscape: bool("Landscape orientation."),
     },
   },
-  description: "Browser viewport.",
+  description: "Browser viewport. Members given replace the device's one by one (Microlink's " +
+    "default device, Macbook Pro 13: 1280x800 at deviceScaleFactor 2, a 2560x1600 screenshot).",
 } as const satisfies ParamDef;
 
 const WAIT_UNTIL = {
@@ -351,7 +357,8 @@ const DEFINITIONS = {
       "nested rules under attr. attr defaults to html; also text, outerHTML, markdown, val, json, " +
       "tagName, nodeName or any attribute. type: " + RULE_TYPES.join(", ") + "; image, logo, " +
       "audio and video answer the probed media object { url, type, size, size_pretty, width, " +
-      "height }.",
+      "height }; one whose probe fails falls to the next fallback (rule or selector), as a rule " +
+      "that yields nothing does.",
     example: "data.price.selector=.price&data.price.type=number",
     default: null,
     errorCode: "EINVALDATA",
@@ -504,7 +511,8 @@ const DEFINITIONS = {
   },
   viewport: VIEWPORT,
   device: str(
-    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ...",
+    "Device preset as Microlink names them (any case): iPhone 15, iPad, Pixel 5, Macbook Pro 13, iPhone X ... " +
+      "Default Macbook Pro 13's viewport (1280x800 at 2x), as Microlink's.",
     "iPhone 15",
   ),
   colorScheme: {
@@ -564,9 +572,10 @@ const DEFINITIONS = {
           "false",
         ),
         lighthouse: {
-          schema: { kind: "object", boolean: true, props: LIGHTHOUSE_SETTINGS },
+          schema: { kind: "object", boolean: true, closed: true, props: LIGHTHOUSE_SETTINGS },
           description: "Add data.insights.lighthouse, a Lighthouse report of the page. On by " +
-            "default with insights; false turns it off.",
+            "default with insights; false turns it off. A setting not listed here is refused " +
+            "(EINVALQUERY naming it) rather than ignored.",
           example: "true",
         },
       },

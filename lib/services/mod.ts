@@ -1,6 +1,6 @@
 import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
-import { createFetcher } from "../fetch/mod.ts";
+import { GuardedFetcher, type NetworkHooks } from "../fetch/mod.ts";
 import type { Store } from "../store/types.ts";
 import { openStore } from "../store/mod.ts";
 import { BrowserPool } from "../browser/mod.ts";
@@ -44,19 +44,22 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** Observers a benchmark or test attaches; none in production. */
-export interface ServiceHooks {
+/**
+ * What a benchmark or test injects: the guard's network hooks (a loopback resolver and
+ * connector) and observers. None in production.
+ */
+export interface ServiceHooks extends NetworkHooks {
   /** Called with each finished browser visit's phase times. */
   onVisit?: (timings: VisitTimings) => void;
 }
 
 export async function createServices(config: Config, hooks: ServiceHooks = {}): Promise<Services> {
-  const fetcher = createFetcher({ config });
+  const fetcher = new GuardedFetcher({ config, network: hooks });
   const store = await openStore(config);
   const browser = new BrowserPool({ config, fetcher, onVisit: hooks.onVisit });
   const metrics = new Metrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
-  const documents = new DocumentWorkers();
+  const documents = new DocumentWorkers({ heapMb: config.documentHeapMb });
   const lighthouse = new LighthouseRunner({
     chromiumPath: config.chromiumPath,
     egress: async (proxy) => {

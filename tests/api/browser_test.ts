@@ -26,8 +26,9 @@ Deno.test("screenshot=true hosts the capture under /assets with its real size", 
   const shot = body.data.screenshot;
   assert.equal(body.data.title, "Screenshot page");
   assert.equal(shot.type, "png");
-  assert.equal(shot.width, 1280);
-  assert.equal(shot.height, 800);
+  // Microlink's default device: 1280x800 CSS pixels at 2x.
+  assert.equal(shot.width, 2560);
+  assert.equal(shot.height, 1600);
   assert.match(shot.url, /^http:\/\/localhost:3000\/assets\/[A-Za-z0-9_-]{22}\.png$/);
 
   await t.step("the asset is served with the right type and long cache headers", async () => {
@@ -37,7 +38,7 @@ Deno.test("screenshot=true hosts the capture under /assets with its real size", 
     assert.match(response.headers.get("cache-control")!, /public, max-age=31536000, immutable/);
     const bytes = new Uint8Array(await response.arrayBuffer());
     assert.equal(bytes.length, shot.size);
-    assert.deepEqual(imageSize(bytes), { width: 1280, height: 800 });
+    assert.deepEqual(imageSize(bytes), { width: 2560, height: 1600 });
   });
 
   await t.step("element capture is the element's box; jpeg when asked", async () => {
@@ -45,8 +46,9 @@ Deno.test("screenshot=true hosts the capture under /assets with its real size", 
       q(`${target.origin}/`, "&element=%23box&screenshot.type=jpeg&ping=false&meta=false"),
     );
     assert.equal(body.data.screenshot.type, "jpg");
-    assert.equal(body.data.screenshot.width, 200);
-    assert.equal(body.data.screenshot.height, 100);
+    // The 200x100 box at the default device's 2x.
+    assert.equal(body.data.screenshot.width, 400);
+    assert.equal(body.data.screenshot.height, 200);
   });
 
   await t.step("embed=screenshot.url answers with the image itself", async () => {
@@ -56,7 +58,7 @@ Deno.test("screenshot=true hosts the capture under /assets with its real size", 
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "image/png");
     const bytes = new Uint8Array(await response.arrayBuffer());
-    assert.deepEqual(imageSize(bytes), { width: 1280, height: 800 });
+    assert.deepEqual(imageSize(bytes), { width: 2560, height: 1600 });
   });
 
   await t.step("embed=screenshot.url turns the screenshot on by itself", async () => {
@@ -64,7 +66,7 @@ Deno.test("screenshot=true hosts the capture under /assets with its real size", 
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "image/png");
     const bytes = new Uint8Array(await response.arrayBuffer());
-    assert.deepEqual(imageSize(bytes), { width: 1280, height: 800 });
+    assert.deepEqual(imageSize(bytes), { width: 2560, height: 1600 });
   });
 
   await t.step("pdf=true hosts a PDF", async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { prerenderReason, visibleTextLength } from "../../lib/api/prerender.ts";
+import type { NetworkHooks } from "../../lib/guard/types.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 import {
   CHALLENGES,
@@ -57,14 +58,11 @@ function site() {
 }
 
 /** No name resolves: the imitations' third-party scripts fail without leaving the machine. */
-function offline(config: ReturnType<typeof testConfig>) {
-  config.resolver = () => Promise.reject(new Error("test: no DNS"));
-  return config;
-}
+const offline: NetworkHooks = { resolver: () => Promise.reject(new Error("test: no DNS")) };
 
 Deno.test("prerender=auto renders every challenge and shell, never an ordinary page", async (t) => {
   await using target = site();
-  await using app = await testApp(offline(testConfig({ trustPorts: [target.port] })));
+  await using app = await testApp(testConfig({ trustPorts: [target.port] }), offline);
   const url = (name: string) => `${target.origin}/${encodeURIComponent(name)}`;
 
   for (const page of [...CHALLENGES, ...SHELLS]) {
@@ -90,11 +88,11 @@ Deno.test("prerender=auto renders every challenge and shell, never an ordinary p
 
 Deno.test("prerender=auto falls back to the fetched HTML when the browser fails", async () => {
   await using target = site();
-  const config = offline(testConfig({
+  const config = testConfig({
     trustPorts: [target.port],
     env: { CHROMIUM_PATH: "/nonexistent/chromium" },
-  }));
-  await using app = await testApp(config);
+  });
+  await using app = await testApp(config, offline);
   const { status, headers, body } = await app.json(
     q(`${target.origin}/create-react-app`, "&ping=false"),
   );

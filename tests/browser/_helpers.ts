@@ -7,7 +7,7 @@ import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import type { Config } from "../../lib/config/mod.ts";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { BrowserPool } from "../../lib/browser/mod.ts";
 
 /** Where the tests expect Chromium: CHROMIUM_PATH, else the binary Debian's package installs. */
@@ -57,7 +57,7 @@ export function poolFor(
   options: { maxPages?: number; maxQueue?: number } = {},
 ): BrowserPool {
   requireChromium();
-  return new BrowserPool({ config, fetcher: createFetcher({ config }), ...options });
+  return new BrowserPool({ config, fetcher: new GuardedFetcher({ config }), ...options });
 }
 
 export interface Decoded {

@@ -3,12 +3,12 @@
  * hoarding page at argv[0], then one of the plain page; prints the outcome of each as JSON.
  */
 import { BrowserPool } from "../../lib/browser/mod.ts";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { testConfig } from "../_fixtures.ts";
 
 const [origin, port] = [Deno.args[0]!, Number(Deno.args[1])];
 const config = testConfig({ trustPorts: [port] });
-await using pool = new BrowserPool({ config, fetcher: createFetcher({ config }) });
+await using pool = new BrowserPool({ config, fetcher: new GuardedFetcher({ config }) });
 const outcome = (visit: Promise<unknown>) =>
   visit.then(() => "ok", (error) => (error as { code?: string }).code ?? String(error));
 const hoard = await outcome(

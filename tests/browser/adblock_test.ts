@@ -5,7 +5,7 @@
  * fixture (cosmetic filters skip IP hosts, so the page has a name too).
  */
 import assert from "node:assert/strict";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { BrowserPool } from "../../lib/browser/mod.ts";
 import type { VisitOptions } from "../../lib/browser/types.ts";
 import { decode, requireChromium } from "./_helpers.ts";
@@ -78,12 +78,15 @@ Deno.test("adblock rejects the consent dialog, blocks ad requests and hides ad s
     );
   const config = testConfig({ trustPorts: [fixture.port] });
   const names = new Set([PAGE_HOST, ...AD_HOSTS]);
-  config.resolver = (host) =>
+  const resolver = (host: string) =>
     names.has(host) ? Promise.resolve(["127.0.0.1"]) : Promise.reject(new Error("no such name"));
-  await using pool = new BrowserPool({ config, fetcher: createFetcher({ config }) });
+  const fetcher = new GuardedFetcher({ config, network: { resolver } });
+  await using pool = new BrowserPool({ config, fetcher });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;
   const shoot = async (options: VisitOptions) => {
-    const result = await pool.visit(url, { screenshot: true, ...options });
+    // At 1x: the pixels read below are the page's CSS coordinates.
+    const viewport = { deviceScaleFactor: 1 };
+    const result = await pool.visit(url, { screenshot: true, viewport, ...options });
     return decode(result.screenshot!.bytes);
   };
 
@@ -119,8 +122,9 @@ Deno.test("adblock: the page cannot reach autoconsent's channel; pages without a
   </script><div style="width:100px;height:100px;background:#0f0"></div></body></html>`;
   await using fixture = serve({ "/": () => html(probe) });
   const config = testConfig({ trustPorts: [fixture.port] });
-  config.resolver = () => Promise.resolve(["127.0.0.1"]);
-  await using pool = new BrowserPool({ config, fetcher: createFetcher({ config }) });
+  const resolver = () => Promise.resolve(["127.0.0.1"]);
+  const fetcher = new GuardedFetcher({ config, network: { resolver } });
+  await using pool = new BrowserPool({ config, fetcher });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;
 
   await t.step("the bridge lives in an isolated world only", async () => {

@@ -34,7 +34,7 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
   await t.step("png at the viewport size, dimensions read from the bytes", async () => {
     const result = await pool.visit(url, {
       screenshot: { type: "png" },
-      viewport: { width: 800, height: 600 },
+      viewport: { width: 800, height: 600, deviceScaleFactor: 1 },
     });
     const shot = result.screenshot!;
     assert.equal(result.statusCode, 200);
@@ -64,9 +64,10 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
   });
 
   await t.step("element capture equals the element's box, waiting until visible", async () => {
+    // The 210x130 box at the default device's 2x.
     const box = await pool.visit(url, { screenshot: { element: "#box" } });
-    assert.deepEqual([box.screenshot!.width, box.screenshot!.height], [210, 130]);
-    assert.deepEqual(decode(box.screenshot!.bytes).pixel(105, 65), [255, 0, 0, 255]);
+    assert.deepEqual([box.screenshot!.width, box.screenshot!.height], [420, 260]);
+    assert.deepEqual(decode(box.screenshot!.bytes).pixel(210, 130), [255, 0, 0, 255]);
     // #late is display:none until a timer shows it.
     const late = await pool.visit(url, {
       screenshot: { element: "#late" },
@@ -79,7 +80,7 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
   await t.step("fullPage is taller than the viewport", async () => {
     const result = await pool.visit(url, {
       screenshot: { fullPage: true },
-      viewport: { width: 800, height: 600 },
+      viewport: { width: 800, height: 600, deviceScaleFactor: 1 },
       waitForTimeout: 300, // #late adds its 33px
     });
     assert.equal(result.screenshot!.width, 800);
@@ -89,7 +90,7 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
   await t.step("overlay adds the frame and background around the viewport", async () => {
     const framed = await pool.visit(url, {
       screenshot: { overlay: { browser: "dark", background: "#00ff00" } },
-      viewport: { width: 640, height: 400 },
+      viewport: { width: 640, height: 400, deviceScaleFactor: 1 },
     });
     const shot = framed.screenshot!;
     assert.deepEqual(
@@ -105,7 +106,7 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
     );
     const frameOnly = await pool.visit(url, {
       screenshot: { overlay: { browser: "light" } },
-      viewport: { width: 640, height: 400 },
+      viewport: { width: 640, height: 400, deviceScaleFactor: 1 },
     });
     assert.deepEqual(
       [frameOnly.screenshot!.width, frameOnly.screenshot!.height],
@@ -114,7 +115,7 @@ Deno.test("visit() captures real PNG, JPEG, element, full-page, overlay and PDF"
   });
 
   await t.step("an image URL background loads through the guard like everything else", async () => {
-    const viewport = { width: 320, height: 200 };
+    const viewport = { width: 320, height: 200, deviceScaleFactor: 1 };
     const pictured = await pool.visit(url, {
       screenshot: { overlay: { background: `${site.origin}/bg.png` } },
       viewport,

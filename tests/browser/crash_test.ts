@@ -66,7 +66,7 @@ Deno.test("Chromium killed mid-screenshot is EBROWSER, and the next screenshot r
   await assert.rejects(visit, isBrowserError);
   release();
   const result = await pool.visit(`${site.origin}/`, { screenshot: true });
-  assert.equal(result.screenshot!.width, 1280);
+  assert.equal(result.screenshot!.width, 2560);
   assert.equal(pool.stats().launches, 2);
 });
 
@@ -90,7 +90,7 @@ Deno.test("every renderer killed mid-visit: EBROWSER for that visit, and the nex
   await t.step("the next screenshots succeed on the same browser", async () => {
     for (let i = 0; i < 2; i++) {
       const result = await pool.visit(`${site.origin}/`, { screenshot: true, timeoutMs: 15_000 });
-      assert.equal(result.screenshot!.height, 800);
+      assert.equal(result.screenshot!.height, 1600);
     }
     assert.equal(pool.stats().pid, pid, "the browser itself was not replaced");
     await pool.settled();
@@ -114,5 +114,5 @@ Deno.test("a browser failure is answered EBROWSER and not cached: the next reque
   const again = await app.json(query);
   assert.equal(again.status, 200, JSON.stringify(again.body));
   assert.equal(again.headers.get("x-cache-status"), "MISS");
-  assert.equal(again.body.data.screenshot.width, 1280);
+  assert.equal(again.body.data.screenshot.width, 2560);
 });

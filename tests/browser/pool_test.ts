@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../../lib/util/errors.ts";
 import { BrowserPool } from "../../lib/browser/mod.ts";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { poolFor } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
 
@@ -130,7 +130,7 @@ Deno.test("visit() fails only the hostile page's request and the pool keeps serv
   await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
   const normal = async () => {
     const result = await pool.visit(`${site.origin}/`, { screenshot: true });
-    assert.equal(result.screenshot!.width, 1280);
+    assert.equal(result.screenshot!.width, 2560);
     await pool.settled();
     assert.equal(pool.stats().contexts, 0, "no context left open");
   };
@@ -177,7 +177,7 @@ Deno.test("visit() relaunches Chromium after it is killed, leaving no zombie", a
   Deno.kill(first, "SIGKILL");
   for (let i = 0; i < 50 && pool.stats().pid !== null; i++) await sleep(50);
   const result = await pool.visit(`${site.origin}/`, { screenshot: true });
-  assert.equal(result.screenshot!.height, 800);
+  assert.equal(result.screenshot!.height, 1600);
   const stats = pool.stats();
   assert.equal(stats.launches, 2);
   assert.notEqual(stats.pid, first);
@@ -191,7 +191,7 @@ Deno.test("visit() relaunches Chromium after it is killed, leaving no zombie", a
 Deno.test("visit() without a Chromium binary is EBROWSER at request time", async () => {
   const config = testConfig({ trustPorts: [], env: { CHROMIUM_PATH: "/nonexistent/chromium" } });
   // Creating the pool must not fail: only a request finds out.
-  await using pool = new BrowserPool({ config, fetcher: createFetcher({ config }) });
+  await using pool = new BrowserPool({ config, fetcher: new GuardedFetcher({ config }) });
   assert.equal(await pool.ready(), false);
   await assert.rejects(pool.visit("http://example.invalid/"), (error: unknown) => {
     assert.ok(error instanceof ApiError);

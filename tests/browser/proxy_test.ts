@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DENIED_HEADER, startProxy } from "../../lib/browser/proxy_server.ts";
 import { BrowserPool } from "../../lib/browser/mod.ts";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { requireChromium, startCanary } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
 
@@ -30,7 +30,7 @@ Deno.test("startProxy() forwards allowed targets and refuses the rest with 403",
   await using canary = startCanary();
   await using site = serve({ "/hello": () => html("<p>hello</p>") });
   const config = testConfig({ trustPorts: [site.port] });
-  await using proxy = await startProxy({ fetcher: createFetcher({ config }) });
+  await using proxy = await startProxy({ fetcher: new GuardedFetcher({ config }) });
 
   await t.step("absolute-form GET reaches the target and is told to close", async () => {
     const answer = await exchange(
@@ -94,7 +94,7 @@ Deno.test("startProxy() forwards allowed targets and refuses the rest with 403",
 Deno.test("startProxy() closes both sockets of every finished request (no descriptor leak)", async () => {
   await using site = serve({ "/hello": () => html("<p>hello</p>") });
   const config = testConfig({ trustPorts: [site.port] });
-  await using proxy = await startProxy({ fetcher: createFetcher({ config }) });
+  await using proxy = await startProxy({ fetcher: new GuardedFetcher({ config }) });
   for (let i = 0; i < 5; i++) {
     const plain = await exchange(
       proxy.port,
@@ -121,7 +121,7 @@ Deno.test("BrowserPool registers its proxy port so even trusted loopback cannot 
   config.trustedTargets = [{ network: "127.0.0.0", prefix: 8, port: null }];
   const before = [...config.ownPorts];
   requireChromium();
-  const fetcher = createFetcher({ config });
+  const fetcher = new GuardedFetcher({ config });
   await using pool = new BrowserPool({ config, fetcher });
   assert.equal(await pool.ready(), true);
   const [proxyPort] = fetcher.ownPorts;

@@ -93,8 +93,8 @@ export async function startParity(env: Record<string, string> = {}): Promise<Par
     trustPorts: [site.port],
     env: { CHROMIUM_PATH: "/usr/bin/chromium", ...env },
   });
-  config.resolver = (host) => Promise.resolve(host === "parity.test" ? ["127.0.0.1"] : []);
-  const app = await serveLinkpeek(config);
+  const resolver = (host: string) => Promise.resolve(host === "parity.test" ? ["127.0.0.1"] : []);
+  const app = await serveLinkpeek(config, { hooks: { resolver } });
   return {
     site,
     canary,

@@ -50,8 +50,8 @@ export async function startCompat(): Promise<Compat> {
     trustPorts: [site.port],
     env: { CHROMIUM_PATH: "/usr/bin/chromium" },
   });
-  config.resolver = (host) => Promise.resolve(host === "target.test" ? ["127.0.0.1"] : []);
-  const app = await serveLinkpeek(config, { pro: true });
+  const resolver = (host: string) => Promise.resolve(host === "target.test" ? ["127.0.0.1"] : []);
+  const app = await serveLinkpeek(config, { pro: true, hooks: { resolver } });
   const { key } = await createKey(app.handler.services.store, { name: "compat" });
   return {
     site,

@@ -39,8 +39,8 @@ function split(markdown: string): { meta: Any; body: string } {
 Deno.test("Microlink's whole-page conversion views through @microlink/mql", async (t) => {
   await using site = serve({ "/page": () => html(PAGE) });
   const config = testConfig({ trustPorts: [site.port] });
-  config.resolver = (host) => Promise.resolve(host === "target.test" ? ["127.0.0.1"] : []);
-  await using app = await serveLinkpeek(config);
+  const resolver = (host: string) => Promise.resolve(host === "target.test" ? ["127.0.0.1"] : []);
+  await using app = await serveLinkpeek(config, { hooks: { resolver } });
   const endpoint = `${app.origin}/`;
   const pageUrl = `http://target.test:${site.port}/page`;
 

@@ -37,8 +37,8 @@ async function startSite() {
     "/song.wav": file(SONG, "audio/wav"),
   });
   const config = testConfig({ trustPorts: [site.port] });
-  config.resolver = (host) => Promise.resolve(host === "rules.test" ? ["127.0.0.1"] : []);
-  const app = await serveLinkpeek(config);
+  const resolver = (host: string) => Promise.resolve(host === "rules.test" ? ["127.0.0.1"] : []);
+  const app = await serveLinkpeek(config, { hooks: { resolver } });
   return {
     endpoint: `${app.origin}/`,
     url: (path: string) => `http://rules.test:${site.port}${path}`,
@@ -95,6 +95,32 @@ Deno.test("data rules through mql: Microlink's media objects, types and attrs", 
       width: null,
       height: null,
     });
+  });
+
+  await t.step("a media value whose probe fails falls to the rule's next fallback", async () => {
+    // #gone's image answers 404; #avatar's is real.
+    const data = await rules({
+      rules: [
+        { selector: "#gone", attr: "src", type: "image" },
+        { selector: "#avatar", attr: "src", type: "image" },
+      ],
+      selectors: { selector: ["#gone", "#avatar"], attr: "src", type: "image" },
+      toText: [
+        { selector: "#gone", attr: "src", type: "image" },
+        { selector: "h1.title", attr: "text" },
+      ],
+    });
+    const avatar = {
+      url: site.url("/avatar.png"),
+      type: "png",
+      size: AVATAR.length,
+      size_pretty: data.rules.size_pretty,
+      width: 120,
+      height: 63,
+    };
+    assert.deepEqual(data.rules, avatar, "a list of rules");
+    assert.deepEqual(data.selectors, avatar, "a list of selectors");
+    assert.equal(data.toText, "Hi there", "a next rule of another type takes the place");
   });
 
   await t.step("type regexp: text that compiles as a regular expression", async () => {

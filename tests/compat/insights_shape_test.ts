@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import mql from "@microlink/mql";
-import type { Any } from "./_mql.ts";
+import { type Any, failure } from "./_mql.ts";
 import { startParity } from "./_parity_target.ts";
 
 const ICONS = "https://www.wappalyzer.com/images/icons/";
@@ -97,5 +97,29 @@ Deno.test("insights.lighthouse through mql: on by default, presets, outputs, set
     assert.equal(lines[0], '"requestedUrl","finalDisplayedUrl","fetchTime","gatherMode"');
     assert.ok(lighthouse.includes('"accessibility","document-title"'), lighthouse.slice(0, 400));
     assert.ok(!lighthouse.includes('"image-alt"'), "the skipped audit is absent");
+  });
+});
+
+Deno.test("insights.lighthouse through mql: a setting linkpeek does not pass on is refused", async (t) => {
+  await using parity = await startParity();
+  const refused = (lighthouse: Record<string, unknown>) =>
+    failure(mql(parity.url("/a11y-good"), {
+      endpoint: parity.endpoint,
+      meta: false,
+      insights: { technologies: false, lighthouse },
+    } as Any));
+
+  await t.step("an unknown top-level setting, named in the message", async () => {
+    const error = await refused({ onlyCategories: ["seo"], disableStorageReset: true });
+    assert.equal(error.code, "EINVALQUERY");
+    assert.equal(error.statusCode, 400);
+    assert.match(error.message, /`insights\.lighthouse\.disableStorageReset`/);
+    assert.match(error.message, /onlyCategories/, "the settings it has are listed");
+  });
+
+  await t.step("an unknown member of a nested setting (throttling)", async () => {
+    const error = await refused({ throttling: { rttMs: 7, packetLoss: 3 } });
+    assert.equal(error.code, "EINVALQUERY");
+    assert.match(error.message, /`insights\.lighthouse\.throttling\.packetLoss`/);
   });
 });

@@ -4,19 +4,8 @@
  * text views, in order. The fixtures were made by real producers (tests/fixtures/documents/).
  */
 import assert from "node:assert/strict";
-import { q, serve, testApp, testConfig } from "../_fixtures.ts";
-
-const FIXTURES = new URL("../fixtures/documents/", import.meta.url);
-
-const TYPES: Record<string, string> = {
-  pdf: "application/pdf",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-  odt: "application/vnd.oasis.opendocument.text",
-  rtf: "application/rtf",
-  epub: "application/epub+zip",
-};
+import { q, testApp, testConfig } from "../_fixtures.ts";
+import { documentSite, FIXTURES } from "./_site.ts";
 
 const MOSS = [
   "Moss on the north wall",
@@ -125,20 +114,6 @@ function assertInOrder(text: string, parts: string[], view: string): void {
     assert(at >= 0, `${view}: "${part}" missing after offset ${from} in:\n${text}`);
     from = at + part.length;
   }
-}
-
-/** Serves the fixtures with their real types, and `overrides` by path. */
-export function documentSite(overrides: Record<string, () => Response> = {}) {
-  return serve((request) => {
-    const path = new URL(request.url).pathname;
-    if (overrides[path]) return overrides[path]();
-    const name = path.slice(1);
-    const ext = name.split(".").pop() ?? "";
-    if (!TYPES[ext] || name.includes("/")) return new Response("not found", { status: 404 });
-    return new Response(Deno.readFileSync(new URL(name, FIXTURES)), {
-      headers: { "content-type": TYPES[ext]! },
-    });
-  });
 }
 
 for (const [format, expected] of Object.entries(EXPECTED)) {

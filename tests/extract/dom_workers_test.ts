@@ -115,3 +115,22 @@ Deno.test("parseDocument() keeps at most MAX_DOM_NODES nodes of a page", () => {
   }
   assert.ok(nodes <= MAX_DOM_NODES && nodes >= MAX_DOM_NODES - 1, String(nodes));
 });
+
+Deno.test("a custom media value and its later fallbacks keep their references through a worker", async () => {
+  await using pool = new DomWorkers({ maxWorkers: 1, jobTimeoutMs: 60_000 });
+  const result = await pool.run({
+    html: `<img id="a" src="/a.png"><img id="b" src="/b.png">`,
+    url: URL_,
+    rules: { pic: [{ selector: ["#a", "#b"], attr: ["src"], type: ["image"] }] },
+    markdown: false,
+  });
+  assert.equal(result.customMedia.length, 1, "the later value is probed only in its turn");
+  const [media] = result.customMedia;
+  assert.equal(media!.value, result.custom.pic, "the value the probes complete is the answer's");
+  const fallback = media!.fallback!;
+  assert.equal(fallback.holder, result.custom, "where a later value would take its place");
+  assert.equal(fallback.key, "pic");
+  const [next] = fallback.next;
+  assert.equal((next!.value as { url: string }).url, "http://page.invalid/b.png");
+  assert.equal(next!.media[0]!.value, next!.value);
+});

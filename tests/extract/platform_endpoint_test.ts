@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { buildPayload } from "../../lib/api/payload.ts";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { parseParams } from "../../lib/params/mod.ts";
 import { createServices } from "../../lib/services/mod.ts";
 import { endpointFor, fetchPlatformData } from "../../lib/extract/platforms/endpoint.ts";
@@ -169,8 +169,8 @@ async function platformServer() {
 
 Deno.test("fetchPlatformData() fetches through the guarded fetcher, cached", async (t) => {
   await using site = await platformServer();
-  const config = testConfig({ resolver: site.resolver, connector: site.connector });
-  const fetcher = createFetcher({ config, ca: [site.ca] });
+  const network = { resolver: site.resolver, connector: site.connector };
+  const fetcher = new GuardedFetcher({ config: testConfig(), network, ca: [site.ca] });
 
   await t.step("X: the syndication JSON, asked for as JSON", async () => {
     const data = await fetchPlatformData(TWEET, { fetcher });
@@ -223,7 +223,11 @@ Deno.test("fetchPlatformData() never reaches a platform host that resolves to a 
   await using site = await platformServer();
   const resolver = tableResolver({ "t.me": ["10.0.0.8"] });
   const connector = loopbackConnector({ [PUBLIC_IP]: 1 });
-  const fetcher = createFetcher({ config: testConfig({ resolver, connector }), ca: [site.ca] });
+  const fetcher = new GuardedFetcher({
+    config: testConfig(),
+    network: { resolver, connector },
+    ca: [site.ca],
+  });
   assert.equal(await fetchPlatformData(POST, { fetcher }), null);
   assert.deepEqual(connector.dialled, []);
   assert.equal(resolver.calls["t.me"], 1);
@@ -232,10 +236,9 @@ Deno.test("fetchPlatformData() never reaches a platform host that resolves to a 
 Deno.test("buildPayload() asks the platform endpoint, unless meta=false", async (t) => {
   await using site = await platformServer();
   const config = testConfig();
-  config.resolver = site.resolver;
-  config.connector = site.connector;
-  const services = await createServices(config);
-  services.fetcher = createFetcher({ config, ca: [site.ca] });
+  const network = { resolver: site.resolver, connector: site.connector };
+  const services = await createServices(config, network);
+  services.fetcher = new GuardedFetcher({ config, network, ca: [site.ca] });
   const run = (query: string) =>
     buildPayload({
       params: parseParams(new URLSearchParams(`url=${POST}&ping=false${query}`), {
@@ -261,7 +264,7 @@ Deno.test("buildPayload() asks the platform endpoint, unless meta=false", async 
     await t.step("meta=false: no endpoint request", async () => {
       site.seen.length = 0;
       // a fresh fetcher has an empty endpoint cache
-      services.fetcher = createFetcher({ config, ca: [site.ca] });
+      services.fetcher = new GuardedFetcher({ config, network, ca: [site.ca] });
       await run("&meta=false&iframe");
       assert.deepEqual(site.seen.map((s) => s.path), ["/dealschannel/42"]);
     });

@@ -12,7 +12,7 @@ import {
   parseTimedText,
   pickTrack,
 } from "../../lib/extract/platforms/youtube_captions.ts";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { parseParams } from "../../lib/params/mod.ts";
 import { createServices } from "../../lib/services/mod.ts";
 import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
@@ -117,9 +117,10 @@ async function youtubeServer() {
 
 Deno.test("a YouTube video reads as its caption transcript", async (t) => {
   await using site = await youtubeServer();
-  const config = testConfig({ resolver: site.resolver, connector: site.connector });
-  const services = await createServices(config);
-  services.fetcher = createFetcher({ config, ca: [site.ca] });
+  const config = testConfig();
+  const network = { resolver: site.resolver, connector: site.connector };
+  const services = await createServices(config, network);
+  services.fetcher = new GuardedFetcher({ config, network, ca: [site.ca] });
   const run = async (url: string, query: string) => {
     const params = parseParams(
       new URLSearchParams(`url=${encodeURIComponent(url)}&ping=false${query}`),

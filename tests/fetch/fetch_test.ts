@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 
@@ -11,7 +11,7 @@ function code(expected: string) {
   };
 }
 
-Deno.test("createFetcher() fetches a public name at the pinned address", async () => {
+Deno.test("GuardedFetcher fetches a public name at the pinned address", async () => {
   await using site = serve((req) =>
     new Response(`ua=${req.headers.get("user-agent")} host=${req.headers.get("host")}`, {
       headers: { "content-type": "text/plain", "x-thing": "1" },
@@ -19,7 +19,7 @@ Deno.test("createFetcher() fetches a public name at the pinned address", async (
   );
   const resolver = tableResolver({ "site.test": [PUBLIC_IP] });
   const connector = loopbackConnector({ [PUBLIC_IP]: site.port });
-  const fetcher = createFetcher({ config: testConfig({ resolver, connector }) });
+  const fetcher = new GuardedFetcher({ config: testConfig(), network: { resolver, connector } });
   const result = await fetcher.fetch("http://site.test/page?q=1");
   assert.equal(result.statusCode, 200);
   assert.equal(result.url, "http://site.test/page?q=1");
@@ -35,12 +35,12 @@ Deno.test("createFetcher() fetches a public name at the pinned address", async (
   assert.equal(site.last?.target, "/page?q=1");
 });
 
-Deno.test("createFetcher() reaches a trusted loopback target and passes headers", async () => {
+Deno.test("GuardedFetcher reaches a trusted loopback target and passes headers", async () => {
   await using site = serve((req) =>
     new Response(`${req.method} ua=${req.headers.get("user-agent")} x=${req.headers.get("x-a")}`)
   );
   const config = testConfig({ trustPorts: [site.port] });
-  const fetcher = createFetcher({ config });
+  const fetcher = new GuardedFetcher({ config });
   const result = await fetcher.fetch(`${site.origin}/`, {
     headers: { "User-Agent": "custom/1", "X-A": "b" },
   });
@@ -51,9 +51,9 @@ Deno.test("createFetcher() reaches a trusted loopback target and passes headers"
   assert.equal(site.last!.method, "HEAD");
 });
 
-Deno.test("createFetcher() refuses an untrusted loopback target", async () => {
+Deno.test("GuardedFetcher refuses an untrusted loopback target", async () => {
   await using canary = serve(() => new Response("secret"));
-  const fetcher = createFetcher({ config: testConfig() });
+  const fetcher = new GuardedFetcher({ config: testConfig() });
   await assert.rejects(fetcher.fetch(`${canary.origin}/`), (e: ApiError) => {
     assert.equal(e.code, "EFORBIDDENURL");
     assert.equal(e.message, `The URL "${canary.origin}/" resolves to a forbidden address.`);
@@ -62,20 +62,20 @@ Deno.test("createFetcher() refuses an untrusted loopback target", async () => {
   assert.equal(canary.hits, 0);
 });
 
-Deno.test("createFetcher() reports unreachable targets as EFETCH", async (t) => {
+Deno.test("GuardedFetcher reports unreachable targets as EFETCH", async (t) => {
   await t.step("refused port", async () => {
     const listener = Deno.listen({ port: 0, hostname: "127.0.0.1" });
     const port = listener.addr.port;
     listener.close();
     const config = testConfig({ trustPorts: [port] });
     await assert.rejects(
-      createFetcher({ config }).fetch(`http://127.0.0.1:${port}/`),
+      new GuardedFetcher({ config }).fetch(`http://127.0.0.1:${port}/`),
       (e: ApiError) => code("EFETCH")(e) && /refused/.test(e.message),
     );
   });
   await t.step(".invalid name with the system resolver", async () => {
     await assert.rejects(
-      createFetcher({ config: testConfig() }).fetch("http://nothing.invalid/"),
+      new GuardedFetcher({ config: testConfig() }).fetch("http://nothing.invalid/"),
       (e: ApiError) => code("EFETCH")(e) && e.message.includes("nothing.invalid"),
     );
   });
@@ -83,7 +83,7 @@ Deno.test("createFetcher() reports unreachable targets as EFETCH", async (t) => 
     await using site = serve(() => new Response("plain"));
     const config = testConfig({ trustPorts: [site.port] });
     await assert.rejects(
-      createFetcher({ config }).fetch(`https://127.0.0.1:${site.port}/`),
+      new GuardedFetcher({ config }).fetch(`https://127.0.0.1:${site.port}/`),
       code("EFETCH"),
     );
   });

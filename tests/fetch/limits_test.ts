@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import { serve, testConfig } from "../_fixtures.ts";
 
@@ -33,7 +33,7 @@ Deno.test("fetch() reads 5 MB of a 50 MB page and closes the connection", async 
       headers: { "content-type": "application/octet-stream" },
     })
   );
-  const fetcher = createFetcher({ config: testConfig({ trustPorts: [site.port] }) });
+  const fetcher = new GuardedFetcher({ config: testConfig({ trustPorts: [site.port] }) });
   const result = await fetcher.fetch(`${site.origin}/big`);
   assert.equal(result.body.byteLength, 5 * MB);
   assert.equal(result.truncated, true);
@@ -53,7 +53,7 @@ Deno.test("fetch() stops a gzip bomb at the cap with bounded memory", async () =
       headers: { "content-type": "text/html", "content-encoding": "gzip" },
     })
   );
-  const fetcher = createFetcher({ config: testConfig({ trustPorts: [site.port] }) });
+  const fetcher = new GuardedFetcher({ config: testConfig({ trustPorts: [site.port] }) });
   const before = Deno.memoryUsage().rss;
   const result = await fetcher.fetch(`${site.origin}/bomb`, { maxBytes: 5 * MB });
   const grown = Deno.memoryUsage().rss - before;
@@ -83,7 +83,7 @@ Deno.test("fetch() decodes gzip, deflate, raw deflate and br", async (t) => {
       headers: { "content-type": "text/html", "content-encoding": v.coding },
     });
   });
-  const fetcher = createFetcher({ config: testConfig({ trustPorts: [site.port] }) });
+  const fetcher = new GuardedFetcher({ config: testConfig({ trustPorts: [site.port] }) });
   for (const [name] of variants) {
     await t.step(name, async () => {
       const result = await fetcher.fetch(`${site.origin}/${encodeURIComponent(name)}`);
@@ -152,7 +152,7 @@ Deno.test("fetch() times out against slow targets", async (t) => {
     });
     return new Response(body, { headers: { "content-type": "application/octet-stream" } });
   });
-  const fetcher = createFetcher({
+  const fetcher = new GuardedFetcher({
     config: testConfig({ trustPorts: [site.port], fetchTimeoutMs: 1500 }),
   });
 

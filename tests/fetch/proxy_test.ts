@@ -5,7 +5,8 @@
  * a loopback fixture: nothing leaves the machine.
  */
 import assert from "node:assert/strict";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
+import type { NetworkHooks } from "../../lib/guard/types.ts";
 import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy_client.ts";
 import { ApiError } from "../../lib/util/errors.ts";
 import { BrowserPool } from "../../lib/browser/mod.ts";
@@ -45,8 +46,11 @@ async function logged(proxy: RunningProxy, text: string): Promise<string> {
   return await proxy.log();
 }
 
-function configFor(ports: number[], table: Record<string, string[]> = { [SITE]: ["127.0.0.1"] }) {
-  return testConfig({ trustPorts: ports, resolver: tableResolver(table) });
+/** SITE resolves to 127.0.0.1 (a table, never DNS). */
+const network: NetworkHooks = { resolver: tableResolver({ [SITE]: ["127.0.0.1"] }) };
+
+function configFor(ports: number[]) {
+  return testConfig({ trustPorts: ports });
 }
 
 const isCode = (code: string, pattern?: RegExp) => (error: unknown) => {
@@ -69,7 +73,7 @@ Deno.test("the fetcher tunnels to the checked address through tinyproxy and squi
   );
   await using squid = await startSquid();
   const config = configFor([plain.port, secure.port, tiny.port, squid.port, recorder.port]);
-  const fetcher = createFetcher({ config, ca: [ca] });
+  const fetcher = new GuardedFetcher({ config, network, ca: [ca] });
 
   for (const [name, proxy] of [["tinyproxy", tiny], ["squid", squid]] as const) {
     await t.step(
@@ -102,7 +106,10 @@ Deno.test("the fetcher tunnels to the checked address through tinyproxy and squi
     const line = `CONNECT 127.0.0.1:${plain.port}`;
     const count = (log: string) => log.split(line).length - 1;
     const before = count(await logged(squid, line));
-    const egress = createFetcher({ config: { ...config, egressProxy: proxyOf(squid.url) } });
+    const egress = new GuardedFetcher({
+      config: { ...config, egressProxy: proxyOf(squid.url) },
+      network,
+    });
     const result = await egress.fetch(`http://${SITE}:${plain.port}/egress`);
     assert.equal(result.statusCode, 200);
     const socket = await egress.dial(SITE, plain.port);
@@ -136,7 +143,7 @@ Deno.test("the guard holds around and behind a proxy", async (t) => {
   await using squid = await startSquid();
 
   await t.step("a proxy on an address TRUSTED_TARGETS does not list is EFORBIDDENURL", async () => {
-    const fetcher = createFetcher({ config: configFor([plain.port]) });
+    const fetcher = new GuardedFetcher({ config: configFor([plain.port]), network });
     await assert.rejects(
       fetcher.fetch(`http://${SITE}:${plain.port}/`, { proxy: proxyOf(squid.url) }),
       isCode("EFORBIDDENURL", /proxy/),
@@ -145,8 +152,10 @@ Deno.test("the guard holds around and behind a proxy", async (t) => {
   });
 
   await t.step("a target on a private address is refused before the proxy is asked", async () => {
-    const config = configFor([squid.port], { [SITE]: ["10.0.0.9"] });
-    const fetcher = createFetcher({ config });
+    const fetcher = new GuardedFetcher({
+      config: configFor([squid.port]),
+      network: { resolver: tableResolver({ [SITE]: ["10.0.0.9"] }) },
+    });
     await assert.rejects(
       fetcher.fetch(`http://${SITE}/`, { proxy: proxyOf(squid.url) }),
       isCode("EFORBIDDENURL"),
@@ -160,7 +169,7 @@ Deno.test("the guard holds around and behind a proxy", async (t) => {
       const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
       const port = (closed.addr as Deno.NetAddr).port;
       closed.close();
-      const fetcher = createFetcher({ config: configFor([plain.port, port]) });
+      const fetcher = new GuardedFetcher({ config: configFor([plain.port, port]), network });
       await assert.rejects(
         fetcher.fetch(`http://${SITE}:${plain.port}/`, {
           proxy: proxyOf(`http://user:pw@127.0.0.1:${port}`),
@@ -178,7 +187,7 @@ Deno.test("the browser's traffic leaves through the request's proxy", async () =
   await using plain = target();
   await using tiny = await startTinyproxy({ user: "ada", password: "s3cret" });
   const config = configFor([plain.port, tiny.port]);
-  await using pool = new BrowserPool({ config, fetcher: createFetcher({ config }) });
+  await using pool = new BrowserPool({ config, fetcher: new GuardedFetcher({ config, network }) });
   const result = await pool.visit(`http://${SITE}:${plain.port}/page`, {
     html: true,
     proxy: proxyOf(tiny.url),

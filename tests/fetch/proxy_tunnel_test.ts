@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
+import type { NetworkHooks } from "../../lib/guard/types.ts";
 import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy_client.ts";
 import { ApiError } from "../../lib/util/errors.ts";
 import { fetchIframe } from "../../lib/oembed/mod.ts";
@@ -29,12 +30,11 @@ function site(tls: { cert: string; key: string } | null = null) {
   }, tls);
 }
 
+/** SITE resolves to 127.0.0.1 (a table, never DNS). */
+const network: NetworkHooks = { resolver: tableResolver({ [SITE]: ["127.0.0.1"] }) };
+
 function configFor(ports: number[], extra: Parameters<typeof testConfig>[0] = {}) {
-  return testConfig({
-    trustPorts: ports,
-    resolver: tableResolver({ [SITE]: ["127.0.0.1"] }),
-    ...extra,
-  });
+  return testConfig({ trustPorts: ports, ...extra });
 }
 
 /** A self-signed certificate for `name`, made with openssl for this run. */
@@ -120,7 +120,7 @@ Deno.test("a proxy's 200 and the target's first bytes in one write freeze nothin
 
   // The browser's egress proxy dials through the same handshake: the banner arrives once.
   const config = configFor([target.port, proxy.port], { egressProxy: proxyOf(proxy.url) });
-  const socket = await createFetcher({ config }).dial(SITE, target.port);
+  const socket = await new GuardedFetcher({ config, network }).dial(SITE, target.port);
   socket.resume();
   const first = await new Promise<Buffer>((resolve) => socket.once("data", resolve));
   socket.destroy();
@@ -141,7 +141,7 @@ Deno.test("a target that speaks first, through a relaying proxy, is EFETCH", asy
     await using proxy = await startRecordingProxy("relay");
     const config = configFor([port, proxy.port], { egressProxy: proxyOf(proxy.url) });
     await assert.rejects(
-      createFetcher({ config }).fetch(`http://${SITE}:${port}/`),
+      new GuardedFetcher({ config, network }).fetch(`http://${SITE}:${port}/`),
       isCode("EFETCH", /invalid HTTP response/),
     );
     assert.deepEqual(proxy.connects, [`127.0.0.1:${port}`]);
@@ -178,7 +178,7 @@ Deno.test("an https target with a bad certificate behind a proxy is EFETCH, not 
   await t.step("through tinyproxy, the fetcher rejects with EFETCH and goes on", async () => {
     await using tiny = await startTinyproxy();
     const config = configFor([secure.port, plain.port, tiny.port]);
-    const fetcher = createFetcher({ config });
+    const fetcher = new GuardedFetcher({ config, network });
     const spec = proxyOf(tiny.url);
     // As without a proxy.
     await assert.rejects(fetcher.fetch(`https://${SITE}:${secure.port}/`), isCode("EFETCH", /TLS/));
@@ -197,7 +197,7 @@ Deno.test("the page fetch and oEmbed really cross the proxy's tunnel", async (t)
   await using secure = site({ cert, key });
   await using proxy = await startRecordingProxy("relay");
   const config = configFor([plain.port, secure.port, proxy.port]);
-  const fetcher = createFetcher({ config, ca: [ca] });
+  const fetcher = new GuardedFetcher({ config, network, ca: [ca] });
 
   await t.step("proxy=: http and https pages, every byte through the tunnel", async () => {
     const spec = proxyOf(proxy.url);
@@ -215,7 +215,10 @@ Deno.test("the page fetch and oEmbed really cross the proxy's tunnel", async (t)
   });
 
   await t.step("EGRESS_PROXY: oEmbed goes through the tunnel too", async () => {
-    const egress = createFetcher({ config: { ...config, egressProxy: proxyOf(proxy.url) } });
+    const egress = new GuardedFetcher({
+      config: { ...config, egressProxy: proxyOf(proxy.url) },
+      network,
+    });
     const iframe = await fetchIframe(`http://${SITE}:${plain.port}/oembed?url=x`, {
       fetcher: egress,
       headers: { "user-agent": "linkpeek-test" },
@@ -234,7 +237,7 @@ Deno.test("the page fetch and oEmbed really cross the proxy's tunnel", async (t)
         ),
     });
     const spec = proxyOf(proxy.url);
-    const through = createFetcher({ config: configFor([zipped.port, proxy.port]) });
+    const through = new GuardedFetcher({ config: configFor([zipped.port, proxy.port]), network });
     const result = await through.fetch(`http://${SITE}:${zipped.port}/moved`, { proxy: spec });
     assert.equal(new TextDecoder().decode(result.body), PAGE);
     assert.equal(result.redirects.length, 1);
@@ -276,7 +279,9 @@ Deno.test("the fetch deadline cuts a body that stalls inside the tunnel", async 
   const config = configFor([target.port, proxy.port], { egressProxy: proxyOf(proxy.url) });
   try {
     await assert.rejects(
-      createFetcher({ config }).fetch(`http://${SITE}:${target.port}/`, { timeoutMs: 1_500 }),
+      new GuardedFetcher({ config, network }).fetch(`http://${SITE}:${target.port}/`, {
+        timeoutMs: 1_500,
+      }),
       isCode("ETIMEOUT", /timed out after 1500 ms/),
     );
     assert.deepEqual(proxy.requestLines, ["GET / HTTP/1.1"]);
@@ -293,7 +298,7 @@ Deno.test("a proxy that accepts and never answers is EPROXYFAILED before the dea
 
   await t.step("a fetch through proxy=", async () => {
     await assert.rejects(
-      createFetcher({ config }).fetch(`http://${SITE}:${target.port}/`, {
+      new GuardedFetcher({ config, network }).fetch(`http://${SITE}:${target.port}/`, {
         proxy: proxyOf(proxy.url),
       }),
       isCode("EPROXYFAILED", /^The proxy "127\.0\.0\.1" did not answer in time\.$/),
@@ -306,6 +311,7 @@ Deno.test("a proxy that accepts and never answers is EPROXYFAILED before the dea
       // The fetch's own deadline (10 s) is not the request's: the bound holds under both.
       await using app = await testApp(
         configFor([target.port, proxy.port], { egressProxy: proxyOf(proxy.url) }),
+        network,
       );
       const { status, body } = await app.json(q(`http://${SITE}:${target.port}/`, "&timeout=4s"));
       assert.equal(status, 502, JSON.stringify(body));
@@ -314,7 +320,10 @@ Deno.test("a proxy that accepts and never answers is EPROXYFAILED before the dea
   );
 
   await t.step("a dial of the browser's egress proxy through EGRESS_PROXY", async () => {
-    const egress = createFetcher({ config: { ...config, egressProxy: proxyOf(proxy.url) } });
+    const egress = new GuardedFetcher({
+      config: { ...config, egressProxy: proxyOf(proxy.url) },
+      network,
+    });
     await assert.rejects(
       egress.dial(SITE, target.port),
       isCode("EPROXYFAILED", /did not answer in time/),

@@ -1,7 +1,7 @@
 /** Targets that misbehave at the byte level, served by raw loopback TCP servers. */
 import assert from "node:assert/strict";
 import net from "node:net";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import { serve, testConfig } from "../_fixtures.ts";
@@ -43,7 +43,7 @@ function replyWith(reply: (path: string) => Uint8Array | string | null) {
 }
 
 function trusted(port: number) {
-  return createFetcher({
+  return new GuardedFetcher({
     config: testConfig({ trustPorts: [port] }),
   });
 }
@@ -100,10 +100,10 @@ Deno.test("fetch() reaches a trusted IPv6 loopback target", async () => {
   await using _server = server;
   const port = server.addr.port;
   const config = testConfig({ trustedTargets: parseTrustedTargets(`[::1]:${port}`) });
-  const result = await createFetcher({ config }).fetch(`http://[::1]:${port}/`);
+  const result = await new GuardedFetcher({ config }).fetch(`http://[::1]:${port}/`);
   assert.equal(new TextDecoder().decode(result.body), "v6");
   await assert.rejects(
-    createFetcher({ config: testConfig() }).fetch(`http://[::1]:${port}/`),
+    new GuardedFetcher({ config: testConfig() }).fetch(`http://[::1]:${port}/`),
     (e: ApiError) => e.code === "EFORBIDDENURL",
   );
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import { serve, testConfig } from "../_fixtures.ts";
 
@@ -28,7 +28,7 @@ function redirect(location: string, status = 302): Response {
 Deno.test("fetch() follows redirects up to the limit", async (t) => {
   await using site = redirector();
   const config = testConfig({ trustPorts: [site.port] });
-  const fetcher = createFetcher({ config });
+  const fetcher = new GuardedFetcher({ config });
 
   await t.step("10 hops pass and are listed in order", async () => {
     const result = await fetcher.fetch(`${site.origin}/n/10`);
@@ -97,7 +97,7 @@ Deno.test("fetch() drops origin headers from the first cross-origin hop on", asy
   const config = testConfig({
     trustPorts: [a.port, b.port],
   });
-  const result = await createFetcher({ config }).fetch(
+  const result = await new GuardedFetcher({ config }).fetch(
     `http://user:p%40ss@127.0.0.1:${a.port}/start`,
     { headers: { "x-everywhere": "1" }, originHeaders: { "x-secret": "s3cret" } },
   );
@@ -129,7 +129,7 @@ Deno.test("fetch() rejects header values that would split the request", async ()
   await using site = serve(() => new Response("x"));
   const config = testConfig({ trustPorts: [site.port] });
   await assert.rejects(
-    createFetcher({ config }).fetch(`${site.origin}/`, { headers: { "x-a": "1\r\nx-b: 2" } }),
+    new GuardedFetcher({ config }).fetch(`${site.origin}/`, { headers: { "x-a": "1\r\nx-b: 2" } }),
     (e: ApiError) => e.code === "EINVALQUERY" && e.message.includes("x-a"),
   );
   assert.equal(site.hits, 0);

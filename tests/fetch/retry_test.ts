@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { ApiError } from "../../lib/util/errors.ts";
 import { serve, tableResolver, testConfig } from "../_fixtures.ts";
 
@@ -42,8 +42,9 @@ function dropping(failures: number) {
 }
 
 const fetcherFor = (port: number, resolver = tableResolver({})) =>
-  createFetcher({
-    config: testConfig({ resolver, trustPorts: [port] }),
+  new GuardedFetcher({
+    config: testConfig({ trustPorts: [port] }),
+    network: { resolver },
   });
 
 Deno.test("retries: a 5xx is asked again with backoff, the last answer stands", async (t) => {

@@ -4,7 +4,7 @@
  * and nothing can ever be dialled beyond loopback.
  */
 import assert from "node:assert/strict";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import type { Resolver } from "../../lib/guard/types.ts";
@@ -78,7 +78,7 @@ Deno.test("fetch() refuses the SSRF catalogue without touching the canary", asyn
   // Anything the guard let through would land on the canary.
   const connector = () => ({ host: "127.0.0.1", port: canary.port });
   const resolver = tableResolver({ "localhost.": ["127.0.0.1"], "localhost": ["127.0.0.1"] });
-  const fetcher = createFetcher({ config: testConfig({ resolver, connector }) });
+  const fetcher = new GuardedFetcher({ config: testConfig(), network: { resolver, connector } });
   for (const url of forbiddenUrls(canary.port)) {
     await t.step(`${url} is EFORBIDDENURL`, async () => {
       await assert.rejects(fetcher.fetch(url), expectCode("EFORBIDDENURL"));
@@ -104,11 +104,8 @@ Deno.test("fetch() refuses redirects to forbidden and non-http targets", async (
     host: "127.0.0.1",
     port: port === site.port ? site.port : canary.port,
   });
-  const config = testConfig({
-    connector,
-    trustPorts: [site.port],
-  });
-  const fetcher = createFetcher({ config });
+  const config = testConfig({ trustPorts: [site.port] });
+  const fetcher = new GuardedFetcher({ config, network: { connector } });
   const hop = (to: string) => `${site.origin}/r?to=${encodeURIComponent(to)}`;
   for (const url of forbiddenUrls(canary.port)) {
     await t.step(`-> ${url} is EFORBIDDENURL`, async () => {
@@ -144,7 +141,7 @@ Deno.test("fetch() refuses names that resolve to private addresses", async (t) =
     host: "127.0.0.1",
     port: address === PUBLIC_IP ? site.port : canary.port,
   });
-  const fetcher = createFetcher({ config: testConfig({ resolver, connector }) });
+  const fetcher = new GuardedFetcher({ config: testConfig(), network: { resolver, connector } });
   for (const host of ["internal", "metadata", "mixed", "mixed4", "mapped", "loop6"]) {
     await t.step(`${host}.test is EFORBIDDENURL`, async () => {
       await assert.rejects(fetcher.fetch(`http://${host}.test/`), (e: ApiError) => {
@@ -185,7 +182,7 @@ Deno.test("fetch() dials only the address it checked (DNS rebinding)", async (t)
     dialled.push(address);
     return { host: "127.0.0.1", port: address === PUBLIC_IP ? site.port : canary.port };
   };
-  const fetcher = createFetcher({ config: testConfig({ resolver, connector }) });
+  const fetcher = new GuardedFetcher({ config: testConfig(), network: { resolver, connector } });
   await t.step("one hop: the checked answer is the one dialled", async () => {
     const result = await fetcher.fetch("http://rebind.test/next");
     assert.equal(new TextDecoder().decode(result.body), "page /next");
@@ -213,9 +210,9 @@ Deno.test("fetch() never exempts linkpeek's own ports", async (t) => {
   const config = testConfig({
     trustedTargets: parseTrustedTargets("127.0.0.0/8:*,[::]/0:*,0.0.0.0/0:*"),
     ownPorts: [canary.port],
-    connector: () => ({ host: "127.0.0.1", port: canary.port }),
   });
-  const fetcher = createFetcher({ config });
+  const connector = () => ({ host: "127.0.0.1", port: canary.port });
+  const fetcher = new GuardedFetcher({ config, network: { connector } });
   for (const host of ["127.0.0.1", "127.0.0.2", "0.0.0.0", "[::1]", "[::]", "[::ffff:127.0.0.1]"]) {
     await t.step(`${host}:own port`, async () => {
       await assert.rejects(
@@ -232,8 +229,9 @@ Deno.test("fetch() never exempts linkpeek's own ports", async (t) => {
 
 Deno.test("dial() refuses forbidden hosts in any spelling", async (t) => {
   await using canary = serve(() => new Response("secret"));
-  const fetcher = createFetcher({
-    config: testConfig({ connector: () => ({ host: "127.0.0.1", port: canary.port }) }),
+  const fetcher = new GuardedFetcher({
+    config: testConfig(),
+    network: { connector: () => ({ host: "127.0.0.1", port: canary.port }) },
   });
   for (const host of ["127.0.0.1", "0x7f.1", "2130706433", "::1", "[::1]", "localhost", "0"]) {
     await t.step(host, async () => {
@@ -250,7 +248,7 @@ Deno.test("dial() connects a raw socket to a checked public name", async () => {
   await using site = serve(() => new Response("raw ok"));
   const resolver = tableResolver({ "site.test": [PUBLIC_IP] });
   const connector = () => ({ host: "127.0.0.1", port: site.port });
-  const fetcher = createFetcher({ config: testConfig({ resolver, connector }) });
+  const fetcher = new GuardedFetcher({ config: testConfig(), network: { resolver, connector } });
   const socket = await fetcher.dial("site.test", 80);
   const chunks: Uint8Array[] = [];
   const done = new Promise<void>((resolve, reject) => {

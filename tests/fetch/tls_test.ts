@@ -3,7 +3,7 @@
  * come from a throwaway CA made with openssl for this run.
  */
 import assert from "node:assert/strict";
-import { createFetcher } from "../../lib/fetch/mod.ts";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 
@@ -57,22 +57,25 @@ Deno.test("fetch() verifies TLS against the URL's host name, not the dialled add
   );
   const resolver = tableResolver({ "site.test": [PUBLIC_IP], "other.test": [PUBLIC_IP] });
   const connector = loopbackConnector({ [PUBLIC_IP]: server.port });
-  const config = testConfig({ resolver, connector });
+  const config = testConfig();
+  const network = { resolver, connector };
 
   await t.step("the right name with the trusted CA passes", async () => {
-    const result = await createFetcher({ config, ca: [ca] }).fetch("https://site.test/");
+    const result = await new GuardedFetcher({ config, network, ca: [ca] }).fetch(
+      "https://site.test/",
+    );
     assert.equal(new TextDecoder().decode(result.body), "tls ok site.test");
     assert.deepEqual(connector.dialled, [`${PUBLIC_IP}:443`]);
   });
   await t.step("another name on the same address is a TLS error", async () => {
     await assert.rejects(
-      createFetcher({ config, ca: [ca] }).fetch("https://other.test/"),
+      new GuardedFetcher({ config, network, ca: [ca] }).fetch("https://other.test/"),
       (e: ApiError) => e.code === "EFETCH" && /TLS/.test(e.message),
     );
   });
   await t.step("an unknown CA is a TLS error", async () => {
     await assert.rejects(
-      createFetcher({ config }).fetch("https://site.test/"),
+      new GuardedFetcher({ config, network }).fetch("https://site.test/"),
       (e: ApiError) => e.code === "EFETCH" && /TLS/.test(e.message),
     );
   });

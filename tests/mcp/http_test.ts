@@ -181,7 +181,7 @@ Deno.test("each tool on a loopback article, through the API's pipeline", async (
     assert.ok(image, "an image content");
     assert.equal(image.mimeType, "image/png");
     const png = PNG.sync.read(Buffer.from(image.data, "base64"));
-    assert.equal(png.width, 640);
+    assert.equal(png.width, 640 * 2, "the width given, at the default device's 2x");
     const link = result.content.find((c: Json) => c.type === "resource_link");
     const shot = result.structuredContent.data.screenshot;
     assert.equal(link.uri, shot.url);

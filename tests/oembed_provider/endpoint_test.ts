@@ -155,13 +155,12 @@ async function setup(env: Record<string, string> = {}, trustPorts: number[] = []
     "site.example": [PUBLIC_IP],
     "providers.example": [PUBLIC_IP_2],
   });
-  config.resolver = resolver;
-  config.connector = loopbackConnector({
+  const connector = loopbackConnector({
     [PUBLIC_IP]: target.port,
     [PUBLIC_IP_2]: provider.port,
     ...Object.fromEntries(trustPorts.map((port) => [`127.0.0.1:${port}`, port])),
   });
-  const app = await testApp(config);
+  const app = await testApp(config, { resolver, connector });
   return {
     app,
     provider,

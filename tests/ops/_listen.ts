@@ -4,6 +4,7 @@
  */
 import type { Config } from "../../lib/config/mod.ts";
 import { createHandler, type Handler } from "../../lib/handler/mod.ts";
+import type { ServiceHooks } from "../../lib/services/mod.ts";
 
 export interface Linkpeek extends AsyncDisposable {
   origin: string;
@@ -18,7 +19,7 @@ function remote(info: Deno.ServeHandlerInfo): string {
 
 export async function serveLinkpeek(
   config: Config,
-  options: { pro?: boolean } = {},
+  options: { pro?: boolean; hooks?: ServiceHooks } = {},
 ): Promise<Linkpeek> {
   let handler: Handler | null = null;
   const listen = (pro: boolean) =>
@@ -33,7 +34,7 @@ export async function serveLinkpeek(
   config.proPort = pro ? pro.addr.port : null;
   config.publicUrl = `http://127.0.0.1:${free.addr.port}`;
   config.ownPorts = [free.addr.port, ...(pro ? [pro.addr.port] : [])];
-  handler = await createHandler(config);
+  handler = await createHandler(config, options.hooks);
   return {
     origin: config.publicUrl,
     proOrigin: pro ? `http://127.0.0.1:${pro.addr.port}` : "",

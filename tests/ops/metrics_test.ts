@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { samples } from "./_prometheus.ts";
-import type { Config } from "../../lib/config/mod.ts";
+import type { Connector } from "../../lib/guard/types.ts";
 import { REFUSAL_KINDS, REFUSAL_STAGES } from "../../lib/guard/refusal.ts";
 import { html, q, serve, type TestApp, testApp, testConfig } from "../_fixtures.ts";
 
@@ -57,12 +57,11 @@ async function promtool(text: string): Promise<{ code: number; output: string }>
 }
 
 /** Whatever address the guard lets through is dialled on `port`: nothing leaves loopback. */
-function everythingTo(config: Config, port: number, except: Record<string, number> = {}) {
-  config.connector = (address, wanted) => ({
+function everythingTo(port: number, except: Record<string, number> = {}): Connector {
+  return (address, wanted) => ({
     host: "127.0.0.1",
     port: except[`${address}:${wanted}`] ?? port,
   });
-  return config;
 }
 
 Deno.test("promtool check metrics passes on a live /metrics with no warning", async () => {
@@ -118,19 +117,16 @@ Deno.test("a refused target counts once under its kind and stage, with no host i
     "/hop": () => new Response(null, { status: 302, headers: { location: "http://10.0.0.9/" } }),
     "/page": () => html(`<title>page</title><img src="http://127.0.0.1:${canary.port}/pixel.png">`),
   });
-  const config = everythingTo(
-    testConfig({ trustPorts: [site.port, 3000], env: { CHROMIUM_PATH: CHROMIUM } }),
-    canary.port,
-    { [`127.0.0.1:${site.port}`]: site.port },
-  );
-  config.resolver = (host) =>
+  const config = testConfig({ trustPorts: [site.port, 3000], env: { CHROMIUM_PATH: CHROMIUM } });
+  const connector = everythingTo(canary.port, { [`127.0.0.1:${site.port}`]: site.port });
+  const resolver = (host: string) =>
     Promise.resolve(
       ({ "intranet.test": ["192.168.0.7"], "weird.test": ["not-an-address"] } as Record<
         string,
         string[]
       >)[host] ?? [],
     );
-  await using app = await testApp(config);
+  await using app = await testApp(config, { resolver, connector });
 
   const cases: [string, string, string][] = [
     ["http://10.1.2.3/", "private", "request"],

@@ -1,10 +1,11 @@
 /**
  * Media values of custom `data` rules (`type: image|logo|audio|video`), completed as the default
  * media fields are: each URL probed (type, size, dimensions, duration) within the request's
- * probe budget, shared with the default fields. A value the budget does not reach, or whose
- * probe fails, keeps what its URL tells (url, type from the extension, the rest null).
+ * probe budget, shared with the default fields. A value whose probe fails gives way to its
+ * rule's next fallback (the next rule's or selector's value, probed in turn); with none that
+ * passes, it keeps what its URL tells (url, type from the extension, the rest null).
  */
-import type { CustomMedia } from "../../extract/custom/mod.ts";
+import { type CustomMedia, singleMedia } from "../../extract/custom/mod.ts";
 import { HostLimiter } from "../../media/_limit.ts";
 import { probeMedia } from "../../media/probe.ts";
 import { MAX_PROBES } from "../../media/ping.ts";
@@ -35,11 +36,26 @@ export async function verifyCustomMedia(
     targetHeaders: targetHeaders(context),
     timeoutMs: PROBE_TIMEOUT_MS,
     palette: params.palette,
+    paletteTimeoutMs: services.config.paletteTimeoutMs,
     palettes: services.palettes,
   };
-  await context.timings.time("probe", () =>
-    Promise.all(wanted.map(async ({ kind, value }) => {
-      const probed = await probeMedia(kind, value.url, ctx).catch(() => null);
-      if (probed) Object.assign(value, probed);
-    })));
+  /** Completes one value in place; false when its probe failed (a value not probed passes). */
+  const probed = async ({ kind, value }: CustomMedia): Promise<boolean> => {
+    if (!params.ping[kind] || value.url.startsWith(skipPrefix)) return true;
+    const media = await probeMedia(kind, value.url, ctx).catch(() => null);
+    if (media) Object.assign(value, media);
+    return media !== null;
+  };
+  const settle = async (item: CustomMedia): Promise<void> => {
+    if (await probed(item) || !item.fallback) return;
+    const { holder, key, next } = item.fallback;
+    for (const later of next) {
+      const media = singleMedia(later);
+      if (media && !await probed(media)) continue;
+      holder[key] = later.value;
+      if (!media) await Promise.all(later.media.map(settle));
+      return;
+    }
+  };
+  await context.timings.time("probe", () => Promise.all(wanted.map(settle)));
 }

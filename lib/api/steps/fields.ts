@@ -88,6 +88,7 @@ export async function mediaFields(
       fetcher: services.fetcher,
       verify,
       palette: params.palette,
+      paletteTimeoutMs: services.config.paletteTimeoutMs,
       palettes: services.palettes,
       signal,
       pageUrl,

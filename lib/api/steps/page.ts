@@ -106,10 +106,60 @@ const NOTHING: Page = {
 export async function loadPage(context: StepContext): Promise<Page> {
   const { params } = context;
   if (needsHtml(params) && params.prerender !== "true") return await fetchPage(context);
-  if (needsHtml(params) || wantsBrowser(params, context.rules)) {
-    return await renderPage(context, needsHtml(params));
-  }
+  if (needsHtml(params)) return await renderPageOrDocument(context);
+  if (wantsBrowser(params, context.rules)) return await renderPage(context, false);
   return { ...NOTHING, url: context.target.href };
+}
+
+/**
+ * `prerender=true`: the browser first. A document is still fetched and converted: Chromium
+ * would show a PDF in its viewer (no text to read) and abort the navigation of a file it
+ * downloads (a .docx), so either sends the target to the fetcher; anything else the browser
+ * could not load keeps the browser's error.
+ */
+async function renderPageOrDocument(context: StepContext): Promise<Page> {
+  const started = performance.now();
+  let rendered: Page;
+  try {
+    rendered = await renderPage(context, true);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "EFETCH" || context.signal.aborted) {
+      throw error;
+    }
+    const document = await fetchedDocument(context, context.target.href, started)
+      .catch((fetchError) => {
+        if (context.signal.aborted) throw fetchError;
+        return null;
+      });
+    if (document) return document;
+    throw error;
+  }
+  return await documentInstead(context, rendered, started) ?? rendered;
+}
+
+/** The browser ended on a document (by its type or its URL): it is fetched and converted. */
+async function documentInstead(
+  context: StepContext,
+  rendered: Page,
+  started: number,
+): Promise<Page | null> {
+  const contentType = rendered.rawHeaders["content-type"] ?? null;
+  const shown = detectDocument({ bytes: new Uint8Array(), contentType, url: rendered.url });
+  if (!shown) return null;
+  const document = await fetchedDocument(context, rendered.url, started);
+  // The visit stays, for a capture asked beside the fields.
+  return document && { ...document, visit: rendered.visit };
+}
+
+/** `url` fetched and converted when its bytes (or type) make it a document, else null. */
+async function fetchedDocument(
+  context: StepContext,
+  url: string,
+  started: number,
+): Promise<Page | null> {
+  const { page, result } = await fetchTarget(context, url);
+  const document = await documentPage(context, page, result);
+  return document && { ...document, fetchTimeMs: performance.now() - started };
 }
 
 /** The browser first (`prerender=true`, or only a capture wanted): its visit serves both. */
@@ -136,9 +186,30 @@ async function renderPage(context: StepContext, withHtml: boolean): Promise<Page
 }
 
 async function fetchPage(context: StepContext): Promise<Page> {
+  const { params, timings } = context;
+  const { page, result } = await fetchTarget(context, context.target.href);
+  const document = await documentPage(context, page, result);
+  if (document) return document;
+  const decoding = performance.now();
+  page.file = describeFileTarget(result);
+  if (page.file) {
+    timings.add("decode", performance.now() - decoding);
+    return page;
+  }
+  page.html = decodeHtml(result.body, result.headers["content-type"] ?? null);
+  const reason = params.prerender === "auto" ? prerenderReason(page.html, result.statusCode) : null;
+  timings.add("decode", performance.now() - decoding);
+  return reason ? await prerenderAuto(context, page, reason) : page;
+}
+
+/** `url` fetched: the page it makes before anything reads its body. */
+async function fetchTarget(
+  context: StepContext,
+  url: string,
+): Promise<{ page: Page; result: FetchResult }> {
   const { params, services, signal, timings } = context;
   const started = performance.now();
-  const result = await services.fetcher.fetch(context.target.href, {
+  const result = await services.fetcher.fetch(url, {
     originHeaders: params.headers,
     retries: params.retry,
     signal,
@@ -160,28 +231,26 @@ async function fetchPage(context: StepContext): Promise<Page> {
     fieldsHtml: null,
     visit: null,
   };
+  return { page, result };
+}
+
+/** The fetched target converted and read as a page when it is a document, else null. */
+async function documentPage(
+  context: StepContext,
+  page: Page,
+  result: FetchResult,
+): Promise<Page | null> {
   const contentType = result.headers["content-type"] ?? null;
   const format = detectDocument({ bytes: result.body, contentType, url: result.url });
-  if (format) {
-    const read = await readDocument(context, result, format);
-    // A PDF stays `data.pdf`, with its page count (null when it could not be read).
-    const described = describeFileTarget(result);
-    const pdf = described?.pdf ? { pdf: { ...described.pdf, pages: read.pages } } : null;
-    if (read.html === null) {
-      return { ...page, file: { ...(described ?? fileFields(result)), ...pdf } };
-    }
-    return { ...page, html: read.html, attach: pdf, fieldsHtml: fieldsView(read.html) };
+  if (!format) return null;
+  const read = await readDocument(context, result, format);
+  // A PDF stays `data.pdf`, with its page count (null when it could not be read).
+  const described = describeFileTarget(result);
+  const pdf = described?.pdf ? { pdf: { ...described.pdf, pages: read.pages } } : null;
+  if (read.html === null) {
+    return { ...page, file: { ...(described ?? fileFields(result)), ...pdf } };
   }
-  const decoding = performance.now();
-  page.file = describeFileTarget(result);
-  if (page.file) {
-    timings.add("decode", performance.now() - decoding);
-    return page;
-  }
-  page.html = decodeHtml(result.body, result.headers["content-type"] ?? null);
-  const reason = params.prerender === "auto" ? prerenderReason(page.html, result.statusCode) : null;
-  timings.add("decode", performance.now() - decoding);
-  return reason ? await prerenderAuto(context, page, reason) : page;
+  return { ...page, html: read.html, attach: pdf, fieldsHtml: fieldsView(read.html) };
 }
 
 /** prerender=auto found a reason: the rendered page replaces the fetched one when it can. */
@@ -200,6 +269,10 @@ async function prerenderAuto(
     throw error;
   }).finally(() => context.timings.add("browser", performance.now() - started));
   if (!rendered?.html) return page;
+  const visit = Promise.resolve(rendered);
+  const shown = { ...page, rawHeaders: rendered.headers, url: rendered.url, visit };
+  const document = await documentInstead(context, shown, started);
+  if (document) return { ...document, fetchTimeMs: page.fetchTimeMs + document.fetchTimeMs };
   return {
     ...page,
     html: rendered.html,
@@ -209,6 +282,6 @@ async function prerenderAuto(
     statusCode: rendered.statusCode || page.statusCode,
     headers: publicHeaders(rendered.headers),
     url: rendered.url,
-    visit: Promise.resolve(rendered),
+    visit,
   };
 }

@@ -43,11 +43,28 @@ interface Run {
 
 /**
  * A media value of the output, by reference: the probes complete the object in place. The
- * reference survives the trip from a DOM worker, since one message is cloned as one graph.
+ * references survive the trip from a DOM worker, since one message is cloned as one graph.
  */
 export interface CustomMedia {
   kind: MediaField;
   value: MediaObject;
+  /**
+   * The values its rule's later fallbacks (rules and selectors) gave, for when its probe fails
+   * (Microlink: a rule that fails falls to the next); `holder[key]` is where the value sits.
+   */
+  fallback?: { holder: Record<string, unknown>; key: string; next: Fallback[] };
+}
+
+/** A later fallback's value, and the media values inside it (probed only if it is taken). */
+export interface Fallback {
+  value: unknown;
+  media: CustomMedia[];
+}
+
+/** The media value that `value` is, when it is one (not a list or an object holding some). */
+export function singleMedia(found: Fallback): CustomMedia | null {
+  const [only] = found.media;
+  return found.media.length === 1 && only!.value === found.value ? only! : null;
 }
 
 /** Runs validated rules over the parsed page fetched from `url`; one key per rule name. */
@@ -100,16 +117,52 @@ function runSet(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, fallbacks] of Object.entries(rules)) {
-    let value: unknown = null;
-    for (const rule of fallbacks) {
-      value = runRule(scope, rule, run);
-      if (value === null) continue;
-      if (wholePageMarkdown && isWholePageMarkdown(rule)) wholePageMarkdown.add(name);
-      break;
-    }
-    out[name] = value;
+    out[name] = null;
+    const found = valuesOf(scope, fallbacks, run);
+    const first = found.next();
+    if (first.done) continue;
+    out[name] = first.value.value;
+    if (wholePageMarkdown && isWholePageMarkdown(first.value.rule)) wholePageMarkdown.add(name);
+    const media = singleMedia(first.value);
+    if (media) media.fallback = { holder: out, key: name, next: laterValues(found, run) };
   }
   return out;
+}
+
+/** Each value the fallbacks give, in order (lazily), with the media values it noted. */
+function* valuesOf(
+  scope: AnyNode,
+  fallbacks: CustomRule[],
+  run: Run,
+): Generator<Fallback & { rule: CustomRule }> {
+  for (const rule of fallbacks) {
+    const values = ruleValues(scope, rule, run);
+    while (true) {
+      const noted = run.media.length;
+      let step: IteratorResult<unknown>;
+      try {
+        step = values.next();
+      } catch {
+        break; // whatever fails yields nothing more from this rule
+      }
+      if (step.done) break;
+      if (step.value !== null) yield { value: step.value, rule, media: run.media.slice(noted) };
+    }
+  }
+}
+
+/**
+ * The values after a media value, up to the first that is no media value (that one cannot fail
+ * a probe). Their media are taken off the request's list: probed only when their turn comes.
+ */
+function laterValues(found: Iterator<Fallback>, run: Run): Fallback[] {
+  const later: Fallback[] = [];
+  for (let next = found.next(); !next.done; next = found.next()) {
+    run.media.splice(run.media.length - next.value.media.length);
+    later.push({ value: next.value.value, media: next.value.media });
+    if (!singleMedia(next.value)) break;
+  }
+  return later;
 }
 
 /** `attr: markdown` (its first attr) with no selector: Microlink's whole-page conversion. */
@@ -118,30 +171,25 @@ function isWholePageMarkdown(rule: CustomRule): boolean {
     rule.attr[0] === "markdown";
 }
 
-function runRule(scope: AnyNode, rule: CustomRule, run: Run): unknown {
-  try {
-    if (rule.evaluate) return typedEvaluated(run.evaluated[rule.evaluate.index] ?? null, rule, run);
-    if (rule.selectorAll) {
-      for (const selector of rule.selectorAll) {
-        const values = selectAll(scope, selector)
-          .map((el) => valueOf(el, rule, run))
-          .filter((v) => v !== null);
-        if (values.length) return values;
-      }
-      return null;
+/** A rule's values in fallback order: one per selector that yields one (one without). */
+function* ruleValues(scope: AnyNode, rule: CustomRule, run: Run): Generator<unknown> {
+  if (rule.evaluate) {
+    yield typedEvaluated(run.evaluated[rule.evaluate.index] ?? null, rule, run);
+  } else if (rule.selectorAll) {
+    for (const selector of rule.selectorAll) {
+      const values = selectAll(scope, selector)
+        .map((el) => valueOf(el, rule, run))
+        .filter((v) => v !== null);
+      if (values.length) yield values;
     }
-    if (rule.selector) {
-      for (const selector of rule.selector) {
-        const el = select(scope, selector);
-        const value = el ? valueOf(el, rule, run) : null;
-        if (value !== null) return value;
-      }
-      return null;
+  } else if (rule.selector) {
+    for (const selector of rule.selector) {
+      const el = select(scope, selector);
+      if (el) yield valueOf(el, rule, run);
     }
+  } else {
     // No selector: the attr applies to the whole scope (the page, or the nested match).
-    return valueOf(scope, rule, run);
-  } catch {
-    return null;
+    yield valueOf(scope, rule, run);
   }
 }
 

@@ -1,18 +1,14 @@
 /**
  * The pool that runs page work off the main thread: the DOM extras (custom rules, markdown) of
  * pages over WORKER_THRESHOLD, and the default fields of pages over EXTRACT_THRESHOLD (a
- * streaming pass over 5 MB of tags takes a second). At most `maxWorkers`
- * jobs at once, `maxQueue` waiting, EBUSY past that (like the browser's page pool), and a heap
- * cap per worker thread. A job's worker slot is held until the worker has really stopped, not
- * only until its caller gave up: a worker cannot be stopped from outside while it is busy, so
- * it reads its own deadline and a cancel flag inside its loops (a Budget), and one
- * that neither answers nor stops is replaced (and its slot freed) only once it is past its
- * deadline by GRACE_MS.
+ * streaming pass over 5 MB of tags takes a second). At most `maxWorkers` jobs at once,
+ * `maxQueue` waiting, EBUSY past that (like the browser's page pool), a heap cap per worker
+ * thread: a WorkerPool's mechanics, with page work's tasks, limits and errors. Each worker reads
+ * its job's deadline and cancel flag inside its loops (a Budget).
  */
-import { Worker } from "node:worker_threads";
 import { ApiError } from "../../util/errors.ts";
-import { log } from "../../util/log.ts";
-import { AdmissionPool, Busy, type Permit } from "../../util/admission.ts";
+import type { AdmissionPool } from "../../util/admission.ts";
+import { WorkerPool, type WorkerPoolStats } from "../../util/worker_pool.ts";
 import { BudgetExceeded } from "./budget.ts";
 import { type DomResult, type DomWork, domWorkSync, WORKER_THRESHOLD } from "./work.ts";
 import { extract, type Extracted, type ExtractOptions } from "../mod.ts";
@@ -35,15 +31,7 @@ export interface DomWorkersOptions {
   jobTimeoutMs?: number;
 }
 
-export interface DomWorkersStats {
-  /** Jobs holding a worker (their callers may have given up already). */
-  busy: number;
-  queued: number;
-  /** Worker threads alive, busy or idle. */
-  workers: number;
-  /** Workers given up on: silent past their deadline (stuck, or stopped at their heap cap). */
-  replaced: number;
-}
+export type DomWorkersStats = WorkerPoolStats;
 
 /** One piece of page work, by kind. */
 export type WorkerTask =
@@ -63,34 +51,33 @@ export interface WorkerJob {
   cancel: SharedArrayBuffer;
 }
 
-/** How long past its deadline a silent worker gets before it is given up on. */
-const GRACE_MS = 2000;
 const WORKER_URL = new URL("./_worker.ts", import.meta.url);
 
 export class DomWorkers implements AsyncDisposable {
-  /** Jobs holding a worker: `maxWorkers` at once, `maxQueue` in line, EBUSY past that. */
-  readonly admission: AdmissionPool;
-  readonly #heapMb: number;
+  readonly #pool: WorkerPool<WorkerTask, WorkerReply>;
   readonly #jobTimeoutMs: number;
-  readonly #idle: Worker[] = [];
-  /** Jobs holding a slot, by the promise that settles when the slot is free again. */
-  readonly #running = new Set<Promise<void>>();
-  /** The cancel flags of running jobs: close() raises them all. */
-  readonly #cancels = new Set<Int32Array>();
-  #workers = 0;
-  #replaced = 0;
 
   constructor(options: DomWorkersOptions = {}) {
-    this.admission = new AdmissionPool({
-      running: options.maxWorkers ?? 2,
-      waiting: options.maxQueue ?? 16,
-      busyMessage: (s) =>
-        `The page-processing workers are saturated (${s.maxRunning} busy, ` +
-        `${s.waiting} waiting); retry later.`,
-      closedError: unavailable,
-    });
-    this.#heapMb = options.heapMb ?? 512;
     this.#jobTimeoutMs = options.jobTimeoutMs ?? 28_000;
+    this.#pool = new WorkerPool({
+      module: WORKER_URL,
+      name: "DOM worker",
+      admission: {
+        running: options.maxWorkers ?? 2,
+        waiting: options.maxQueue ?? 16,
+        busyMessage: (s) =>
+          `The page-processing workers are saturated (${s.maxRunning} busy, ` +
+          `${s.waiting} waiting); retry later.`,
+        closedError: unavailable,
+      },
+      heapMb: options.heapMb ?? 512,
+      jobTimeoutMs: this.#jobTimeoutMs,
+    });
+  }
+
+  /** Jobs holding a worker: `maxWorkers` at once, `maxQueue` in line, EBUSY past that. */
+  get admission(): AdmissionPool {
+    return this.#pool.admission;
   }
 
   /** Custom rules and markdown (small pages on this thread, the rest on a worker). */
@@ -119,128 +106,30 @@ export class DomWorkers implements AsyncDisposable {
     return await this.#submit(task, signal) as Extracted;
   }
 
-  /** Takes a worker at once when one is free, so that stats() shows the job right away. */
-  #submit(task: WorkerTask, signal?: AbortSignal): Promise<DomResult | Extracted> {
-    const outcome = this.admission.admit(signal);
-    if (outcome instanceof Busy) return Promise.reject(outcome.error());
-    return outcome instanceof Promise
-      ? outcome.then((place) => this.#runOn(place, task, signal))
-      : this.#runOn(outcome, task, signal);
+  /** A task's result, or the ApiError its failure is answered with. */
+  async #submit(task: WorkerTask, signal?: AbortSignal): Promise<DomResult | Extracted> {
+    const outcome = await this.#pool.run(task, { signal });
+    const reply = outcome.ended === "reply" ? outcome.reply : null;
+    if (reply?.ok) return reply.result;
+    if (outcome.ended === "deadline" || reply?.overBudget) throw tooLong(this.#jobTimeoutMs);
+    throw new ApiError("EFATAL", "Reading the page's DOM failed.");
   }
 
   stats(): DomWorkersStats {
-    return {
-      busy: this.#running.size,
-      queued: this.admission.state().waiting,
-      workers: this.#workers,
-      replaced: this.#replaced,
-    };
+    return this.#pool.stats();
   }
 
   /** Resolves once no job holds a worker (every cancelled one has stopped). */
-  async settled(): Promise<void> {
-    while (this.#running.size) await Promise.all(this.#running);
+  settled(): Promise<void> {
+    return this.#pool.settled();
   }
 
-  async close(): Promise<void> {
-    const closing = this.admission.close();
-    for (const flag of this.#cancels) Atomics.store(flag, 0, 1);
-    await this.settled();
-    await closing;
-    await Promise.all(this.#idle.splice(0).map((worker) => worker.terminate()));
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  #spawn(): Worker {
-    this.#workers++;
-    return new Worker(WORKER_URL, {
-      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
-    });
-  }
-
-  /** Gives a worker up: it is no longer counted, and is terminated if it can be. */
-  #retire(worker: Worker): void {
-    this.#workers--;
-    worker.terminate().catch(() => {});
-  }
-
-  /** Runs one job on an idle worker or a new one; its place is held until the worker is done. */
-  #runOn(place: Permit, task: WorkerTask, signal?: AbortSignal): Promise<DomResult | Extracted> {
-    const worker = this.#idle.pop() ?? this.#spawn();
-    worker.ref();
-    const cancel = new SharedArrayBuffer(4);
-    const flag = new Int32Array(cancel);
-    this.#cancels.add(flag);
-    const endsAt = Date.now() + this.#jobTimeoutMs;
-    let answer!: { resolve: (r: DomResult | Extracted) => void; reject: (e: unknown) => void };
-    const answered = new Promise<DomResult | Extracted>((resolve, reject) =>
-      answer = { resolve, reject }
-    );
-
-    const slot = new Promise<void>((freed) => {
-      let watchdog: ReturnType<typeof setTimeout>;
-      const finish = (keep: boolean) => {
-        clearTimeout(watchdog);
-        signal?.removeEventListener("abort", abort);
-        worker.off("message", onMessage);
-        worker.off("error", onError);
-        worker.off("exit", onExit);
-        if (keep) {
-          // Idle, it does not keep the process alive.
-          worker.unref();
-          this.#idle.push(worker);
-        } else this.#retire(worker);
-        place.release();
-        freed();
-      };
-      const onMessage = (reply: WorkerReply) => {
-        finish(true);
-        if (reply.ok) answer.resolve(reply.result);
-        else if (reply.overBudget) answer.reject(tooLong(this.#jobTimeoutMs));
-        else answer.reject(new ApiError("EFATAL", "Reading the page's DOM failed."));
-      };
-      const onError = (error: unknown) => {
-        log.warn("DOM worker failed", {
-          error: error instanceof Error ? error.message : String(error),
-        });
-        finish(false);
-        answer.reject(new ApiError("EFATAL", "Reading the page's DOM failed."));
-      };
-      const onExit = () => {
-        finish(false);
-        answer.reject(new ApiError("EFATAL", "Reading the page's DOM failed."));
-      };
-      // Silent past its deadline: stuck in one step, or stopped at its heap cap (it then says
-      // nothing). Either way it is replaced.
-      const giveUp = () => {
-        log.warn("DOM worker did not stop at its deadline; replacing it", {});
-        this.#replaced++;
-        finish(false);
-        answer.reject(tooLong(this.#jobTimeoutMs));
-      };
-      const abort = () => {
-        Atomics.store(flag, 0, 1);
-        answer.reject(signal!.reason);
-        clearTimeout(watchdog);
-        watchdog = setTimeout(giveUp, GRACE_MS);
-      };
-      watchdog = setTimeout(giveUp, endsAt - Date.now() + GRACE_MS);
-      worker.on("message", onMessage);
-      worker.on("error", onError);
-      worker.on("exit", onExit);
-      if (signal?.aborted) abort();
-      else signal?.addEventListener("abort", abort, { once: true });
-      worker.postMessage({ task, endsAt, cancel } satisfies WorkerJob);
-    });
-    this.#running.add(slot);
-    slot.finally(() => {
-      this.#running.delete(slot);
-      this.#cancels.delete(flag);
-    });
-    return answered;
   }
 }
 

@@ -1,5 +1,6 @@
 /** Process figures the browser benchmarks print, read from /proc (Linux only). */
 import { processTree } from "../lib/metrics/process.ts";
+import { ProcReader } from "../lib/util/proc_reader.ts";
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux build here). */
 const TICKS = 100;
@@ -72,7 +73,8 @@ export function linkpeekChromium(): number | null {
 /** Summed RSS of a process tree in bytes (0 when it is not running). */
 export async function treeRss(pid: number | null): Promise<number> {
   if (pid === null) return 0;
-  return (await processTree(pid))?.residentBytes ?? 0;
+  await using proc = new ProcReader();
+  return (await processTree(proc, pid))?.residentBytes ?? 0;
 }
 
 /**

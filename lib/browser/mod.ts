@@ -2,131 +2,62 @@
  * The browser pool: one long-lived Chromium launched lazily behind the egress proxy, a fresh
  * incognito context per visit, a bounded number of pages at once and a bounded queue.
  */
-import type { Browser } from "puppeteer-core";
 import { ApiError } from "../util/errors.ts";
-import { log, outsideRequest } from "../util/log.ts";
-import type { BrowserOptions, BrowserPool, VisitOptions, VisitResult } from "./types.ts";
-import { Deadline, settlesWithin } from "../util/deadline.ts";
+import { log } from "../util/log.ts";
+import type { BrowserOptions, BrowserStats, Upstream, VisitOptions, VisitResult } from "./types.ts";
+import type { ProxySpec } from "../fetch/proxy_client.ts";
+import { Deadline } from "../util/deadline.ts";
 import { httpUrl } from "../util/target_url.ts";
-import { type EgressProxy, startProxy } from "./proxy_server.ts";
-import { findChromium, launchChromium, removeDir } from "./launch.ts";
 import { runVisit } from "./visit.ts";
-import { SpareContexts } from "./spare.ts";
-import { openProxiedContext, UpstreamProxies } from "./upstream.ts";
+import { openProxiedContext } from "./upstream.ts";
 import { PhaseClock } from "./visit_timings.ts";
 import { AdmissionPool } from "../util/admission.ts";
-import { RendererMemoryWatch } from "./renderer_memory.ts";
+import { Chromium, closedError } from "./chromium.ts";
+import { Egress } from "./egress.ts";
 
 export type * from "./types.ts";
 export { DEVICES, findDevice } from "./devices.ts";
 export { parseBackground } from "./background.ts";
 
-interface Running {
-  browser: Browser;
-  spares: SpareContexts;
-  memory: RendererMemoryWatch;
-  userDataDir: string;
-  userAgent: string;
-}
-
-export function createBrowser(options: BrowserOptions): BrowserPool {
-  const { config, fetcher } = options;
-  const maxPages = options.maxPages ?? config.browserPages;
-  const maxQueue = options.maxQueue ?? config.browserQueue;
-  let proxy: EgressProxy | null = null;
-  let running: Running | null = null;
-  let launching: Promise<Running> | null = null;
-  let launches = 0;
-  let closed = false;
+export class BrowserPool implements AsyncDisposable {
+  /** Admission of visits: pages open at once, visits waiting for one. */
+  readonly admission: AdmissionPool;
+  readonly #options: BrowserOptions;
+  readonly #maxPages: number;
+  readonly #maxQueue: number;
+  readonly #egress: Egress;
+  readonly #chromium: Chromium;
   /** Contexts of finished visits still being disposed of. */
-  const closings = new Set<Promise<void>>();
-  /** Pages open at once and visits waiting for one; a page's place is held until it is gone. */
-  const admission = new AdmissionPool({
-    running: maxPages,
-    waiting: maxQueue,
-    busyMessage: (s) =>
-      `The browser is saturated (${s.maxRunning} pages open, ${s.waiting} waiting); retry later.`,
-    closedError: () => new ApiError("EBROWSER", "No browser available: the pool is closed."),
-  });
-  /** Egress proxies for visits of requests that name `proxy=`. */
-  const upstreams = new UpstreamProxies({ fetcher, config });
+  readonly #closings = new Set<Promise<void>>();
 
-  const startEgress = async (): Promise<EgressProxy> => {
-    if (proxy) return proxy;
-    proxy = await startProxy({ fetcher, dialTimeoutMs: config.fetchTimeoutMs });
-    // The proxy is linkpeek's own port: the guard must never let a page reach it.
-    fetcher.ownPorts.add(proxy.port);
-    return proxy;
-  };
-
-  const launch = async (): Promise<Running> => {
-    const executablePath = await findChromium(config.chromiumPath);
-    const egress = await startEgress();
-    const { browser, userDataDir } = await launchChromium({
-      executablePath,
-      proxyPort: egress.port,
+  constructor(options: BrowserOptions) {
+    const { config } = options;
+    this.#options = options;
+    this.#maxPages = options.maxPages ?? config.browserPages;
+    this.#maxQueue = options.maxQueue ?? config.browserQueue;
+    // A page's place is held until its context is gone.
+    this.admission = new AdmissionPool({
+      running: this.#maxPages,
+      waiting: this.#maxQueue,
+      busyMessage: (s) =>
+        `The browser is saturated (${s.maxRunning} pages open, ${s.waiting} waiting); retry later.`,
+      closedError,
     });
-    launches++;
-    const userAgent = (await browser.userAgent()).replace("HeadlessChrome", "Chrome");
-    const current: Running = {
-      browser,
-      userDataDir,
-      userAgent,
-      spares: new SpareContexts(browser),
-      memory: new RendererMemoryWatch(browser, {
-        limitBytes: config.browserPageMemoryMb * 2 ** 20,
-        busy: () => admission.state().running > 0,
-      }),
-    };
-    browser.on("disconnected", () => {
-      if (running === current) running = null;
-      current.memory.stop();
-      void current.spares.close();
-      log.warn("browser disconnected", { pid: browser.process()?.pid ?? null });
-      void removeDir(userDataDir);
+    this.#egress = new Egress(options);
+    this.#chromium = new Chromium({
+      chromiumPath: config.chromiumPath,
+      egressPort: async () => (await this.#egress.proxy()).port,
+      pageMemoryBytes: config.browserPageMemoryMb * 2 ** 20,
+      busy: () => this.admission.state().running > 0,
     });
-    log.info("browser launched", { pid: browser.process()?.pid ?? null, launches });
-    return current;
-  };
+  }
 
-  /** The running browser, launching (once, shared) when there is none. */
-  const getBrowser = async (): Promise<Running> => {
-    if (closed) throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
-    if (running?.browser.connected) return running;
-    if (!launching) {
-      // Outside the waiting request: the browser and its proxy outlive it, and their later
-      // log lines belong to no request.
-      launching = outsideRequest(launch).then((r) => {
-        if (closed) {
-          void shutdown(r);
-          throw new ApiError("EBROWSER", "No browser available: the pool is closed.");
-        }
-        return (running = r);
-      }).finally(() => (launching = null));
-    }
-    return await launching;
-  };
-
-  const kill = (r: Running) => {
-    try {
-      r.browser.process()?.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-  };
-
-  const shutdown = async (r: Running) => {
-    r.memory.stop();
-    await r.spares.close();
-    if (!await settlesWithin(r.browser.close(), 5000)) kill(r);
-    await removeDir(r.userDataDir);
-  };
-
-  const visit = async (url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> => {
+  /** One page load serving any of: screenshot, pdf, rendered html (prerender). */
+  async visit(url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> {
     if (!httpUrl(url)) {
       throw new ApiError("EINVALURL", `The URL \`${url}\` is not a valid URL.`);
     }
-    const ms = visitOptions.timeoutMs ?? config.requestTimeoutMs;
+    const ms = visitOptions.timeoutMs ?? this.#options.config.requestTimeoutMs;
     using deadline = new Deadline({
       timeoutMs: ms,
       signal: visitOptions.signal,
@@ -134,21 +65,22 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
         new ApiError("EBRWSRTIMEOUT", `The browser could not finish "${url}" within ${ms} ms.`),
     });
     const clock = new PhaseClock();
-    const place = await admission.enter(deadline.signal);
+    const place = await this.admission.enter(deadline.signal);
     clock.lap("queue");
     let released = false;
     try {
-      const current = await deadline.run(getBrowser());
+      const current = await deadline.run(this.#chromium.get());
       clock.lap("launch");
       const upstream = visitOptions.proxy
-        ? await deadline.run(upstreams.acquire(visitOptions.proxy))
+        ? await deadline.run(this.#egress.upstream(visitOptions.proxy))
         : null;
       const outcome = await runVisit({
         open: () =>
           upstream
             ? openProxiedContext(current.browser, upstream.egress.port)
             : current.spares.take(),
-        proxy: upstream?.egress ?? proxy!,
+        // Started before Chromium was launched.
+        proxy: upstream?.egress ?? this.#egress.started!,
         url,
         options: visitOptions,
         deadline,
@@ -160,87 +92,95 @@ export function createBrowser(options: BrowserOptions): BrowserPool {
       released = true;
       const closing = outcome.closed.then((closed) => {
         clock.lap("close");
-        options.onVisit?.(clock.timings);
-        if (!closed && running === current) {
+        this.#options.onVisit?.(clock.timings);
+        if (!closed && this.#chromium.running === current) {
           // The page could not even be closed: replace the browser rather than leak it.
           log.warn("browser context would not close; restarting browser", {});
-          running = null;
-          void shutdown(current);
+          this.#chromium.discard(current);
         } else {
           // The next visit's spare, opened now that this one no longer needs the CPU.
           current.spares.refill();
         }
       }).finally(() => {
-        closings.delete(closing);
+        this.#closings.delete(closing);
         upstream?.release();
         place.release();
       });
-      closings.add(closing);
+      this.#closings.add(closing);
       if (!outcome.ok) throw outcome.error;
       return outcome.result;
     } finally {
       if (!released) place.release();
     }
-  };
+  }
 
-  const ready = async (): Promise<boolean> => {
+  /** The guarded egress proxy's port (started if needed), for a browser of a tool's own. */
+  async egressPort(): Promise<number> {
+    return (await this.#egress.proxy()).port;
+  }
+
+  /** A guarded egress proxy dialling through `proxy` (shared, closed once idle). */
+  upstream(proxy: ProxySpec): Promise<Upstream> {
+    return this.#egress.upstream(proxy);
+  }
+
+  /** True when the binary is present and Chromium launches (launches it if needed). */
+  async ready(): Promise<boolean> {
     try {
-      await getBrowser();
+      await this.#chromium.get();
       return true;
     } catch {
       return false;
     }
-  };
+  }
 
-  const close = async () => {
-    closed = true;
-    const drained = admission.close();
-    const pending = launching;
-    if (pending) await pending.catch(() => {});
-    while (closings.size) await Promise.all(closings);
-    if (running) {
-      const r = running;
-      running = null;
-      await shutdown(r);
-    }
-    await proxy?.close();
-    proxy = null;
-    await upstreams.close();
-    // Visits still running fail fast now that their browser is gone, and free their places.
-    await drained;
-  };
+  /** Resolves once every finished visit's context is disposed of and no spare is opening. */
+  async settled(): Promise<void> {
+    await this.#disposed();
+    // Each lease taken starts a new spare: counting contexts is exact once it is open.
+    await this.#chromium.running?.spares.settled();
+  }
 
-  return {
-    visit,
-    egressPort: async () => (await startEgress()).port,
-    upstream: (spec) => upstreams.acquire(spec),
-    ready,
-    settled: async () => {
-      while (closings.size) await Promise.all(closings);
-      // Each lease taken starts a new spare: counting contexts is exact once it is open.
-      await running?.spares.settled();
-    },
-    admission,
-    stats: () => ({
-      inUse: admission.state().running,
-      queued: admission.state().waiting,
-      maxPages,
-      maxQueue,
-      pid: running?.browser.process()?.pid ?? null,
-      launches,
+  stats(): BrowserStats {
+    const running = this.#chromium.running;
+    const browser = running?.browser;
+    const unused = browser?.defaultBrowserContext();
+    return {
+      inUse: this.admission.state().running,
+      queued: this.admission.state().waiting,
+      maxPages: this.#maxPages,
+      maxQueue: this.#maxQueue,
+      pid: browser?.process()?.pid ?? null,
+      launches: this.#chromium.launches,
       // Every visit has its own context; the default one is never used.
       contexts: running
-        ? running.browser.browserContexts().filter((c) =>
-          c !== running!.browser.defaultBrowserContext() && !running!.spares.holds(c)
-        ).length
+        ? running.browser.browserContexts().filter((c) => c !== unused && !running.spares.holds(c))
+          .length
         : 0,
       pages: running
         ? running.browser.targets().filter((t) =>
-          t.type() === "page" && t.browserContext() !== running!.browser.defaultBrowserContext()
+          t.type() === "page" && t.browserContext() !== unused
         ).length
         : 0,
-    }),
-    close,
-    [Symbol.asyncDispose]: close,
-  };
+    };
+  }
+
+  async close(): Promise<void> {
+    const drained = this.admission.close();
+    await this.#chromium.endLaunches();
+    await this.#disposed();
+    await this.#chromium.close();
+    await this.#egress.close();
+    // Visits still running fail fast now that their browser is gone, and free their places.
+    await drained;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** Resolves once every finished visit's context is disposed of. */
+  async #disposed(): Promise<void> {
+    while (this.#closings.size) await Promise.all(this.#closings);
+  }
 }

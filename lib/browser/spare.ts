@@ -27,7 +27,7 @@ export interface Lease {
   consent: ConsentInstall | null;
 }
 
-export class SpareContexts {
+export class SpareContexts implements AsyncDisposable {
   readonly #browser: Browser;
   #spare: Promise<Lease> | null = null;
   /** The spare's context as soon as it exists, so stats can leave it out. */
@@ -98,6 +98,10 @@ export class SpareContexts {
     this.#spare = null;
     this.#held = null;
     await spare?.then((lease) => lease.context.close()).catch(() => {});
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 
   /** Opens a spare unless one is ready or opening; called when a visit is over. */

@@ -3,7 +3,6 @@ import type { Config } from "../config/mod.ts";
 import type { Fetcher } from "../fetch/types.ts";
 import type { ProxySpec } from "../fetch/proxy_client.ts";
 import type { EgressProxy } from "./proxy_server.ts";
-import type { AdmissionPool } from "../util/admission.ts";
 import type { VisitTimings } from "./visit_timings.ts";
 
 /**
@@ -187,21 +186,4 @@ export interface BrowserStats {
   contexts: number;
   /** Tabs open now in the visits' and the spare's contexts (popups included until closed). */
   pages: number;
-}
-
-export interface BrowserPool extends AsyncDisposable {
-  /** One page load serving any of: screenshot, pdf, rendered html (prerender). */
-  visit(url: string, options?: VisitOptions): Promise<VisitResult>;
-  /** The guarded egress proxy's port (started if needed), for a browser of a tool's own. */
-  egressPort(): Promise<number>;
-  /** A guarded egress proxy dialling through `proxy` (shared, closed once idle). */
-  upstream(proxy: ProxySpec): Promise<Upstream>;
-  /** True when the binary is present and Chromium launches (launches it if needed). */
-  ready(): Promise<boolean>;
-  stats(): BrowserStats;
-  /** Admission of visits: pages open at once, visits waiting for one. */
-  readonly admission: AdmissionPool;
-  /** Resolves once every finished visit's context is disposed of and no spare is opening. */
-  settled(): Promise<void>;
-  close(): Promise<void>;
 }

@@ -24,7 +24,7 @@ interface Entry {
 
 export type { Upstream } from "./types.ts";
 
-export class UpstreamProxies {
+export class UpstreamProxies implements AsyncDisposable {
   readonly #entries = new Map<string, Entry>();
   readonly #fetcher: Fetcher;
   readonly #config: Config;
@@ -81,6 +81,10 @@ export class UpstreamProxies {
     this.#entries.clear();
     for (const entry of entries) clearTimeout(entry.idle);
     await Promise.all(entries.map((e) => e.egress.then((p) => p.close()).catch(() => {})));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * One Lighthouse run, in a Worker (createLighthouse starts it). Lighthouse's trace
+ * One Lighthouse run, in a Worker (LighthouseRunner starts it). Lighthouse's trace
  * processing blocks its thread for 0.3-0.5 s at a time, so it never runs on the server's.
  * Its Chromium is the server thread's (lighthouse_chromium.ts: same binary, same flags, behind
  * linkpeek's guarded egress proxy); this Worker reaches it over CDP relayed through that thread,

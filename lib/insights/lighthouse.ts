@@ -34,61 +34,58 @@ const RETRY_AFTER_SECONDS = 10;
 /** Lighthouse's own default page-load wait; the request's deadline usually ends it first. */
 const MAX_WAIT_FOR_LOAD_MS = 45_000;
 
-export interface LighthouseRunner {
-  run(
-    url: string,
-    options: {
-      options: LighthouseOptions;
-      signal: AbortSignal;
-      timeoutMs: number;
-      /** The request's `proxy=`: the run's Chromium goes out through it. */
-      proxy?: ProxySpec | null;
-    },
-  ): Promise<Record<string, unknown> | string>;
-  /** Runs in progress now. */
-  running(): number;
-  /** Admission of runs: LIGHTHOUSE_RUNS at once, none waiting. */
-  readonly admission: AdmissionPool;
-  /** Ends every run in progress. */
-  close(): Promise<void>;
-}
-
 /** A guarded egress proxy's port, held until `release()`. */
 export interface EgressLease {
   port: number;
   release(): void;
 }
 
-export function createLighthouse(options: {
-  chromiumPath: string | null;
-  /** The guarded egress proxy (the browser pool's), or one dialling through `proxy`. */
-  egress: (proxy: ProxySpec | null) => Promise<EgressLease>;
-  maxRuns: number;
-}): LighthouseRunner {
+export class LighthouseRunner implements AsyncDisposable {
+  /** Admission of runs: LIGHTHOUSE_RUNS at once, none waiting. */
+  readonly admission: AdmissionPool;
+  readonly #chromiumPath: string | null;
+  readonly #egress: (proxy: ProxySpec | null) => Promise<EgressLease>;
   /** Runs in progress, each with its way to stop. */
-  const active = new Set<{ stop: () => void }>();
-  const admission = new AdmissionPool({
-    running: options.maxRuns,
-    retryAfterSeconds: RETRY_AFTER_SECONDS,
-    busyMessage: ({ maxRunning }) =>
-      `Lighthouse is saturated (${maxRunning} run${
-        maxRunning === 1 ? "" : "s"
-      } in progress); retry later.`,
-    closedError: () => new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."),
-  });
+  readonly #active = new Set<{ stop: () => void }>();
 
-  const run: LighthouseRunner["run"] = async (
-    url,
-    { options: wanted, signal, timeoutMs, proxy },
-  ) => {
-    using _place = await admission.enter();
+  constructor(options: {
+    chromiumPath: string | null;
+    /** The guarded egress proxy (the browser pool's), or one dialling through `proxy`. */
+    egress: (proxy: ProxySpec | null) => Promise<EgressLease>;
+    maxRuns: number;
+  }) {
+    this.#chromiumPath = options.chromiumPath;
+    this.#egress = options.egress;
+    this.admission = new AdmissionPool({
+      running: options.maxRuns,
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+      busyMessage: ({ maxRunning }) =>
+        `Lighthouse is saturated (${maxRunning} run${
+          maxRunning === 1 ? "" : "s"
+        } in progress); retry later.`,
+      closedError: stopped,
+    });
+  }
+
+  /** The report of `url`: a JSON object, or the text of the html/csv output. */
+  async run(
+    url: string,
+    { options: wanted, signal, timeoutMs, proxy }: {
+      options: LighthouseOptions;
+      signal: AbortSignal;
+      timeoutMs: number;
+      /** The request's `proxy=`: the run's Chromium goes out through it. */
+      proxy?: ProxySpec | null;
+    },
+  ): Promise<Record<string, unknown> | string> {
+    using _place = await this.admission.enter();
     const entry = { stop: () => {} };
-    active.add(entry);
+    this.#active.add(entry);
     let egress: EgressLease | null = null;
     try {
       signal.throwIfAborted();
-      const executablePath = await findChromium(options.chromiumPath);
-      egress = await options.egress(proxy ?? null);
+      const executablePath = await findChromium(this.#chromiumPath);
+      egress = await this.#egress(proxy ?? null);
       const { preset, output, ...settings } = wanted;
       const job: LighthouseJob = {
         url,
@@ -100,68 +97,89 @@ export function createLighthouse(options: {
       signal.throwIfAborted();
       const args = await pipedChromiumArgs(egress.port);
       signal.throwIfAborted();
-      return await new Promise<Record<string, unknown> | string>((resolve, reject) => {
-        const worker = new Worker(WORKER_URL, { type: "module" });
-        let finished = false;
-        // Made and started on this thread, with nothing awaited in between: whatever ends the
-        // run from here on knows the pid and the profile folder.
-        const chromium = spawnPipedChromium({
-          executablePath,
-          args,
-          userDataDir: Deno.makeTempDirSync({ prefix: "linkpeek-chromium-" }),
-          onData: (chunk) => {
-            if (!finished) worker.postMessage({ type: "cdp", chunk }, [chunk.buffer]);
-          },
-          onExit: () => {
-            if (!finished) worker.postMessage({ type: "closed" });
-          },
-        });
-        const finish = () => {
-          finished = true;
-          signal.removeEventListener("abort", abort);
-          worker.terminate();
-          void chromium.kill();
-          active.delete(entry);
-        };
-        entry.stop = () => {
-          finish();
-          reject(new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing."));
-        };
-        const abort = () => {
-          finish();
-          reject(signal.reason);
-        };
-        signal.addEventListener("abort", abort, { once: true });
-        worker.onmessage = (event: MessageEvent<LighthouseMessage>) => {
-          const message = event.data;
-          if (message.type === "cdp") return chromium.send(message.message);
-          finish();
-          if (message.type === "done") resolve(message.report);
-          else reject(workerError(message, url));
-        };
-        worker.onerror = (event) => {
-          event.preventDefault();
-          finish();
-          log.warn("lighthouse worker failed", { error: event.message });
-          reject(new ApiError("EFATAL", `Lighthouse could not audit "${url}".`));
-        };
-        worker.postMessage({ type: "job", job } satisfies LighthouseInput);
-      });
+      return await this.#audit({ job, executablePath, args, signal, entry });
     } finally {
-      active.delete(entry);
+      this.#active.delete(entry);
       egress?.release();
     }
-  };
+  }
 
-  return {
-    run,
-    running: () => admission.state().running,
-    admission,
-    async close() {
-      for (const entry of [...active]) entry.stop();
-      await admission.close();
-    },
-  };
+  /** Runs in progress now. */
+  running(): number {
+    return this.admission.state().running;
+  }
+
+  /** Ends every run in progress. */
+  async close(): Promise<void> {
+    for (const entry of [...this.#active]) entry.stop();
+    await this.admission.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** One run's Worker and its Chromium, until the report, a failure, the signal or close(). */
+  #audit({ job, executablePath, args, signal, entry }: {
+    job: LighthouseJob;
+    executablePath: string;
+    args: string[];
+    signal: AbortSignal;
+    entry: { stop: () => void };
+  }): Promise<Record<string, unknown> | string> {
+    const { url } = job;
+    return new Promise<Record<string, unknown> | string>((resolve, reject) => {
+      const worker = new Worker(WORKER_URL, { type: "module" });
+      let finished = false;
+      // Made and started on this thread, with nothing awaited in between: whatever ends the
+      // run from here on knows the pid and the profile folder.
+      const chromium = spawnPipedChromium({
+        executablePath,
+        args,
+        userDataDir: Deno.makeTempDirSync({ prefix: "linkpeek-chromium-" }),
+        onData: (chunk) => {
+          if (!finished) worker.postMessage({ type: "cdp", chunk }, [chunk.buffer]);
+        },
+        onExit: () => {
+          if (!finished) worker.postMessage({ type: "closed" });
+        },
+      });
+      const finish = () => {
+        finished = true;
+        signal.removeEventListener("abort", abort);
+        worker.terminate();
+        void chromium.kill();
+        this.#active.delete(entry);
+      };
+      entry.stop = () => {
+        finish();
+        reject(stopped());
+      };
+      const abort = () => {
+        finish();
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", abort, { once: true });
+      worker.onmessage = (event: MessageEvent<LighthouseMessage>) => {
+        const message = event.data;
+        if (message.type === "cdp") return chromium.send(message.message);
+        finish();
+        if (message.type === "done") resolve(message.report);
+        else reject(workerError(message, url));
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        finish();
+        log.warn("lighthouse worker failed", { error: event.message });
+        reject(new ApiError("EFATAL", `Lighthouse could not audit "${url}".`));
+      };
+      worker.postMessage({ type: "job", job } satisfies LighthouseInput);
+    });
+  }
+}
+
+function stopped(): ApiError {
+  return new ApiError("EBROWSER", "Lighthouse was stopped: the service is closing.");
 }
 
 function workerError(message: { code: string; message: string }, url: string): ApiError {

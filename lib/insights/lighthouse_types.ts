@@ -1,4 +1,4 @@
-/** What the Lighthouse Worker is asked and what it answers (createLighthouse). */
+/** What the Lighthouse Worker is asked and what it answers (LighthouseRunner). */
 
 export const LIGHTHOUSE_CATEGORIES = [
   "performance",

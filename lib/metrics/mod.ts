@@ -9,15 +9,9 @@ import { REFUSAL_KINDS, REFUSAL_STAGES, refusalCount } from "../guard/refusal.ts
 import { eventLoopDelay } from "./event_loop.ts";
 import { Exposition, Histogram, type Labels } from "./exposition.ts";
 import { maxFds, NO_TREE, openFds, processTree } from "./process.ts";
+import { ProcReader } from "../util/proc_reader.ts";
 
 const BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-
-export interface Metrics {
-  request(labels: { plan: string; status: number; code: string }, seconds: number): void;
-  cache(status: string): void;
-  fetchBytes(bytes: number): void;
-  render(state: { browser: BrowserStats }): Promise<string>;
-}
 
 /** Counts by label set; the hot path builds a short id, labels are rendered only on scrape. */
 class LabelledCounter {
@@ -51,14 +45,18 @@ function* refusalSamples(): Iterable<[Labels, number]> {
 }
 
 /** Process-wide series: memory, CPU, descriptors, event-loop delay, Chromium's processes. */
-async function runtime(out: Exposition, browserPid: number | null): Promise<void> {
+async function runtime(
+  out: Exposition,
+  proc: ProcReader,
+  browserPid: number | null,
+): Promise<void> {
   const memory = Deno.memoryUsage();
   const cpu = process.cpuUsage();
   // Descriptors first, alone: the other readers open files of their own while they run.
-  const open = await openFds();
+  const open = await openFds(proc);
   const [max, browser] = await Promise.all([
-    maxFds(),
-    browserPid === null ? NO_TREE : processTree(browserPid),
+    maxFds(proc),
+    browserPid === null ? NO_TREE : processTree(proc, browserPid),
   ]);
   out
     .one("process_resident_memory_bytes", {
@@ -132,87 +130,110 @@ async function runtime(out: Exposition, browserPid: number | null): Promise<void
   }
 }
 
-export function createMetrics(): Metrics {
-  const requests = new LabelledCounter();
-  const cacheLookups = new LabelledCounter();
-  const latency = new Histogram(BUCKETS);
-  let bytes = 0;
-  eventLoopDelay(); // start sampling now, not at the first scrape
+/** The service's counters, updated by requests and rendered on each scrape of /metrics. */
+export class Metrics implements AsyncDisposable {
+  /** Reads this process's and Chromium's figures on each scrape. */
+  readonly #proc = new ProcReader();
+  readonly #requests = new LabelledCounter();
+  readonly #cacheLookups = new LabelledCounter();
+  readonly #latency = new Histogram(BUCKETS);
+  #bytes = 0;
 
-  return {
-    request(labels, seconds) {
-      requests.add(`${labels.plan}|${labels.status}|${labels.code}`, () => ({ ...labels }));
-      latency.observe(seconds);
-    },
-    cache(status) {
-      cacheLookups.add(status, () => ({ status }));
-    },
-    fetchBytes(n) {
-      bytes += n;
-    },
-    async render({ browser }) {
-      const hits = cacheLookups.get("HIT") + cacheLookups.get("STALE");
-      const lookups = cacheLookups.total();
-      const out = new Exposition()
-        .family("linkpeek_requests_total", {
-          type: "counter",
-          help: "API requests by plan, HTTP status and error code (empty for a success).",
-          samples: requests.samples(),
-        })
-        .histogram("linkpeek_request_duration_seconds", "API request latency in seconds.", latency)
-        .family("linkpeek_cache_lookups_total", {
-          type: "counter",
-          help: "Response cache lookups by result.",
-          samples: cacheLookups.samples(),
-        })
-        .one("linkpeek_cache_hit_ratio", {
-          type: "gauge",
-          help: "Hits (fresh or stale) over lookups since the start.",
-          value: lookups ? hits / lookups : 0,
-        })
-        .one("linkpeek_fetch_bytes_total", {
-          type: "counter",
-          help: "Body bytes read from targets.",
-          value: bytes,
-        })
-        .family("linkpeek_guard_refusals_total", {
-          type: "counter",
-          help: "Targets the address guard refused, by kind of address and by stage " +
-            "(a fetch's first hop, a redirect hop, the browser).",
-          samples: refusalSamples(),
-        })
-        .one("linkpeek_browser_pages_in_use", {
-          type: "gauge",
-          help: "Browser pages serving a visit now.",
-          value: browser.inUse,
-        })
-        .one("linkpeek_browser_queue_length", {
-          type: "gauge",
-          help: "Visits waiting for a browser page.",
-          value: browser.queued,
-        })
-        .one("linkpeek_browser_contexts", {
-          type: "gauge",
-          help: "Incognito contexts open now, one per visit under way (0 when idle: none leaked).",
-          value: browser.contexts,
-        })
-        .one("linkpeek_browser_pages_capacity", {
-          type: "gauge",
-          help: "Browser pages open at once at most (BROWSER_PAGES).",
-          value: browser.maxPages,
-        })
-        .one("linkpeek_browser_queue_capacity", {
-          type: "gauge",
-          help: "Visits that may wait for a page (BROWSER_QUEUE); one more is EBUSY.",
-          value: browser.maxQueue,
-        })
-        .one("linkpeek_browser_launches_total", {
-          type: "counter",
-          help: "Chromium launches, relaunches after a crash included.",
-          value: browser.launches,
-        });
-      await runtime(out, browser.pid);
-      return out.text();
-    },
-  };
+  constructor() {
+    eventLoopDelay(); // start sampling now, not at the first scrape
+  }
+
+  /** One API request answered. */
+  request(labels: { plan: string; status: number; code: string }, seconds: number): void {
+    this.#requests.add(`${labels.plan}|${labels.status}|${labels.code}`, () => ({ ...labels }));
+    this.#latency.observe(seconds);
+  }
+
+  /** One response cache lookup and its result. */
+  cache(status: string): void {
+    this.#cacheLookups.add(status, () => ({ status }));
+  }
+
+  /** Body bytes read from a target. */
+  fetchBytes(bytes: number): void {
+    this.#bytes += bytes;
+  }
+
+  /** Every series in text exposition format 0.0.4. */
+  async render({ browser }: { browser: BrowserStats }): Promise<string> {
+    const hits = this.#cacheLookups.get("HIT") + this.#cacheLookups.get("STALE");
+    const lookups = this.#cacheLookups.total();
+    const out = new Exposition()
+      .family("linkpeek_requests_total", {
+        type: "counter",
+        help: "API requests by plan, HTTP status and error code (empty for a success).",
+        samples: this.#requests.samples(),
+      })
+      .histogram(
+        "linkpeek_request_duration_seconds",
+        "API request latency in seconds.",
+        this.#latency,
+      )
+      .family("linkpeek_cache_lookups_total", {
+        type: "counter",
+        help: "Response cache lookups by result.",
+        samples: this.#cacheLookups.samples(),
+      })
+      .one("linkpeek_cache_hit_ratio", {
+        type: "gauge",
+        help: "Hits (fresh or stale) over lookups since the start.",
+        value: lookups ? hits / lookups : 0,
+      })
+      .one("linkpeek_fetch_bytes_total", {
+        type: "counter",
+        help: "Body bytes read from targets.",
+        value: this.#bytes,
+      })
+      .family("linkpeek_guard_refusals_total", {
+        type: "counter",
+        help: "Targets the address guard refused, by kind of address and by stage " +
+          "(a fetch's first hop, a redirect hop, the browser).",
+        samples: refusalSamples(),
+      })
+      .one("linkpeek_browser_pages_in_use", {
+        type: "gauge",
+        help: "Browser pages serving a visit now.",
+        value: browser.inUse,
+      })
+      .one("linkpeek_browser_queue_length", {
+        type: "gauge",
+        help: "Visits waiting for a browser page.",
+        value: browser.queued,
+      })
+      .one("linkpeek_browser_contexts", {
+        type: "gauge",
+        help: "Incognito contexts open now, one per visit under way (0 when idle: none leaked).",
+        value: browser.contexts,
+      })
+      .one("linkpeek_browser_pages_capacity", {
+        type: "gauge",
+        help: "Browser pages open at once at most (BROWSER_PAGES).",
+        value: browser.maxPages,
+      })
+      .one("linkpeek_browser_queue_capacity", {
+        type: "gauge",
+        help: "Visits that may wait for a page (BROWSER_QUEUE); one more is EBUSY.",
+        value: browser.maxQueue,
+      })
+      .one("linkpeek_browser_launches_total", {
+        type: "counter",
+        help: "Chromium launches, relaunches after a crash included.",
+        value: browser.launches,
+      });
+    await runtime(out, this.#proc, browser.pid);
+    return out.text();
+  }
+
+  async close(): Promise<void> {
+    await this.#proc.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
 }

@@ -1,83 +1,21 @@
 /**
  * What Linux's /proc tells about this process (open and allowed file descriptors) and about the
- * browser's process tree (how many processes, their resident memory). Every reader answers null
- * where /proc cannot be read (another OS, a sandbox), and /metrics leaves that series out.
- *
- * Deno refuses every path under /proc unless all of its permissions are granted (`--allow-all`:
- * even `--allow-read=/proc` is refused with NotCapable, "Requires all access"), and
- * `deno task start` grants fewer. It does grant spawning, so where a direct read is refused
- * (once; the answer is remembered) `ls` and `cat` read /proc instead. Their descriptors (a
- * pipe, a pidfd) are then counted in process_open_fds too, as a direct listing counts its own.
+ * browser's process tree (how many processes, their resident memory), read by a ProcReader
+ * (which works under `deno task start`'s flags too). Every reader answers null where /proc
+ * cannot be read (another OS, a sandbox), and /metrics leaves that series out. When the
+ * ProcReader reads through its shell, that shell's descriptors are not this process's; the
+ * pipes to it are, and are counted in process_open_fds as a direct listing counts its own.
  */
+import type { ProcReader } from "../util/proc_reader.ts";
 
-/** False once Deno refused a /proc read for want of --allow-all. */
-let direct = true;
-
-function refused(error: unknown): boolean {
-  if (!(error instanceof Deno.errors.NotCapable)) return false;
-  direct = false;
-  return true;
-}
-
-const decoder = new TextDecoder();
-
-/** What `command` printed, or null when it could not run or printed nothing. */
-async function outputOf(command: string, args: string[]): Promise<string | null> {
-  try {
-    const { stdout } = await new Deno.Command(command, {
-      args,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    // A file that vanished mid-read makes the exit status non-zero: the rest still counts.
-    return stdout.length ? decoder.decode(stdout) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Names in a /proc directory, or null when it cannot be listed. */
-async function listing(dir: string): Promise<string[] | null> {
-  if (direct) {
-    try {
-      const names: string[] = [];
-      for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-      return names;
-    } catch (error) {
-      if (!refused(error)) return null;
-    }
-  }
-  const text = await outputOf("ls", ["-1", "-U", dir]);
-  return text === null ? null : text.split("\n").filter(Boolean);
-}
-
-/** The files' texts one after the other; files that cannot be read (gone) are left out. */
-async function contents(paths: string[]): Promise<string> {
-  if (direct) {
-    try {
-      const texts = await Promise.all(paths.map((path) =>
-        Deno.readTextFile(path).catch((error) => {
-          if (error instanceof Deno.errors.NotCapable) throw error;
-          return "";
-        })
-      ));
-      return texts.join("");
-    } catch (error) {
-      if (!refused(error)) return "";
-    }
-  }
-  return await outputOf("cat", paths) ?? "";
-}
-
-/** Entries of this process's fd directory (the listing's own descriptors included). */
-export async function openFds(): Promise<number | null> {
-  return (await listing(`/proc/${Deno.pid}/fd`))?.length ?? null;
+/** Entries of this process's fd directory (the reader's own descriptors included). */
+export async function openFds(proc: ProcReader): Promise<number | null> {
+  return (await proc.list(`/proc/${Deno.pid}/fd`))?.length ?? null;
 }
 
 /** The soft limit on open files, from /proc/<pid>/limits. */
-export async function maxFds(): Promise<number | null> {
-  const limits = await contents([`/proc/${Deno.pid}/limits`]);
+export async function maxFds(proc: ProcReader): Promise<number | null> {
+  const limits = await proc.read([`/proc/${Deno.pid}/limits`]);
   const line = limits.split("\n").find((l) => l.startsWith("Max open files"));
   const soft = line?.slice("Max open files".length).trim().split(/\s+/)[0];
   return soft && /^\d+$/.test(soft) ? Number(soft) : null;
@@ -117,12 +55,12 @@ export interface ProcessTree {
 export const NO_TREE: ProcessTree = { processes: 0, residentBytes: 0, proportionalBytes: 0 };
 
 /** `pid` and all its descendants, found from every process's parent in /proc. */
-export async function processTree(pid: number): Promise<ProcessTree | null> {
-  const names = await listing("/proc");
+export async function processTree(proc: ProcReader, pid: number): Promise<ProcessTree | null> {
+  const names = await proc.list("/proc");
   if (names === null) return null;
   const pids = names.filter((name) => /^\d+$/.test(name));
   // Processes that exited since the listing are left out.
-  const stats = await contents(pids.map((p) => `/proc/${p}/stat`));
+  const stats = await proc.read(pids.map((p) => `/proc/${p}/stat`));
   const children = new Map<number, number[]>();
   let rootAlive = false;
   for (const [child, parent] of parents(stats)) {
@@ -135,7 +73,7 @@ export async function processTree(pid: number): Promise<ProcessTree | null> {
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
   // Rss and Pss are summed over the tree: a zombie or a process gone adds nothing.
-  const rollups = await contents(tree.map((p) => `/proc/${p}/smaps_rollup`));
+  const rollups = await proc.read(tree.map((p) => `/proc/${p}/smaps_rollup`));
   return {
     processes: tree.length,
     residentBytes: sumKb(rollups, "Rss"),

@@ -49,7 +49,7 @@ function decompress(alias: string, payload: string): string {
  * A package the code loads (`require("cheerio")`, `require('lodash@4')`, `import("npm:x")`),
  * or null. Microlink installs npm packages at run time; linkpeek downloads nothing while it
  * runs and its sandbox may not read a file, so such code is refused up front rather than left
- * to fail with "require is not defined". An `import()` of a URL is not one: code for the page
+ * to fail with "require is not defined". A dynamic import of a URL is not one: code for the page
  * (`page.evaluate(() => import("https://..."))`) may load modules there.
  */
 export function requiredModule(source: string): string | null {

@@ -3,13 +3,12 @@ import type { Fetcher } from "../fetch/types.ts";
 import { GuardedFetcher, type NetworkHooks } from "../fetch/mod.ts";
 import type { Store } from "../store/types.ts";
 import { openStore } from "../store/mod.ts";
-import type { BrowserPool } from "../browser/types.ts";
-import { createBrowser } from "../browser/mod.ts";
+import { BrowserPool } from "../browser/mod.ts";
 import type { VisitTimings } from "../browser/visit_timings.ts";
-import { createMetrics, type Metrics } from "../metrics/mod.ts";
+import { Metrics } from "../metrics/mod.ts";
 import { DomWorkers } from "../extract/dom/workers.ts";
 import { DocumentWorkers } from "../documents/workers.ts";
-import { createLighthouse, type LighthouseRunner } from "../insights/lighthouse.ts";
+import { LighthouseRunner } from "../insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "../insights/technologies.ts";
 import type { AdmissionPool } from "../util/admission.ts";
 import { paletteAdmission } from "../media/palette_async.ts";
@@ -57,11 +56,11 @@ export interface ServiceHooks extends NetworkHooks {
 export async function createServices(config: Config, hooks: ServiceHooks = {}): Promise<Services> {
   const fetcher = new GuardedFetcher({ config, network: hooks });
   const store = await openStore(config);
-  const browser = createBrowser({ config, fetcher, onVisit: hooks.onVisit });
-  const metrics = createMetrics();
+  const browser = new BrowserPool({ config, fetcher, onVisit: hooks.onVisit });
+  const metrics = new Metrics();
   const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
   const documents = new DocumentWorkers({ heapMb: config.documentHeapMb });
-  const lighthouse = createLighthouse({
+  const lighthouse = new LighthouseRunner({
     chromiumPath: config.chromiumPath,
     egress: async (proxy) => {
       if (!proxy) return { port: await browser.egressPort(), release: () => {} };
@@ -99,6 +98,7 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
       await documents.close();
       await browser.close();
       await store.close();
+      await metrics.close();
     },
   };
 }

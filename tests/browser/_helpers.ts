@@ -8,8 +8,7 @@ import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import type { Config } from "../../lib/config/mod.ts";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
-import { createBrowser } from "../../lib/browser/mod.ts";
-import type { BrowserPool } from "../../lib/browser/types.ts";
+import { BrowserPool } from "../../lib/browser/mod.ts";
 
 /** Where the tests expect Chromium: CHROMIUM_PATH, else the binary Debian's package installs. */
 export const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/lib/chromium/chromium";
@@ -58,7 +57,7 @@ export function poolFor(
   options: { maxPages?: number; maxQueue?: number } = {},
 ): BrowserPool {
   requireChromium();
-  return createBrowser({ config, fetcher: new GuardedFetcher({ config }), ...options });
+  return new BrowserPool({ config, fetcher: new GuardedFetcher({ config }), ...options });
 }
 
 export interface Decoded {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
-import { createBrowser } from "../../lib/browser/mod.ts";
+import { BrowserPool } from "../../lib/browser/mod.ts";
 import type { VisitOptions } from "../../lib/browser/types.ts";
 import { decode, requireChromium } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
@@ -81,7 +81,7 @@ Deno.test("adblock rejects the consent dialog, blocks ad requests and hides ad s
   const resolver = (host: string) =>
     names.has(host) ? Promise.resolve(["127.0.0.1"]) : Promise.reject(new Error("no such name"));
   const fetcher = new GuardedFetcher({ config, network: { resolver } });
-  await using pool = createBrowser({ config, fetcher });
+  await using pool = new BrowserPool({ config, fetcher });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;
   const shoot = async (options: VisitOptions) => {
     // At 1x: the pixels read below are the page's CSS coordinates.
@@ -124,7 +124,7 @@ Deno.test("adblock: the page cannot reach autoconsent's channel; pages without a
   const config = testConfig({ trustPorts: [fixture.port] });
   const resolver = () => Promise.resolve(["127.0.0.1"]);
   const fetcher = new GuardedFetcher({ config, network: { resolver } });
-  await using pool = createBrowser({ config, fetcher });
+  await using pool = new BrowserPool({ config, fetcher });
   const url = `http://${PAGE_HOST}:${fixture.port}/`;
 
   await t.step("the bridge lives in an isolated world only", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../../lib/util/errors.ts";
-import { createBrowser } from "../../lib/browser/mod.ts";
+import { BrowserPool } from "../../lib/browser/mod.ts";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { poolFor } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
@@ -191,7 +191,7 @@ Deno.test("visit() relaunches Chromium after it is killed, leaving no zombie", a
 Deno.test("visit() without a Chromium binary is EBROWSER at request time", async () => {
   const config = testConfig({ trustPorts: [], env: { CHROMIUM_PATH: "/nonexistent/chromium" } });
   // Creating the pool must not fail: only a request finds out.
-  await using pool = createBrowser({ config, fetcher: new GuardedFetcher({ config }) });
+  await using pool = new BrowserPool({ config, fetcher: new GuardedFetcher({ config }) });
   assert.equal(await pool.ready(), false);
   await assert.rejects(pool.visit("http://example.invalid/"), (error: unknown) => {
     assert.ok(error instanceof ApiError);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DENIED_HEADER, startProxy } from "../../lib/browser/proxy_server.ts";
-import { createBrowser } from "../../lib/browser/mod.ts";
+import { BrowserPool } from "../../lib/browser/mod.ts";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { requireChromium, startCanary } from "./_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
@@ -114,7 +114,7 @@ Deno.test("startProxy() closes both sockets of every finished request (no descri
   assert.equal(proxy.open(), 0);
 });
 
-Deno.test("createBrowser() registers its proxy port so even trusted loopback cannot reach it", async () => {
+Deno.test("BrowserPool registers its proxy port so even trusted loopback cannot reach it", async () => {
   await using site = serve({ "/": () => html("<p>ok</p>") });
   // Every loopback port trusted: only the own-port rule stands between a page and the proxy.
   const config = testConfig({ trustPorts: [site.port] });
@@ -122,7 +122,7 @@ Deno.test("createBrowser() registers its proxy port so even trusted loopback can
   const before = [...config.ownPorts];
   requireChromium();
   const fetcher = new GuardedFetcher({ config });
-  await using pool = createBrowser({ config, fetcher });
+  await using pool = new BrowserPool({ config, fetcher });
   assert.equal(await pool.ready(), true);
   const [proxyPort] = fetcher.ownPorts;
   assert.ok(proxyPort, "the proxy port was added to the fetcher's own ports");

@@ -9,7 +9,7 @@ import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import type { NetworkHooks } from "../../lib/guard/types.ts";
 import { parseProxy, type ProxySpec } from "../../lib/fetch/proxy_client.ts";
 import { ApiError } from "../../lib/util/errors.ts";
-import { createBrowser } from "../../lib/browser/mod.ts";
+import { BrowserPool } from "../../lib/browser/mod.ts";
 import { certsFor } from "../extract/_certs.ts";
 import { serve, tableResolver, testConfig } from "../_fixtures.ts";
 import { type RunningProxy, startSquid, startTinyproxy } from "./_proxies.ts";
@@ -187,7 +187,7 @@ Deno.test("the browser's traffic leaves through the request's proxy", async () =
   await using plain = target();
   await using tiny = await startTinyproxy({ user: "ada", password: "s3cret" });
   const config = configFor([plain.port, tiny.port]);
-  await using pool = createBrowser({ config, fetcher: new GuardedFetcher({ config, network }) });
+  await using pool = new BrowserPool({ config, fetcher: new GuardedFetcher({ config, network }) });
   const result = await pool.visit(`http://${SITE}:${plain.port}/page`, {
     html: true,
     proxy: proxyOf(tiny.url),

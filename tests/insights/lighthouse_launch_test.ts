@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ApiError } from "../../lib/util/errors.ts";
-import { createLighthouse } from "../../lib/insights/lighthouse.ts";
+import { LighthouseRunner } from "../../lib/insights/lighthouse.ts";
 import { CHROMIUM, poolFor } from "../browser/_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
 
@@ -60,7 +60,7 @@ Deno.test("a Lighthouse run ended while its Chromium starts leaves no process an
   Deno.chmodSync(gate, 0o755);
   await using target = serve({ "/": () => html("<title>Audited</title><p>audited</p>") });
   await using pool = poolFor(testConfig({ trustPorts: [target.port] }));
-  const lighthouse = createLighthouse({
+  const lighthouse = new LighthouseRunner({
     chromiumPath: gate,
     egress: async () => ({ port: await pool.egressPort(), release: () => {} }),
     maxRuns: 1,

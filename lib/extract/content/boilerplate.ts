@@ -36,6 +36,33 @@ const CHROME_LINE = new RegExp(
     "(?:leave|post|write|add) a (?:comment|reply)",
     "(?:previous|next) (?:article|post|story)",
     "back to top",
+    "listen to (?:this|the) (?:article|story|podcast)",
+    "your browser does not support",
+    "rate this (?:article|post|story)",
+    "(?:like|share) this:?$|like loading",
+    "loading\\.{0,3}$|wird geladen|chargement",
+    "disclaimer\\s*:",
+    "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
+    "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
+    "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
+    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura)\\s*:?",
+    "(?:top|nach oben|haut de page|volver arriba)$",
+    // Calls to act, alone on their line or button.
+    "(?:learn|see|find out|discover|show|load|view) (?:more|all)$|get started$|shop now|buy now",
+    "already (?:have an account|a (?:member|subscriber))",
+    "follow .{0,40}\\b(?:on|auf|en|sur|w) (?:twitter|facebook|instagram|x|linkedin|tiktok|youtube)",
+    "download (?:the|our) .{0,40}\\bapps?\\b",
+    "(?:hazte|sé|become a|werde|devenez) (?:miembro|socio|member|mitglied|membre)",
+    "(?:comments are|kommentare sind|les commentaires sont) (?:closed|geschlossen|fermés)",
+    "you must be logged in|sie müssen (?:sich )?(?:eingeloggt|angemeldet|einloggen|registriert)",
+    "this (?:post|story|article) (?:has been|was) updated|this (?:entry|post) was posted|(?:dieser |der )?beitrag wurde (?:am|von|in)",
+    "last (?:modified|reviewed|edited)|zuletzt (?:geändert|aktualisiert)|date last reviewed",
+    "zum weiterlesen|weiterführende (?:links|artikel)|puedes ver|mira\\s*:|ver (?:también|más)\\s*:",
+    "ten tekst przeczytasz|materiał chroniony prawem|wszelkie prawa zastrzeżone",
+    "alle rechte vorbehalten|tous droits réservés|todos los derechos reservados",
+    // Forum software's labels around posts (XenForo, vBulletin, phpBB, Discourse).
+    "thread starter|start date|reaction score|thread tools|display modes|search forums",
+    "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
     "lesen sie (?:auch|mehr|hier)|weiterlesen|mehr zum thema|auch interessant",
@@ -53,10 +80,106 @@ const CHROME_LINE = new RegExp(
 
 /** A byline: "By Jane Doe", "Von Hans Müller", "Por ...", short and with a name after it. */
 const BYLINE =
-  /^(?:by|von|por|par|di|door|przez)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}\b/u;
+  /^(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
 
-/** Whether a short block's text reads as chrome. */
-export function isChromeText(text: string): boolean {
+/**
+ * A line that is only a date (and time): "June 13, 2025", "8/1/2025", "Mittwoch, 3. März
+ * 2021, 10:30 Uhr". Months and weekdays in the corpus's languages, abbreviated or not.
+ */
+const DATE_WORD =
+  "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|" +
+  "okt|dez|janv|févr|fév|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|enero|febrero|marzo|" +
+  "abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|[a-zäéûíóúçñ]+(?:day|tag|" +
+  "di|dì)|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|" +
+  "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
+  "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
+  "modified|aktualisiert|veröffentlicht|stand|mis à jour|publié|actualizado|publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
+const DATE_LINE = new RegExp(
+  `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
+  "iu",
+);
+
+/** Whether a line of any length opens with chrome words ("Read more:", "Related:"). */
+export function startsAsChrome(text: string): boolean {
+  return CHROME_LINE.test(text);
+}
+
+/** Whether a short block's text reads as chrome (with `bylines`, "By Jane Doe" too). */
+export function isChromeText(text: string, bylines = true): boolean {
   if (!text || text.length > SHORT_BLOCK) return false;
-  return CHROME_LINE.test(text) || (text.length < 80 && BYLINE.test(text));
+  if (CHROME_LINE.test(text)) return true;
+  return bylines && text.length < 80 && BYLINE.test(text);
+}
+
+/** A whole date written in numbers: 8/1/2025, 2025-08-01, 01.08.25. */
+const NUMERIC_DATE = /\d{1,4}([./-])\d{1,2}\1\d{2,4}/;
+const NAMED = /\p{L}{3}/u;
+
+/**
+ * Whether a line holds a date (and time) and nothing else: a named month or day, or a whole
+ * numeric date (a section number "4.4.1" or a score "11-10" is none).
+ */
+export function isDateLine(text: string): boolean {
+  if (text.length > 60 || !/\d/.test(text)) return false;
+  return (NAMED.test(text) || NUMERIC_DATE.test(text)) && DATE_LINE.test(text);
+}
+
+/**
+ * Names of a block of chrome when they head it: "Related posts", "More from ...", "Most
+ * popular", "Recommended for you", "Comments", "Tags". A container whose first line is one of
+ * these is that block, whatever else it holds.
+ */
+const SECTION_HEAD = new RegExp(
+  "^(?:" + [
+    "related\\b",
+    "(?:you (?:may|might) (?:also )?(?:like|enjoy|be interested))",
+    "(?:more|latest|top|popular|trending|recommended|recent|other|similar|further|related) " +
+    "(?:from|on|in|stories|news|articles?|posts?|reads?|reading|videos?|like this|" +
+    "headlines|content|coverage|links|topics|guides|resources)\\b",
+    "(?:most (?:popular|read|viewed|shared|commented|recent))",
+    "(?:popular|trending|recommended|recent posts|latest|top stories|editor'?s picks)\\s*:?$",
+    "(?:(?:don'?t|do not) miss|also read|read (?:more|next|also)|see also|what to read next)",
+    "(?:comments?|leave a (?:comment|reply)|join the conversation)",
+    "(?:tags?|filed under|share (?:this|the)|follow us|about the author)\\b",
+    "(?:lesen sie (?:auch|mehr)|mehr zum thema|auch interessant|weitere (?:artikel|beiträge|" +
+    "nachrichten|themen)|das könnte sie|empfehlungen|meistgelesen|kommentare|ähnliche)",
+    "(?:à lire aussi|lire aussi|sur le même sujet|articles? (?:similaires|liés|récents)|" +
+    "les plus lus|commentaires)",
+    "(?:noticias relacionadas|(?:artículos|notas) relacionad[ao]s|te puede interesar|lo más " +
+    "(?:leído|visto)|más (?:noticias|leídas)|comentarios|leia (?:também|mais))",
+    "(?:czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|najczęściej|" +
+    "powiązane|komentarze|polecane)",
+  ].join("|") + ")(?![\\p{L}\\p{N}])",
+  "iu",
+);
+
+/** Whether the first line of a block names it as chrome. */
+export function isChromeHeading(text: string): boolean {
+  return text.length <= 60 && SECTION_HEAD.test(text);
+}
+
+/**
+ * Appeals a line makes anywhere in it, not only at its start: to subscribe to a newsletter,
+ * support the journalism, become a member, get the app, follow the site. A line that makes one
+ * (short enough to be no paragraph of the story) is the publisher's, not the author's.
+ */
+const APPEAL = new RegExp(
+  [
+    "(?:sign up|subscribe|register) (?:for|to) (?:our|the) (?:free )?(?:daily |weekly )?newsletters?",
+    "support (?:our|independent|quality|local) (?:journalism|reporting|newsroom)",
+    "become a (?:member|subscriber|patron|supporter)\\b",
+    "download (?:the|our) [^.]{0,40}\\bapps?\\b",
+    "follow (?:us|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
+    "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
+    "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
+  ].join("|"),
+  "iu",
+);
+
+/** Longest line read for an appeal anywhere in it. */
+export const APPEAL_LINE = 320;
+
+/** Whether a line (at most APPEAL_LINE characters) makes one of the publisher's appeals. */
+export function isAppeal(text: string): boolean {
+  return text.length <= APPEAL_LINE && APPEAL.test(text);
 }

@@ -81,8 +81,10 @@ export function extractMainContent(doc: Document): AnyNode {
     if (bare.kept > best.kept * 2) best = bare;
   }
   removeAll(best.drop);
-  if (best.roots.length === 1) return best.roots[0]!;
-  return adopt(new Element("div", {}), best.roots);
+  // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
+  const roots = best.roots.filter((root) => !best.drop.has(root));
+  if (roots.length === 1) return roots[0]!;
+  return adopt(new Element("div", {}), roots);
 }
 
 /**

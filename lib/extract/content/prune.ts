@@ -3,11 +3,20 @@
  * boilerplate rules remove, decided top-down from the page's counts (no element's text is
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
-import type { Element } from "domhandler";
-import { textOf, walkElements } from "../dom/mod.ts";
+import type { ChildNode, Element } from "domhandler";
+import { select, textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
-import { isChromeText, SHORT_BLOCK } from "./boilerplate.ts";
-import { linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
+import {
+  APPEAL_LINE,
+  isAppeal,
+  isChromeHeading,
+  isChromeText,
+  isDateLine,
+  SHORT_BLOCK,
+  startsAsChrome,
+} from "./boilerplate.ts";
+import { pageTitles, repeatsTitle } from "./headline.ts";
+import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
 
 /** Never content inside an article. */
@@ -22,6 +31,25 @@ const CHROME_TAGS = new Set([
   "menu",
   "dialog",
 ]);
+/** Inline elements: a part of a line, not a line. */
+const INLINE = new Set(
+  ("span time a em strong b i u s small big font abbr cite q mark sub sup ins del code tt")
+    .split(" "),
+);
+/** Lines of prose: one that is a link and nothing else points elsewhere. */
+const LINE_TAGS = new Set(["p"]);
+/** Table parts: a date or a name in a cell is data. */
+const CELLS = new Set(["table", "thead", "tbody", "tfoot", "tr", "td", "th"]);
+/** Blocks that a chrome heading names whole. */
+const SECTIONS = new Set(["div", "section", "aside", "ul", "ol", "dl", "header", "footer", "nav"]);
+/** Longest line read as a link to elsewhere when it opens with chrome words. */
+const LINKED_LINE_MAX = 400;
+/** Longer than this, a block headed as chrome is still content unless mostly links. */
+const SECTION_MAX = 2500;
+/** How deep a block's first line is looked for. */
+const LEAD_DEPTH = 4;
+/** Headings that may only repeat the page's title. */
+const TITLE_HEADINGS = new Set(["h1", "h2"]);
 /** Page furniture around a region. */
 const WIDE_CHROME = new Set(["header", "footer", "form"]);
 const CHROME_ROLES = new Set([
@@ -48,7 +76,38 @@ const CONDITIONAL = new Set([
   "header",
   "footer",
 ]);
+/** Words of a photo credit. */
+const CREDIT =
+  /©|\(c\)|\b(?:photo|foto|image|bild|picture|credit|courtesy|getty|reuters|afp|dpa|epa|shutterstock|istock)\b|\w\/\w/iu;
+/** Image formats of drawings (diagrams, charts, screenshots), not photos. */
+const DRAWING = /\.(?:png|svg|gif)(?:[?#\s]|$)/i;
+/** Longest text read as an image's caption. */
+const CAPTION_MAX = 300;
+const IMAGE_WORDS = new Set([
+  "img",
+  "image",
+  "images",
+  "imagen",
+  "photo",
+  "foto",
+  "bild",
+  "picture",
+  "pic",
+  "figure",
+  "thumbnail",
+]);
+/** Longest text read as a link's hover card. */
+const HOVER_MAX = 600;
+const HOVER_WORDS = new Set(["tooltip", "popover", "hovercard", "hover", "popup", "preview"]);
+const POSTER_WORDS = new Set(["details", "extras", "info", "stats", "title", "banner", "blurb"]);
+const SOCIAL = new Set(["twitter", "tweet", "instagram", "tiktok", "facebook", "fb"]);
+const EMBED_WORDS = new Set(["embed", "post", "media", "tweet", "video"]);
 const CAPTION_WORDS = new Set([
+  "dida",
+  "didascalia",
+  "legend",
+  "legende",
+  "bildunterschrift",
   "caption",
   "credit",
   "credits",
@@ -74,6 +133,8 @@ export interface PruneContext {
   wide: boolean;
   /** Only what no reader sees goes (the last resort when everything else kept nothing). */
   bare?: boolean;
+  /** Set once a heading repeating the page's title was kept. */
+  titleSeen?: boolean;
 }
 
 /** The elements of `roots` (and their subtrees) that are chrome. */
@@ -107,14 +168,70 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
   if (small && isUnlikely(el)) return true;
-  // A figure's own caption belongs to it (its credits and "1 of 4" go by their words below);
-  // captions elsewhere are gallery and photo furniture.
-  if (small && el.name !== "figcaption" && namedLikeCaption(el)) return true;
-  if (s.text <= SHORT_BLOCK && !readShort(el) && isChromeText(textOf(el))) return true;
+  // Captions and credits of images and galleries are no part of the body (no benchmark's
+  // body holds them); the images themselves stay.
+  if (small && namedLikeCaption(el)) return true;
+  if (!ctx.wide && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
+    return true;
+  }
+  if (small && isSocialEmbed(el)) return true;
+  if (small && isPosterDetails(el)) return true;
+  if (isHoverCard(el, s)) return true;
+  // The outermost short block is read, and each line (a block holding no other) again: a
+  // byline or a date inside a short header that is not chrome as a whole.
+  if (s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) && isChromeLine(el, ctx)) {
+    return true;
+  }
+  if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
+  if (!ctx.wide && s.text <= APPEAL_LINE && isLine(el, s) && isAppeal(textOf(el))) return true;
+  // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
+  // headline>", "Lesen Sie auch: ...".
+  if (
+    s.text > SHORT_BLOCK && s.text <= LINKED_LINE_MAX && linkDensity(s) >= 0.5 && isLine(el, s) &&
+    startsAsChrome(textOf(el))
+  ) {
+    return true;
+  }
+  if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
+  if (TITLE_HEADINGS.has(el.name) && s.text <= 300 && repeatsTitle(textOf(el), pageTitles(el))) {
+    // The first is the title line the views start with; a second only repeats it.
+    if (ctx.titleSeen) return true;
+    ctx.titleSeen = true;
+  }
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
     return conditionallyChrome(el, s, ctx);
   }
   return false;
+}
+
+/**
+ * A short block whose words are chrome. A date alone is chrome as a line of its own (an
+ * article's dateline), not inline in a longer block (a forum post's date beside its author).
+ */
+function isChromeLine(el: Element, ctx: PruneContext): boolean {
+  const text = textOf(el);
+  // Bylines and dates are chrome around one article, content in a listing of many.
+  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
+  return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
+}
+
+/** An inline element between blocks (or alone in its parent): read as a line of its own. */
+function standsAlone(el: Element): boolean {
+  return alone(el.prev, "prev") && alone(el.next, "next");
+}
+
+function alone(node: ChildNode | null, way: "prev" | "next"): boolean {
+  while (node && node.type === "text" && !/\S/.test((node as unknown as { data: string }).data)) {
+    node = node[way];
+  }
+  if (!node) return true;
+  if (node.type === "text") return false;
+  return "name" in node && (BLOCKS.has(node.name as string) || node.name === "br");
+}
+
+/** A block holding no other block: one line of the page. Lines never nest. */
+function isLine(el: Element, s: Stats): boolean {
+  return !s.hasBlock && !INLINE.has(el.name) && !CELLS.has(el.name);
 }
 
 /**
@@ -128,6 +245,120 @@ function readShort(el: Element): boolean {
   const seen = parent !== null && SHORT_READ.has(parent);
   SHORT_READ.add(el);
   return seen;
+}
+
+/**
+ * Whether `el` starts with a line naming it as chrome ("Related posts", "Most popular"): the
+ * first child holding text, then its first, a few levels down, until a line short enough to be
+ * a heading. Each element's children are scanned only up to the first with text.
+ */
+function headedAsChrome(el: Element, ctx: PruneContext): boolean {
+  const own = ctx.stats.of(el);
+  if (own.text > SECTION_MAX && linkDensity(own) < 0.3) return false;
+  let lead: Element | null = el;
+  for (let depth = 0; lead && depth < LEAD_DEPTH; depth++) {
+    lead = firstWithText(lead, ctx);
+    if (!lead) return false;
+    const s = ctx.stats.of(lead);
+    if (s.text <= 60) return s.text < ctx.stats.of(el).text && isChromeHeading(textOf(lead));
+  }
+  return false;
+}
+
+function firstWithText(el: Element, ctx: PruneContext): Element | null {
+  for (const child of el.children) {
+    if (child.type === "text" && /\S/.test((child as unknown as { data: string }).data)) {
+      return null;
+    }
+    if (!("name" in child)) continue;
+    const s = ctx.stats.of(child as Element);
+    if (s.text > 0 && !ctx.stats.hidden.has(child as Element)) return child as Element;
+  }
+  return null;
+}
+
+/**
+ * Text beside an image in a box made for it (a <figure>, or a block named as an image's):
+ * its caption or credit, however the box names it ("img-metadata", "dida", "imginline").
+ */
+function captionOfImage(el: Element, ctx: PruneContext): boolean {
+  if (el.name === "figcaption") return !explainsFigure(el);
+  const box = el.parent as Element | null;
+  if (!box || !("name" in box)) return false;
+  const s = ctx.stats.of(box);
+  if (s.images === 0 || s.text > CAPTION_MAX) return false;
+  // A card that is one link (a listing's entry) has a title, not a caption.
+  if (box.name === "a") return false;
+  return box.name === "figure" ||
+    nameTokens(box).some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));
+}
+
+/**
+ * Whether a <figcaption> explains its figure rather than credits or describes a photo: the
+ * figure is a drawing (a PNG, SVG or GIF image: a diagram, a chart, a screenshot) or no image
+ * at all (a listing, a table, a quote), and the caption names no credit. A photo's caption (a
+ * JPEG's, as news photos are) is no part of the story's text.
+ */
+function explainsFigure(caption: Element): boolean {
+  if (CREDIT.test(textOf(caption))) return false;
+  const figure = caption.parent as Element | null;
+  if (!figure || figure.name !== "figure") return true;
+  let drawing = FIGURES.get(figure);
+  if (drawing === undefined) FIGURES.set(figure, drawing = isDrawing(figure));
+  return drawing;
+}
+
+/** Read once per figure, however many captions it holds. */
+const FIGURES = new WeakMap<Element, boolean>();
+
+function isDrawing(figure: Element): boolean {
+  const img = select(figure, "img, picture source");
+  if (!img) return true;
+  const src = img.attribs.src || img.attribs["data-src"] || img.attribs.srcset || "";
+  return DRAWING.test(src);
+}
+
+/**
+ * The poster's details beside a forum post (XenForo's `message-userDetails`, vBulletin's
+ * `userinfo`, `user-stats`): join date, post count, title, not the thread's words. (vBulletin's
+ * `postbit` is the whole post, details and words.)
+ */
+function isPosterDetails(el: Element): boolean {
+  return nameTokens(el).some((words) =>
+    (words.includes("user") || words.includes("poster") || words.includes("author")) &&
+    words.some((w) => POSTER_WORDS.has(w))
+  ) || nameTokens(el).some((words) => words.includes("userinfo"));
+}
+
+/**
+ * Text a link in running prose holds for a hover card (a preview of the person, company or
+ * page linked): a block inside the link, or an element named as a tooltip or popover. The
+ * link's own words stay; a card that is one link (a listing's entry) is no link in prose.
+ */
+function isHoverCard(el: Element, s: Stats): boolean {
+  const link = el.parent as Element | null;
+  if (!link || link.name !== "a" || s.text > HOVER_MAX || !inProse(link)) return false;
+  return BLOCKS.has(el.name) ||
+    nameTokens(el).some((words) => words.some((w) => HOVER_WORDS.has(w)));
+}
+
+/** Whether a link sits in a line of prose: words of the line beside it, not alone in a box. */
+function inProse(link: Element): boolean {
+  for (const way of ["prev", "next"] as const) {
+    const node = link[way];
+    if (node?.type === "text" && /\p{L}/u.test((node as unknown as { data: string }).data)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */
+function isSocialEmbed(el: Element): boolean {
+  const tokens = nameTokens(el);
+  if (!tokens.some((words) => words.some((w) => SOCIAL.has(w)))) return false;
+  return el.name === "blockquote" ||
+    tokens.some((words) => words.some((w) => EMBED_WORDS.has(w)));
 }
 
 function namedLikeCaption(el: Element): boolean {

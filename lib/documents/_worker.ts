@@ -2,6 +2,7 @@
 import { serveJobs } from "../util/worker_pool.ts";
 import { BudgetExceeded } from "../extract/dom/budget.ts";
 import { convertDocument } from "./convert.ts";
+import { fieldsView } from "./html.ts";
 import { DocumentRefused } from "./refused.ts";
 import type { ConvertJob, ConvertReply } from "./workers.ts";
 
@@ -10,7 +11,9 @@ serveJobs(async ({ task, endsAt, cancel }: ConvertJob): Promise<ConvertReply> =>
     const budget = { endsAt, cancelled: new Int32Array(cancel) };
     // A private copy: decoders may refuse views of shared memory.
     const bytes = new Uint8Array(task.bytes).slice();
-    return { ok: true, converted: await convertDocument(task.format, bytes, budget) };
+    const converted = await convertDocument(task.format, bytes, budget);
+    if (!task.whole) converted.html = fieldsView(converted.html);
+    return { ok: true, converted };
   } catch (error) {
     return {
       ok: false,

@@ -22,6 +22,8 @@ export interface WorkerPoolOptions {
   admission: AdmissionOptions;
   /** Old-generation heap one thread may hold, in MB. */
   heapMb: number;
+  /** Young generation one thread may grow to, in MB; V8's default when absent. */
+  youngMb?: number;
   /** A job's time when its caller names no deadline, in ms. */
   jobTimeoutMs?: number;
 }
@@ -147,7 +149,10 @@ export class WorkerPool<Task, Reply> implements AsyncDisposable {
   #spawn(): Worker {
     this.#workers++;
     const worker = new Worker(this.#options.module, {
-      resourceLimits: { maxOldGenerationSizeMb: this.#options.heapMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.#options.heapMb,
+        maxYoungGenerationSizeMb: this.#options.youngMb,
+      },
     });
     const onReady = (message: unknown) => {
       if (message !== READY) return;

@@ -17,6 +17,14 @@ export interface ReadDocument {
   pages: number | null;
 }
 
+/**
+ * Whether a step past the default fields reads the converted document (the content views, custom
+ * rules, insights); when none does, only its head and opening cross back from the worker.
+ */
+function readsWholeDocument({ params, rules }: StepContext): boolean {
+  return params.markdown || params.text || rules !== null || params.insights !== null;
+}
+
 /** Time kept back from the request's deadline to answer with the file described. */
 const ANSWER_RESERVE_MS = 1500;
 
@@ -40,6 +48,7 @@ export async function readDocument(
   try {
     const outcome = await services.documents.convert(format, result.body, {
       endsAt: Date.now() + budget,
+      whole: readsWholeDocument(context),
       signal,
     });
     if (!outcome.ok) return skipped(outcome.failure, outcome.message);

@@ -314,8 +314,10 @@ const FIGURES = new WeakMap<Element, boolean>();
 function isDrawing(figure: Element): boolean {
   const img = select(figure, "img, picture source");
   if (!img) return true;
-  const src = img.attribs.src || img.attribs["data-src"] || img.attribs.srcset || "";
-  return DRAWING.test(src);
+  // A lazy image's `src` is a placeholder (a data: pixel); its real file is in the lazy sources.
+  const { src, srcset, "data-src": lazy, "data-srcset": lazySet } = img.attribs;
+  const file = [src, lazy, lazySet, srcset].find((v) => v && !v.startsWith("data:")) ?? "";
+  return DRAWING.test(file);
 }
 
 /**

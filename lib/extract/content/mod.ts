@@ -16,6 +16,28 @@ import { type Flags, scoreCandidates } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
+import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
+import { parentElement } from "./score.ts";
+
+interface ProductReading {
+  /** The block showing the stated description, and the container to anchor on. */
+  block: Element | null;
+  anchor: Element | null;
+  reviews: Element[];
+}
+
+/**
+ * On a page stating a schema.org product: the block showing its stated description with the
+ * container to anchor on, and the reviews blocks, hidden from the scores and left out.
+ */
+function readProduct(body: Element, stats: PageStats, jsonLd: Element[]): ProductReading | null {
+  const product = statedProduct(jsonLd);
+  if (!product) return null;
+  const block = product.description ? describedBlock(body, stats, product.description) : null;
+  const reviews = reviewBlocks(body, stats, block);
+  for (const el of reviews) stats.hidden.add(el);
+  return { block, anchor: block && parentElement(block), reviews };
+}
 
 /**
  * A converted document (PDF, Office, EPUB: documentHtml) marks its body as all content:
@@ -59,16 +81,38 @@ export function extractMainContent(doc: Document): AnyNode {
   const head = select(doc, "head");
   const jsonLd = [...(head ? selectAll(head, LD_JSON) : []), ...stats.jsonLd];
   const stated = statedBody(jsonLd);
+  const product = readProduct(body, stats, jsonLd);
   const anchor = stated ? statedContainer(body, stated) : null;
+  const article = saysArticle(head, jsonLd);
+  let best = bestChoice(body, stats, anchor, article);
+  // A product page's content holds the product's description: when the scores chose a part
+  // without it (the reviews, a carousel), the description's container is the anchor.
+  if (!anchor && product?.anchor && !holds(best, product.block!)) {
+    best = bestChoice(body, stats, product.anchor, article);
+  }
+  for (const el of product?.reviews ?? []) best.drop.add(el);
+  removeAll(best.drop);
+  // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
+  const roots = best.roots.filter((root) => !best.drop.has(root));
+  if (roots.length === 1) return roots[0]!;
+  return adopt(new Element("div", {}), roots);
+}
+
+/** The strictest pass that keeps enough, or the whole main region when it keeps far more. */
+function bestChoice(
+  body: Element,
+  stats: PageStats,
+  anchor: Element | null,
+  article: boolean,
+): Choice {
   let best: Choice | null = null;
   for (const pass of PASSES) {
     const choice = choose(body, stats, pass, anchor);
-    if (!choice) continue;
     if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
   }
   const region = mainRegion(body, stats);
-  const ratio = saysArticle(head, jsonLd) ? WIDE_RATIO.article : WIDE_RATIO.other;
+  const ratio = article ? WIDE_RATIO.article : WIDE_RATIO.other;
   // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
   // is not looked for.
   const bound = stats.of(region).text - stats.of(region).linkText;
@@ -80,11 +124,18 @@ export function extractMainContent(doc: Document): AnyNode {
     const bare = wideChoice(region, stats, true);
     if (bare.kept > best.kept * 2) best = bare;
   }
-  removeAll(best.drop);
-  // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
-  const roots = best.roots.filter((root) => !best.drop.has(root));
-  if (roots.length === 1) return roots[0]!;
-  return adopt(new Element("div", {}), roots);
+  return best;
+}
+
+/** Whether `choice` keeps `el`: under one of its roots and under nothing it drops. */
+function holds(choice: Choice, el: Element): boolean {
+  let under = false;
+  for (let up: Element | null = el; up; up = parentElement(up)) {
+    spend();
+    if (choice.drop.has(up)) return false;
+    if (choice.roots.includes(up)) under = true;
+  }
+  return under;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { Inflate } from "fflate";
 import { spend } from "../extract/dom/budget.ts";
 import { DocumentRefused } from "./refused.ts";
+import { concatBytes } from "../util/bytes.ts";
 
 export interface ZipLimits {
   /** Entries in the central directory; more is refused (thousands of entries). */
@@ -107,13 +108,7 @@ export class ZipArchive {
       if (error instanceof Error && error.name === "BudgetExceeded") throw error;
       throw new DocumentRefused("corrupt", `zip entry ${name} does not inflate`);
     }
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      out.set(chunk, at);
-      at += chunk.length;
-    }
-    return out;
+    return concatBytes(chunks);
   }
 
   /** Counts inflated bytes against the bounds (before they are kept). */

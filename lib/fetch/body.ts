@@ -4,6 +4,7 @@
  */
 import zlib from "node:zlib";
 import { pipeline, Readable, type Transform } from "node:stream";
+import { concatBytes } from "../util/bytes.ts";
 
 export interface BodyResult {
   body: Uint8Array;
@@ -62,17 +63,6 @@ async function collect(
   return false;
 }
 
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const total = chunks.reduce((n, c) => n + c.byteLength, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
-
 /**
  * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of up to three) and reads
  * at most maxBytes. Unknown codings and longer chains are returned as they are. The caller destroys the
@@ -89,7 +79,7 @@ export async function readBody(
     codings.length === 0 || codings.length > MAX_CODINGS || codings.some((c) => !KNOWN.has(c))
   ) {
     const truncated = await collect(raw, options.maxBytes, chunks);
-    return { body: concat(chunks), truncated, decoded: false };
+    return { body: concatBytes(chunks), truncated, decoded: false };
   }
   // Peek the first chunk (the deflate flavour depends on it) without ending the stream.
   const rawChunks = raw[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
@@ -113,10 +103,10 @@ export async function readBody(
   const source = pipeline(...stages, () => {}) as unknown as Readable;
   try {
     const truncated = await collect(source, options.maxBytes, chunks);
-    return { body: concat(chunks), truncated, decoded: true };
+    return { body: concatBytes(chunks), truncated, decoded: true };
   } catch (error) {
     // Corrupt compressed data: keep what decoded cleanly, as a browser would show it.
-    if (chunks.length > 0) return { body: concat(chunks), truncated: true, decoded: true };
+    if (chunks.length > 0) return { body: concatBytes(chunks), truncated: true, decoded: true };
     throw error;
   } finally {
     source.destroy();

@@ -3,6 +3,7 @@
  * Lighthouse's Chromium): bytes come in as Chromium wrote them, NUL-separated messages.
  */
 import type { ConnectionTransport } from "puppeteer-core";
+import { concatBytes } from "../util/bytes.ts";
 
 export class RelayTransport implements ConnectionTransport {
   onmessage?: (message: string) => void;
@@ -26,7 +27,7 @@ export class RelayTransport implements ConnectionTransport {
     let start = 0;
     for (let end = chunk.indexOf(0); end >= 0; end = chunk.indexOf(0, start)) {
       this.#pending.push(chunk.subarray(start, end));
-      const message = this.#decoder.decode(concat(this.#pending));
+      const message = this.#decoder.decode(concatBytes(this.#pending));
       this.#pending = [];
       start = end + 1;
       this.onmessage?.(message);
@@ -39,15 +40,4 @@ export class RelayTransport implements ConnectionTransport {
     this.#closed = true;
     this.onclose?.();
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

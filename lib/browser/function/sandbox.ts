@@ -10,6 +10,7 @@ import type { Page } from "puppeteer-core";
 import { fileURLToPath } from "node:url";
 import { firstLine } from "../capture.ts";
 import { jsonDepth } from "../../util/json_depth.ts";
+import { concatBytes } from "../../util/bytes.ts";
 import { ElementTable, PageCallError, performPageCall } from "./page_calls.ts";
 import { currentSandboxRuntime } from "./runtime.ts";
 import type { FunctionProfiling } from "../types.ts";
@@ -123,7 +124,7 @@ async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string
     let start = 0;
     for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, start)) {
       parts.push(chunk.subarray(start, end));
-      yield decoder.decode(concat(parts, size + end - start));
+      yield decoder.decode(concatBytes(parts));
       parts = [];
       size = 0;
       start = end + 1;
@@ -135,17 +136,6 @@ async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string
     }
     if (start < chunk.length) parts.push(chunk.slice(start));
   }
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** The last bytes of the child's stderr: how it died, when it did. */

@@ -21,6 +21,7 @@ import {
   startVisit,
   type StepContext,
   wantsBrowser,
+  wantsDomWork,
 } from "./steps/context.ts";
 import { domParts, fieldsAndDomParts, iframeOf, insightsOf } from "./steps/extras.ts";
 import {
@@ -136,7 +137,7 @@ async function readPage(
   const html = page.html;
   if (html === null) return { extracted: null, domWork: null };
   const target = { html, url: page.url };
-  const wantsDom = params.markdown || params.text || context.rules !== null;
+  const wantsDom = wantsDomWork(context);
   const verified = async (dom: DomResult) => {
     await verifyCustomMedia(context, dom.customMedia);
     return dom;

@@ -37,6 +37,11 @@ export function needsHtml(params: Params): boolean {
     params.iframe !== null || params.insights !== null;
 }
 
+/** The DOM work (markdown, text, custom rules) reads the whole page, not only its head. */
+export function wantsDomWork({ params, rules }: Pick<StepContext, "params" | "rules">): boolean {
+  return params.markdown || params.text || rules !== null;
+}
+
 export function wantsBrowser(params: Params, rules: CustomRules | null): boolean {
   return params.screenshot !== null || params.pdf !== null || hasPageCode(params, rules);
 }

@@ -8,7 +8,7 @@ import { isApiError } from "../../util/errors.ts";
 import type { DocumentFormat } from "../../documents/detect.ts";
 import type { FetchResult } from "../../fetch/types.ts";
 import { log } from "../../util/log.ts";
-import type { StepContext } from "./context.ts";
+import { type StepContext, wantsDomWork } from "./context.ts";
 
 export interface ReadDocument {
   /** The converted document, or null when it was not converted. */
@@ -21,8 +21,8 @@ export interface ReadDocument {
  * Whether a step past the default fields reads the converted document (the content views, custom
  * rules, insights); when none does, only its head and opening cross back from the worker.
  */
-function readsWholeDocument({ params, rules }: StepContext): boolean {
-  return params.markdown || params.text || rules !== null || params.insights !== null;
+function readsWholeDocument(context: StepContext): boolean {
+  return wantsDomWork(context) || context.params.insights !== null;
 }
 
 /** Time kept back from the request's deadline to answer with the file described. */

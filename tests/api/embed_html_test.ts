@@ -4,9 +4,8 @@
  * embedded html cannot read linkpeek's origin (its domain, its cookies, its other pages).
  */
 import assert from "node:assert/strict";
-import puppeteer from "puppeteer-core";
 import mql from "@microlink/mql";
-import { CHROMIUM, requireChromium } from "../browser/_helpers.ts";
+import { launchLoopbackChromium, requireChromium } from "../browser/_helpers.ts";
 import { html, q, serve, testConfig } from "../_fixtures.ts";
 import { serveLinkpeek } from "../ops/_listen.ts";
 
@@ -78,15 +77,7 @@ Deno.test("embed=iframe.html: a sandboxed page whose scripts run, never as linkp
   });
 
   await t.step("in Chromium its scripts run in an opaque origin", async () => {
-    const browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--proxy-server=direct://",
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-      ],
-    });
+    const browser = await launchLoopbackChromium();
     try {
       const tab = await browser.newPage();
       // A cookie of linkpeek's origin that a script running as linkpeek could read.

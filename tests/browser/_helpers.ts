@@ -9,6 +9,7 @@ import { Buffer } from "node:buffer";
 import type { Config } from "../../lib/config/mod.ts";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { BrowserPool } from "../../lib/browser/mod.ts";
+import puppeteer, { type Browser } from "puppeteer-core";
 
 /** Where the tests expect Chromium: CHROMIUM_PATH, else the binary Debian's package installs. */
 export const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/lib/chromium/chromium";
@@ -20,6 +21,23 @@ export function requireChromium(): void {
   } catch {
     throw new Error(`Chromium is required for browser tests and was not found at ${CHROMIUM}`);
   }
+}
+
+/**
+ * Chromium for a test that plays the part of a client (a card host, a viewer): headless, no
+ * proxy, and every host name unresolvable, so that whatever it loads stays on 127.0.0.1.
+ */
+export function launchLoopbackChromium(extraArgs: string[] = []): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--proxy-server=direct://",
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+      ...extraArgs,
+    ],
+  });
 }
 
 export interface Canary extends AsyncDisposable {

@@ -4,8 +4,7 @@
  */
 import assert from "node:assert/strict";
 import mql from "@microlink/mql";
-import puppeteer from "puppeteer-core";
-import { CHROMIUM, requireChromium } from "../browser/_helpers.ts";
+import { launchLoopbackChromium, requireChromium } from "../browser/_helpers.ts";
 import type { Any } from "./_mql.ts";
 import { startCompat } from "./_target.ts";
 
@@ -68,15 +67,7 @@ Deno.test("screenshot.animated records the page as WebM or MP4", async (t) => {
   });
 
   await t.step("Chromium decodes the recording at the viewport's size", async () => {
-    const browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--proxy-server=direct://",
-        "--autoplay-policy=no-user-gesture-required",
-      ],
-    });
+    const browser = await launchLoopbackChromium(["--autoplay-policy=no-user-gesture-required"]);
     try {
       const tab = await browser.newPage();
       // A page without a CSP of its own (linkpeek's pages forbid media loads).

@@ -5,8 +5,8 @@
  * (images.weserv.nl, used for non-local URLs) could not be reached even by mistake.
  */
 import assert from "node:assert/strict";
-import puppeteer, { type Page } from "puppeteer-core";
-import { CHROMIUM, requireChromium } from "../browser/_helpers.ts";
+import type { Page } from "puppeteer-core";
+import { launchLoopbackChromium, requireChromium } from "../browser/_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
 import { mp3Cbr, png, webm } from "../media/_fixtures.ts";
 import { serveLinkpeek } from "../ops/_listen.ts";
@@ -84,15 +84,7 @@ Deno.test("Microlink's card SDK renders linkpeek's answers in Chromium", async (
   await using host = serveCardHost();
   const url = `${site.origin}/page`;
   const endpoint = app.origin;
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--proxy-server=direct://",
-      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    ],
-  });
+  const browser = await launchLoopbackChromium();
   try {
     const tab = await browser.newPage();
     const errors: string[] = [];

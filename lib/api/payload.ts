@@ -133,7 +133,6 @@ async function readPage(
   page: Page,
   visit: Promise<VisitResult> | null,
 ): Promise<{ extracted: Extracted | null; domWork: Promise<DomResult> | null }> {
-  const { params } = context;
   const html = page.html;
   if (html === null) return { extracted: null, domWork: null };
   const target = { html, url: page.url };

@@ -1,8 +1,9 @@
 /**
  * Compressing an answer does not hold the event loop for long: Brotli at quality 5 took about
  * 700 ms a MB on text of random letters (a page can put such text in any field, a `function`
- * value up to 1 MiB of it), against ~7 ms a MB at the quality 1 sent, for a body about as small; and answers past COMPRESS_MAX_BYTES are not compressed at all (gzip -6 costs up
- * to ~70 ms a MB).
+ * value up to 1 MiB of it), against ~7 ms a MB at the quality 1 sent, for a body about as
+ * small; and answers past COMPRESS_MAX_BYTES are not compressed at all (gzip -6 costs up to ~70
+ * ms a MB).
  */
 import assert from "node:assert/strict";
 import { brotliDecompressSync } from "node:zlib";

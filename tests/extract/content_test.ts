@@ -276,3 +276,31 @@ Deno.test("a product page keeps its stated description and details, not its revi
   assert.match(text, /The Trail pack carries a day of gear/);
   assert.doesNotMatch(text, /I took this pack on a long hike/);
 });
+
+Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, share widgets", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <div class="meta"><div>28 April 2021, 06:29</div>
+    <span class="reading-time">Ten tekst przeczytasz w mniej niż minutę</span></div>
+    <p>Our editors handpick every product we feature. We may earn a commission from purchases.</p>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>This article is exclusive to Premium subscribers. Unlock this article and more.</p>
+    <h3>Teilen Sie dies mit:</h3><p>With reporting from Kelly Doe.</p>
+    <p>Jane Doe is a writer, editor, and content creator who specializes in gardening.</p>
+    <p>The views expressed by the authors of this blog are their own.</p>
+    <p>Mary Major is a reporter who moved here in 1999, ${PROSE.repeat(8)}</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Mary Major is a reporter/);
+  const chromes = [
+    "przeczytasz",
+    "commission",
+    "exclusive",
+    "Teilen",
+    "Kelly",
+    "Jane Doe",
+    "views expressed",
+  ];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -74,6 +74,12 @@ const CHROME_LINE = new RegExp(
     "(?:\\d+ )?(?:kommentare?|commentaires?|comentarios?|komentarze?|responses?)\\s*\\(?\\d*\\)?$",
     "no (?:responses?|comments?) (?:so far|yet)",
     "(?:\\S+ )?is powered by|powered by",
+    // Sharing and liking widgets of blog software, in the corpus's languages.
+    "teilen sie (?:dies|das|diesen (?:beitrag|artikel))",
+    "(?:\\S+ )?(?:bloggers like this|bloggern gefällt das)",
+    "(?:le|te) puede(?:n)? interesar|(?:autor(?:en|in)?|authors?|auteurs?|autores)\\s*:",
+    // Contributors named under a story ("Additional reporting by ...", "With reporting from").
+    "(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
 );
@@ -172,6 +178,16 @@ const APPEAL = new RegExp(
     "follow (?:us|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
+    // Affiliate and advertising disclosures.
+    "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
+    "advertisers do not influence|advertising on (?:our|this) site helps",
+    // Paywall teasers in place of the rest of the story.
+    "(?:exclusive|available) (?:only )?to [^.]{0,30}\\b(?:subscribers|members)\\b",
+    "unlock this (?:article|story)",
+    "(?:read|continue reading) (?:the rest of )?this (?:article|story)[^.]{0,30}\\bsubscribe",
+    // Disclaimers of a blog's guest authors.
+    "the views expressed (?:by|in) [^.]{0,80}" +
+    "(?:are (?:their|his|her|the authors?'?s?) own|do not necessarily)",
   ].join("|"),
   "iu",
 );
@@ -182,4 +198,23 @@ export const APPEAL_LINE = 320;
 /** Whether a line (at most APPEAL_LINE characters) makes one of the publisher's appeals. */
 export function isAppeal(text: string): boolean {
   return text.length <= APPEAL_LINE && APPEAL.test(text);
+}
+
+/**
+ * An author's bio under the story: a name, then what the person writes for a living ("Jane
+ * Doe is a writer and editor who covers ...", "John Roe is the paper's Europe correspondent").
+ */
+const BIO = new RegExp(
+  "^\\(?\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*){1,4},?\\s+(?:is|was|has been)\\s+" +
+    "(?:a|an|the|our)\\s+(?:[\\p{L}'’-]+,?\\s+){0,6}?(?:writer|editor|journalist|reporter|" +
+    "correspondent|contributor|columnist|freelancer|blogger|author)s?(?![\\p{L}])",
+  "u",
+);
+
+/** Longest line read as an author's bio. */
+export const BIO_LINE = 600;
+
+/** Whether a line (at most BIO_LINE characters) is an author's bio. */
+export function isAuthorBio(text: string): boolean {
+  return text.length <= BIO_LINE && BIO.test(text);
 }

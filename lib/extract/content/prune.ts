@@ -7,8 +7,9 @@ import type { ChildNode, Element } from "domhandler";
 import { select, textOf, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
 import {
-  APPEAL_LINE,
+  BIO_LINE,
   isAppeal,
+  isAuthorBio,
   isChromeHeading,
   isChromeText,
   isDateLine,
@@ -177,13 +178,21 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && isSocialEmbed(el)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
-  // The outermost short block is read, and each line (a block holding no other) again: a
-  // byline or a date inside a short header that is not chrome as a whole.
-  if (s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) && isChromeLine(el, ctx)) {
+  // The outermost short block is read, and each line (a block holding no other, or an inline
+  // element standing between blocks) again: a byline, a date or a reading time inside a short
+  // header that is not chrome as a whole.
+  if (
+    s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s) || isLoneInline(el)) &&
+    isChromeLine(el, ctx)
+  ) {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
-  if (!ctx.wide && s.text <= APPEAL_LINE && isLine(el, s) && isAppeal(textOf(el))) return true;
+  // The publisher's lines around the story: appeals and disclosures, the author's bio.
+  if (!ctx.wide && s.text <= BIO_LINE && isLine(el, s)) {
+    const text = textOf(el);
+    if (isAppeal(text) || isAuthorBio(text)) return true;
+  }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
   if (
@@ -213,6 +222,21 @@ function isChromeLine(el: Element, ctx: PruneContext): boolean {
   // Bylines and dates are chrome around one article, content in a listing of many.
   if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
   return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
+}
+
+/** An inline element read as a line of its own: between blocks, beside other blocks. */
+function isLoneInline(el: Element): boolean {
+  return INLINE.has(el.name) && standsAlone(el) && hasBlockSibling(el);
+}
+
+/** Whether a sibling of `el` is a block: then `el` is one line among others, not the whole. */
+function hasBlockSibling(el: Element): boolean {
+  for (const way of ["prev", "next"] as const) {
+    let node = el[way];
+    while (node && node.type === "text") node = node[way];
+    if (node && "name" in node && BLOCKS.has(node.name as string)) return true;
+  }
+  return false;
 }
 
 /** An inline element between blocks (or alone in its parent): read as a line of its own. */

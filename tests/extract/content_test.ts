@@ -304,3 +304,21 @@ Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, sh
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("a short article in a container named as content beats a longer unnamed sidebar", () => {
+  const comment = (i: number) =>
+    `<li>Reader ${i} on <a href="/p${i}">Another post of the blog</a>: a remark of some ` +
+    `length about that other post that was a fine read and well worth the time</li>`;
+  const page = `<html><head><title>Short note</title>
+    <meta property="og:type" content="article"></head><body><div id="wrapper">
+    <div id="content"><div class="post"><h2>Short note</h2><div class="entry">
+    <p>It has been a while since the last note here, so here is a short one, with a photo.</p>
+    <p>So it looked, the garden, after the first frost of the year, white and quiet.</p>
+    </div></div></div>
+    <div id="side"><ul>${Array.from({ length: 9 }, (_, i) => comment(i)).join("")}</ul></div>
+    </div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /It has been a while since the last note/);
+  assert.match(text, /after the first frost/);
+  assert.doesNotMatch(text, /Reader 3/);
+});

@@ -205,7 +205,7 @@ export function isAppeal(text: string): boolean {
  * Doe is a writer and editor who covers ...", "John Roe is the paper's Europe correspondent").
  */
 const BIO = new RegExp(
-  "^\\(?\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*){1,4},?\\s+(?:is|was|has been)\\s+" +
+  "^\\(?\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*){1,4},?\\s+is\\s+" +
     "(?:a|an|the|our)\\s+(?:[\\p{L}'’-]+,?\\s+){0,6}?(?:writer|editor|journalist|reporter|" +
     "correspondent|contributor|columnist|freelancer|blogger|author)s?(?![\\p{L}])",
   "u",

@@ -12,6 +12,7 @@ import { type AnyNode, type ChildNode, type Document, Element, type ParentNode }
 import { spend } from "../dom/budget.ts";
 import { compileSelector, rawText, select, selectAll } from "../dom/mod.ts";
 import { chromeWithin } from "./prune.ts";
+import { classWeight } from "./classes.ts";
 import { type Flags, scoreCandidates } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
@@ -84,11 +85,13 @@ export function extractMainContent(doc: Document): AnyNode {
   const product = readProduct(body, stats, jsonLd);
   const anchor = stated ? statedContainer(body, stated) : null;
   const article = saysArticle(head, jsonLd);
-  let best = bestChoice(body, stats, anchor, article);
+  // A page stating a product is read as one even when it also says article.
+  const story = article && !product;
+  let best = bestChoice(body, stats, anchor, article, story);
   // A product page's content holds the product's description: when the scores chose a part
   // without it (the reviews, a carousel), the description's container is the anchor.
   if (!anchor && product?.anchor && !holds(best, product.block!)) {
-    best = bestChoice(body, stats, product.anchor, article);
+    best = bestChoice(body, stats, product.anchor, article, story);
   }
   for (const el of product?.reviews ?? []) best.drop.add(el);
   removeAll(best.drop);
@@ -104,27 +107,41 @@ function bestChoice(
   stats: PageStats,
   anchor: Element | null,
   article: boolean,
+  story: boolean,
 ): Choice {
   let best: Choice | null = null;
+  let named = false;
   for (const pass of PASSES) {
+    // A short story in a container the page names as content is the story: passes that
+    // ignore names would only find a longer sidebar, widget or form.
+    if (named && !pass.weightClasses) break;
     const choice = choose(body, stats, pass, anchor);
     if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
+    named = story && pass.weightClasses && namedContent(best);
   }
   const region = mainRegion(body, stats);
   const ratio = article ? WIDE_RATIO.article : WIDE_RATIO.other;
   // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
-  // is not looked for.
+  // is not looked for. A short article named as content is no listing.
   const bound = stats.of(region).text - stats.of(region).linkText;
-  if (!best || bound * ratio > plainText(best, stats)) {
+  if (!best || (!named && bound * ratio > plainText(best, stats))) {
     const wide = wideChoice(region, stats);
     if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
   }
-  if (best.kept < ENOUGH_TEXT / 2) {
+  if (best.kept < ENOUGH_TEXT / 2 && !named) {
     const bare = wideChoice(region, stats, true);
     if (bare.kept > best.kept * 2) best = bare;
   }
   return best;
+}
+
+/** Least text a choice named as content keeps to be trusted over passes ignoring names. */
+const NAMED_ENOUGH = 100;
+
+/** Whether `choice` keeps enough in a root whose class or id names content ("post", "entry"). */
+function namedContent(choice: Choice): boolean {
+  return choice.kept >= NAMED_ENOUGH && choice.roots.some((root) => classWeight(root) > 0);
 }
 
 /** Whether `choice` keeps `el`: under one of its roots and under nothing it drops. */

@@ -287,6 +287,8 @@ Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, sh
     <h3>Teilen Sie dies mit:</h3><p>With reporting from Kelly Doe.</p>
     <p>Jane Doe is a writer, editor, and content creator who specializes in gardening.</p>
     <p>The views expressed by the authors of this blog are their own.</p>
+    <div>Gefällt mir Wird geladen …</div><h3>Kommentieren</h3>
+    <p>Du musst eingeloggt sein, um einen Kommentar zu schreiben.</p>
     <p>Mary Major is a reporter who moved here in 1999, ${PROSE.repeat(8)}</p>
     </article></body></html>`;
   const text = mainText(page);
@@ -299,6 +301,9 @@ Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, sh
     "Kelly",
     "Jane Doe",
     "views expressed",
+    "Gefällt",
+    "Kommentieren",
+    "eingeloggt",
   ];
   for (const chrome of chromes) {
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);

@@ -77,6 +77,10 @@ const CHROME_LINE = new RegExp(
     // Sharing and liking widgets of blog software, in the corpus's languages.
     "teilen sie (?:dies|das|diesen (?:beitrag|artikel))",
     "(?:\\S+ )?(?:bloggers like this|bloggern gefällt das)",
+    "(?:gefällt mir|j'aime|me gusta)(?:\\s+(?:wird geladen|chargement|cargando)\\W*)?$",
+    // Prompts under the story to comment or to log in first.
+    "(?:kommentieren|commenter|comentar|skomentuj)$",
+    "(?:du musst|you must|vous devez|debes|musisz) (?:be |être |)?(?:eingeloggt|angemeldet|logged|connecté|iniciar|zalogowany)",
     "(?:le|te) puede(?:n)? interesar|(?:autor(?:en|in)?|authors?|auteurs?|autores)\\s*:",
     // Contributors named under a story ("Additional reporting by ...", "With reporting from").
     "(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",

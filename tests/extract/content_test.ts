@@ -284,7 +284,7 @@ Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, sh
     <p>Our editors handpick every product we feature. We may earn a commission from purchases.</p>
     <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
     <p>This article is exclusive to Premium subscribers. Unlock this article and more.</p>
-    <h3>Teilen Sie dies mit:</h3><p>With reporting from Kelly Doe.</p>
+    <h3>Teilen Sie dies mit:</h3><p>With reporting from Kelly Doe.</p><p>Autoren: Anna Roe</p>
     <p>Jane Doe is a writer, editor, and content creator who specializes in gardening.</p>
     <p>The views expressed by the authors of this blog are their own.</p>
     <div>Gefällt mir Wird geladen …</div><h3>Kommentieren</h3>
@@ -299,6 +299,7 @@ Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, sh
     "exclusive",
     "Teilen",
     "Kelly",
+    "Anna Roe",
     "Jane Doe",
     "views expressed",
     "Gefällt",
@@ -326,4 +327,18 @@ Deno.test("a short article in a container named as content beats a longer unname
   assert.match(text, /It has been a while since the last note/);
   assert.match(text, /after the first frost/);
   assert.doesNotMatch(text, /Reader 3/);
+});
+
+Deno.test("the last resort, keeping what names judged chrome, still drops chrome lines", () => {
+  const comment = (i: number) =>
+    `<div class="comment"><p>Reader ${i}: the update broke my phone's access to the store, ` +
+    `and nothing I changed in the settings brings it back.</p></div>`;
+  const page = `<html><head><title>Forum</title></head><body><div class="comments">
+    ${Array.from({ length: 4 }, (_, i) => comment(i)).join("")}
+    <h3>Kommentieren</h3><p>You must be logged in to post a comment.</p></div></body></html>`;
+  const text = mainText(page);
+  for (const n of [0, 3]) assert.match(text, new RegExp(`Reader ${n}: the update`));
+  for (const chrome of ["Kommentieren", "logged in"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
 });

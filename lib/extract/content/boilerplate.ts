@@ -81,16 +81,19 @@ const CHROME_LINE = new RegExp(
     // Prompts under the story to comment or to log in first.
     "(?:kommentieren|commenter|comentar|skomentuj)$",
     "(?:du musst|you must|vous devez|debes|musisz) (?:be |être |)?(?:eingeloggt|angemeldet|logged|connecté|iniciar|zalogowany)",
-    "(?:le|te) puede(?:n)? interesar|(?:autor(?:en|in)?|authors?|auteurs?|autores)\\s*:",
+    "(?:le|te) puede(?:n)? interesar",
     // Contributors named under a story ("Additional reporting by ...", "With reporting from").
     "(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
 );
 
-/** A byline: "By Jane Doe", "Von Hans Müller", "Por ...", short and with a name after it. */
+/**
+ * A byline: "By Jane Doe", "Von Hans Müller", "Por ...", "Authors: ...", short and with a
+ * name after it.
+ */
 const BYLINE =
-  /^(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
+  /^(?:(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
 
 /**
  * A line that is only a date (and time): "June 13, 2025", "8/1/2025", "Mittwoch, 3. März

@@ -148,7 +148,7 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         return false;
       }
       const s = ctx.stats.of(el);
-      if (!ctx.bare && isChrome(el, s, ctx)) {
+      if (ctx.bare ? isChromeWords(el, s, ctx) : isChrome(el, s, ctx)) {
         drop.add(el);
         return false;
       }
@@ -157,6 +157,14 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
     if (visit(root)) walkElements(root, visit);
   }
   return drop;
+}
+
+/**
+ * The last resort keeps what names and counts judged chrome, but a short line whose words are
+ * chrome ("Kommentieren", "You must be logged in to comment") is no content on any page.
+ */
+function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
+  return s.text > 0 && s.text <= SHORT_BLOCK && isLine(el, s) && isChromeLine(el, ctx);
 }
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {

@@ -185,6 +185,8 @@ const APPEAL = new RegExp(
     "follow (?:us|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
+    // Calls for readers' letters under the story.
+    "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",

@@ -41,6 +41,7 @@ export function topCandidate(scores: Scores, body: Element): Element | null {
       }
     }
   }
+  top = partsAncestor(top, topScore, ranked, body) ?? top;
   topScore = scores.get(top) ?? topScore;
   // A parent that scores more than the child holds more of the article.
   let last = topScore;
@@ -62,6 +63,53 @@ export function topCandidate(scores: Scores, body: Element): Element | null {
     top = parent;
   }
   return top;
+}
+
+/** Least share of the top score another part of the same article scores. */
+const PART_SHARE = 0.5;
+
+/**
+ * An article the page splits into parts marked alike (sections with the top candidate's
+ * class, or each `itemprop=articleBody`) in containers of their own, between which the page
+ * puts share bars or ads: the nearest ancestor holding the top candidate and the other parts
+ * among the best scored, or null when none is.
+ */
+function partsAncestor(
+  top: Element,
+  topScore: number,
+  ranked: [Element, number][],
+  body: Element,
+): Element | null {
+  const parts = ranked.filter(([el, score]) =>
+    el !== top && score >= topScore * PART_SHARE && markedAlike(el, top)
+  ).map(([el]) => el);
+  if (!parts.length) return null;
+  // The depth of each ancestor of the top candidate; each part climbs to the first of them.
+  const depth = new Map<Element, number>();
+  let d = 0;
+  for (let up = parentElement(top); up && up !== body; up = parentElement(up)) {
+    spend();
+    depth.set(up, d++);
+  }
+  let highest = -1;
+  for (const part of parts) {
+    let up = parentElement(part);
+    while (up && !depth.has(up)) {
+      spend();
+      up = parentElement(up);
+    }
+    if (!up) return null;
+    highest = Math.max(highest, depth.get(up)!);
+  }
+  for (const [el, at] of depth) if (at === highest) return el;
+  return null;
+}
+
+function markedAlike(el: Element, top: Element): boolean {
+  if (el.name !== top.name) return false;
+  const cls = top.attribs.class;
+  if (cls && cls.trim() && el.attribs.class === cls) return true;
+  return el.attribs.itemprop === "articleBody" && top.attribs.itemprop === "articleBody";
 }
 
 /**

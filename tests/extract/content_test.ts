@@ -286,10 +286,8 @@ Deno.test("a product page keeps its stated description and details, not its revi
   assert.doesNotMatch(text, /I took this pack on a long hike/);
 });
 
-Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, share widgets", () => {
+Deno.test("the publisher's lines go: bio, disclosures, paywall, share and like widgets", () => {
   const page = `<html><head><title>Story</title></head><body><article>
-    <div class="meta"><div>28 April 2021, 06:29</div>
-    <span class="reading-time">Ten tekst przeczytasz w mniej niż minutę</span></div>
     <p>Our editors handpick every product we feature. We may earn a commission from purchases.</p>
     <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
     <p>This article is exclusive to Premium subscribers. Unlock this article and more.</p>
@@ -303,7 +301,6 @@ Deno.test("the publisher's lines go: reading time, bio, disclosures, paywall, sh
   const text = mainText(page);
   assert.match(text, /Mary Major is a reporter/);
   const chromes = [
-    "przeczytasz",
     "commission",
     "exclusive",
     "Teilen",

@@ -221,7 +221,7 @@ const BIO = new RegExp(
 );
 
 /** Longest line read as an author's bio. */
-export const BIO_LINE = 600;
+export const BIO_LINE = 400;
 
 /** Whether a line (at most BIO_LINE characters) is an author's bio. */
 export function isAuthorBio(text: string): boolean {

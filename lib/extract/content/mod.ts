@@ -13,7 +13,7 @@ import { spend } from "../dom/budget.ts";
 import { compileSelector, rawText, select, selectAll } from "../dom/mod.ts";
 import { chromeWithin } from "./prune.ts";
 import { classWeight } from "./classes.ts";
-import { type Flags, scoreCandidates } from "./score.ts";
+import { type Flags, scoreCandidates, type Scores, type Scoring } from "./score.ts";
 import { topCandidate, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
@@ -111,11 +111,20 @@ function bestChoice(
 ): Choice {
   let best: Choice | null = null;
   let named = false;
+  // The scoring of the pass before, reused when this pass scores alike: it differs only in
+  // its pruning, or in stripping where the pass before stripped nothing.
+  let last: { pass: Pass; scoring: Scoring } | null = null;
   for (const pass of PASSES) {
     // A short story in a container the page names as content is the story: passes that
     // ignore names would only find a longer sidebar, widget or form.
     if (named && !pass.weightClasses) break;
-    const choice = choose(body, stats, pass, anchor);
+    const same: boolean = last !== null && last.pass.weightClasses === pass.weightClasses &&
+      (last.pass.stripUnlikely === pass.stripUnlikely || !last.scoring.stripped);
+    // Scored and pruned alike, the pass would choose just what the one before chose.
+    if (same && last!.pass.cleanConditionally === pass.cleanConditionally) continue;
+    const scoring: Scoring = same ? last!.scoring : scoreCandidates(body, stats, pass);
+    last = { pass, scoring };
+    const choice = choose(body, stats, pass, scoring.scores, anchor);
     if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
     named = story && pass.weightClasses && namedContent(best);
@@ -203,8 +212,13 @@ function adoptedBody(doc: Document): Element {
   return body;
 }
 
-function choose(body: Element, stats: PageStats, pass: Pass, anchor: Element | null): Choice {
-  const scores = scoreCandidates(body, stats, pass);
+function choose(
+  body: Element,
+  stats: PageStats,
+  pass: Pass,
+  scores: Scores,
+  anchor: Element | null,
+): Choice {
   const top = anchor ?? topCandidate(scores, body) ?? body;
   const roots = withSiblings(top, scores, stats);
   let contentText = 0;

@@ -164,10 +164,12 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
  * chrome ("Kommentieren", "You must be logged in to comment") is no content on any page.
  */
 function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
-  return s.text > 0 && s.text <= SHORT_BLOCK && isLine(el, s) && isChromeLine(el, ctx);
+  return s.text > 0 && s.text <= SHORT_BLOCK && isLine(el, s) && isChromeLine(el, ctx, textOf(el));
 }
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
+  // The element's text, built once however many rules read it.
+  let text: string | undefined;
   if (CHROME_TAGS.has(el.name)) return true;
   if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
   if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
@@ -186,31 +188,33 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && isSocialEmbed(el)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
-  // The outermost short block is read, and each line (a block holding no other, or an inline
-  // element standing between blocks) again: a byline, a date or a reading time inside a short
-  // header that is not chrome as a whole.
+  // The outermost short block is read, and each line (a block holding no other) again: a
+  // byline or a date inside a short header that is not chrome as a whole.
   if (
-    s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s) || isLoneInline(el)) &&
-    isChromeLine(el, ctx)
+    s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) &&
+    isChromeLine(el, ctx, text ??= textOf(el))
   ) {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
   // The publisher's lines around the story: appeals and disclosures, the author's bio.
   if (!ctx.wide && s.text <= BIO_LINE && isLine(el, s)) {
-    const text = textOf(el);
+    text ??= textOf(el);
     if (isAppeal(text) || isAuthorBio(text)) return true;
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
   if (
     s.text > SHORT_BLOCK && s.text <= LINKED_LINE_MAX && linkDensity(s) >= 0.5 && isLine(el, s) &&
-    startsAsChrome(textOf(el))
+    startsAsChrome(text ??= textOf(el))
   ) {
     return true;
   }
   if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
-  if (TITLE_HEADINGS.has(el.name) && s.text <= 300 && repeatsTitle(textOf(el), pageTitles(el))) {
+  if (
+    TITLE_HEADINGS.has(el.name) && s.text <= 300 &&
+    repeatsTitle(text ??= textOf(el), pageTitles(el))
+  ) {
     // The first is the title line the views start with; a second only repeats it.
     if (ctx.titleSeen) return true;
     ctx.titleSeen = true;
@@ -225,26 +229,10 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
  * A short block whose words are chrome. A date alone is chrome as a line of its own (an
  * article's dateline), not inline in a longer block (a forum post's date beside its author).
  */
-function isChromeLine(el: Element, ctx: PruneContext): boolean {
-  const text = textOf(el);
+function isChromeLine(el: Element, ctx: PruneContext, text: string): boolean {
   // Bylines and dates are chrome around one article, content in a listing of many.
   if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
   return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
-}
-
-/** An inline element read as a line of its own: between blocks, beside other blocks. */
-function isLoneInline(el: Element): boolean {
-  return INLINE.has(el.name) && standsAlone(el) && hasBlockSibling(el);
-}
-
-/** Whether a sibling of `el` is a block: then `el` is one line among others, not the whole. */
-function hasBlockSibling(el: Element): boolean {
-  for (const way of ["prev", "next"] as const) {
-    let node = el[way];
-    while (node && node.type === "text") node = node[way];
-    if (node && "name" in node && BLOCKS.has(node.name as string)) return true;
-  }
-  return false;
 }
 
 /** An inline element between blocks (or alone in its parent): read as a line of its own. */

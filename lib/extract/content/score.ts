@@ -68,9 +68,16 @@ function scoreOf(length: number, commas: number): number {
 
 export type Scores = Map<Element, number>;
 
+/** Scores, and whether the pass skipped any subtree as unlikely (else stripping changed nothing). */
+export interface Scoring {
+  scores: Scores;
+  stripped: boolean;
+}
+
 /** Scores every container of `root`'s paragraphs; `skip` holds subtrees to leave out. */
-export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): Scores {
+export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): Scoring {
   const scores: Scores = new Map();
+  let stripped = false;
   const give = (from: Element | null, score: number) => {
     let el = from;
     for (let level = 0; el && level < LEVELS; level++) {
@@ -83,6 +90,7 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
   walkElements(root, (el) => {
     if (SILENT.has(el.name) || stats.hidden.has(el)) return false;
     if (flags.stripUnlikely && el.name !== "body" && el.name !== "a" && isUnlikely(el)) {
+      stripped = true;
       return false;
     }
     const own = stats.of(el);
@@ -114,7 +122,7 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
     return true;
   });
   for (const [el, score] of scores) scores.set(el, score * (1 - linkDensity(stats.of(el))));
-  return scores;
+  return { scores, stripped };
 }
 
 /**

@@ -4,7 +4,7 @@
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
 import type { ChildNode, Element } from "domhandler";
-import { select, textOf, walkElements } from "../dom/mod.ts";
+import { select, walkElements } from "../dom/mod.ts";
 import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
 import {
   APPEAL_LINE,
@@ -183,17 +183,22 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
-  if (!ctx.wide && s.text <= APPEAL_LINE && isLine(el, s) && isAppeal(textOf(el))) return true;
+  if (!ctx.wide && s.text <= APPEAL_LINE && isLine(el, s) && isAppeal(ctx.stats.textOf(el))) {
+    return true;
+  }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
   if (
     s.text > SHORT_BLOCK && s.text <= LINKED_LINE_MAX && linkDensity(s) >= 0.5 && isLine(el, s) &&
-    startsAsChrome(textOf(el))
+    startsAsChrome(ctx.stats.textOf(el))
   ) {
     return true;
   }
   if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
-  if (TITLE_HEADINGS.has(el.name) && s.text <= 300 && repeatsTitle(textOf(el), pageTitles(el))) {
+  if (
+    TITLE_HEADINGS.has(el.name) && s.text <= 300 &&
+    repeatsTitle(ctx.stats.textOf(el), pageTitles(el))
+  ) {
     // The first is the title line the views start with; a second only repeats it.
     if (ctx.titleSeen) return true;
     ctx.titleSeen = true;
@@ -209,7 +214,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
  * article's dateline), not inline in a longer block (a forum post's date beside its author).
  */
 function isChromeLine(el: Element, ctx: PruneContext): boolean {
-  const text = textOf(el);
+  const text = ctx.stats.textOf(el);
   // Bylines and dates are chrome around one article, content in a listing of many.
   if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
   return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
@@ -260,7 +265,9 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
     lead = firstWithText(lead, ctx);
     if (!lead) return false;
     const s = ctx.stats.of(lead);
-    if (s.text <= 60) return s.text < ctx.stats.of(el).text && isChromeHeading(textOf(lead));
+    if (s.text <= 60) {
+      return s.text < ctx.stats.of(el).text && isChromeHeading(ctx.stats.textOf(lead));
+    }
   }
   return false;
 }
@@ -282,7 +289,7 @@ function firstWithText(el: Element, ctx: PruneContext): Element | null {
  * its caption or credit, however the box names it ("img-metadata", "dida", "imginline").
  */
 function captionOfImage(el: Element, ctx: PruneContext): boolean {
-  if (el.name === "figcaption") return !explainsFigure(el);
+  if (el.name === "figcaption") return !explainsFigure(el, ctx);
   const box = el.parent as Element | null;
   if (!box || !("name" in box)) return false;
   const s = ctx.stats.of(box);
@@ -299,8 +306,8 @@ function captionOfImage(el: Element, ctx: PruneContext): boolean {
  * at all (a listing, a table, a quote), and the caption names no credit. A photo's caption (a
  * JPEG's, as news photos are) is no part of the story's text.
  */
-function explainsFigure(caption: Element): boolean {
-  if (CREDIT.test(textOf(caption))) return false;
+function explainsFigure(caption: Element, ctx: PruneContext): boolean {
+  if (CREDIT.test(ctx.stats.textOf(caption))) return false;
   const figure = caption.parent as Element | null;
   if (!figure || figure.name !== "figure") return true;
   let drawing = FIGURES.get(figure);

@@ -5,7 +5,7 @@
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { BLOCK_TAGS } from "../dom/mod.ts";
+import { BLOCK_TAGS, textOf } from "../dom/mod.ts";
 import { isHidden } from "./visibility.ts";
 
 export interface Stats {
@@ -71,6 +71,11 @@ export const EMPTY: Stats = Object.freeze({
 
 export interface PageStats {
   of(el: Element): Stats;
+  /**
+   * textOf(el), read once per element: the passes over the page ask again of the same short
+   * blocks. Valid while the DOM is unchanged (until the chrome is removed).
+   */
+  textOf(el: Element): string;
   /** Hidden by the page (or inside something hidden). */
   hidden: Set<Element>;
   /** <main> and role=main elements, in document order. */
@@ -131,7 +136,26 @@ export function measure(root: AnyNode): PageStats {
     spend();
     if (stats.get(el)!.text >= total * 0.25) hidden.delete(el);
   }
-  return { of: (el) => stats.get(el) ?? EMPTY, hidden, mains, jsonLd };
+  return { of: (el) => stats.get(el) ?? EMPTY, textOf: textsOnce(), hidden, mains, jsonLd };
+}
+
+/** Characters of text kept by one page's textsOnce; past them, texts are read each time. */
+const MAX_KEPT_TEXT = 1_000_000;
+
+function textsOnce(): (el: Element) => string {
+  const texts = new Map<Element, string>();
+  let kept = 0;
+  return (el) => {
+    let text = texts.get(el);
+    if (text === undefined) {
+      text = textOf(el);
+      if (kept + text.length <= MAX_KEPT_TEXT) {
+        texts.set(el, text);
+        kept += text.length;
+      }
+    }
+    return text;
+  };
 }
 
 /** Marks, on measure's stack, that the node under it has had all its children counted. */

@@ -226,7 +226,9 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   setQuiet(true);
   const step = Math.max(1, Math.floor(pages.length / sample));
   const chosen = pages.filter((_, i) => i % step === 0).slice(0, sample);
-  const bodies = new Map(chosen.map((p) => [`/${p.id}`, p.html]));
+  // Encoded once: the target's own work is no part of linkpeek's request.
+  const encoder = new TextEncoder();
+  const bodies = new Map(chosen.map((p) => [`/${p.id}`, encoder.encode(p.html)]));
   const target = Deno.serve({
     port: 0,
     hostname: "127.0.0.1",

@@ -57,13 +57,21 @@ const INLINE_SCRIPT =
 const META_REFRESH = /<meta\b[^>]*http-equiv=["']?refresh/;
 const NOSCRIPT_JS = /<noscript\b[^>]*>[\s\S]{0,2000}?javascript/;
 
-/** Why `html` should be rendered in the browser, or null when the fetched page will do. */
+/**
+ * Why `html` should be rendered in the browser, or null when the fetched page will do. A page
+ * with more text than a challenge shows, on an ordinary status, is done with after counting
+ * that much text: bot-management vendors inject their scripts (Cloudflare's challenge-platform
+ * detection) into ordinary pages too, which the browser would render for nothing, and a page of
+ * text is never a shell or a wall. Everything else reads the page's start in lower case.
+ */
 export function prerenderReason(html: string, statusCode: number): PrerenderReason | null {
+  const text = visibleTextLength(html, CHALLENGE_TEXT + 1);
+  const challengeStatus = CHALLENGE_STATUS.has(statusCode);
+  if (text > CHALLENGE_TEXT && !challengeStatus) return null;
   const page = html.slice(0, MAX_SCAN).toLowerCase();
-  const text = visibleTextLength(page, CHALLENGE_TEXT + 1);
   if (ANY_MARKER.test(page)) return "challenge";
   if (
-    (CHALLENGE_STATUS.has(statusCode) || text <= CHALLENGE_TEXT) &&
+    (challengeStatus || text <= CHALLENGE_TEXT) &&
     CHALLENGE_WORDS.some((words) => page.includes(words))
   ) return "challenge";
   if (html.length > MAX_SCAN || text > LITTLE_TEXT) return null;
@@ -89,12 +97,18 @@ function describedAlready(page: string): boolean {
     has("og:image|twitter:image");
 }
 
-/** Elements whose text is not page content. */
-const SKIPPED = ["script", "style", "noscript", "template", "title", "svg"];
+/** Elements whose text is not page content, each with the search for its end tag. */
+const SKIPPED = new Map(
+  ["script", "style", "noscript", "template", "title", "svg"].map((name) => [
+    name,
+    new RegExp(`</${name}`, "gi"),
+  ]),
+);
+const TAG_NAME = /^<([a-zA-Z0-9-]+)/;
 
 /**
  * Length of the page's visible text with runs of whitespace counted once, counting stops at
- * `stop`. One pass with indexOf: linear in the page, whatever its markup.
+ * `stop`; markup in any case. One pass with indexOf: linear in the page, whatever its markup.
  */
 export function visibleTextLength(page: string, stop: number): number {
   let count = 0;
@@ -117,11 +131,12 @@ export function visibleTextLength(page: string, stop: number): number {
     if (open < 0) break;
     const close = page.indexOf(">", open);
     if (close < 0) break;
-    const name = /^<([a-z0-9-]+)/.exec(page.slice(open, Math.min(close, open + 20)))?.[1];
+    const name = TAG_NAME.exec(page.slice(open, Math.min(close, open + 20)))?.[1];
     i = close + 1;
-    if (name && SKIPPED.includes(name) && page[close - 1] !== "/") {
-      const closing = page.indexOf(`</${name}`, i);
-      i = closing < 0 ? page.length : closing;
+    const closing = name && page[close - 1] !== "/" ? SKIPPED.get(name.toLowerCase()) : undefined;
+    if (closing) {
+      closing.lastIndex = i;
+      i = closing.exec(page)?.index ?? page.length;
     }
   }
   return count;

@@ -226,6 +226,16 @@ export const ORDINARY: { name: string; status: number; html: string }[] = [
     }</p><script src="/a.js"></script></body></html>`,
   },
   {
+    // Cloudflare's bot detection injects its challenge-platform script into ordinary pages.
+    name: "an article on a site with bot detection",
+    status: 200,
+    html: `<!doctype html><html><head><title>Article</title></head><body><article>
+<h1>Article</h1><p>${"A paragraph of server-rendered text. ".repeat(40)}</p></article>
+<script>(function(){var a=document.createElement('script');
+a.src='/cdn-cgi/challenge-platform/scripts/jsd/main.js';document.head.appendChild(a);})();</script>
+</body></html>`,
+  },
+  {
     name: "a tiny page without scripts",
     status: 200,
     html: `<html><head><title>Hello</title></head><body><h1>Hello</h1></body></html>`,

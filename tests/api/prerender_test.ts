@@ -33,6 +33,15 @@ Deno.test("visibleTextLength() skips markup and non-content elements, stops wher
   // Unclosed elements and stray brackets end the count instead of looping.
   assert.equal(visibleTextLength("<script>".repeat(50_000), 100), 0);
   assert.equal(visibleTextLength("<".repeat(100_000), 100), 0);
+  // Markup in any case: the page is read as served, not lower-cased first.
+  assert.equal(visibleTextLength("<SCRIPT>var x = 1;</Script><P>ab</P><STYLE>p{}</STYLE>", 100), 2);
+});
+
+Deno.test("prerenderReason() still finds a challenge's markers on a wordy page with its status", () => {
+  const wordy = `<html><body><p>${"Words of an interstitial. ".repeat(100)}</p>` +
+    `<script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>`;
+  assert.equal(prerenderReason(wordy, 403), "challenge");
+  assert.equal(prerenderReason(wordy, 200), null);
 });
 
 /** Script paths a shell loads (src= and import("...")): each gets the mounting script. */

@@ -1,5 +1,6 @@
 /**
- * `deno task bench:content [corpus] [--folds 0,1,2,3] [--worst N] [--speed N] [--no-speed|--speed-only]`:
+ * `deno task bench:content [corpus] [--folds 0,1,2,3] [--worst N] [--speed N] [--no-speed|--speed-only]
+ * [--job N] [--no-job|--job-only]`:
  * linkpeek's main-content extraction against Readability.js 0.6.0 on linkedom 0.18.15, in one
  * run, on the development corpus (default ../shared/corpus/content beside the repo).
  *
@@ -15,6 +16,11 @@
  * extraction alone (linkedom parse + parse()) on the same page; the median of the ratios. The
  * server-timing phases of each page's best request are printed too (medians), with the time
  * outside the server's total: what each part of the request costs, floors included.
+ *
+ * The request's own work on the page (`--job N` pages, default 60; `--job-only`, `--no-job`):
+ * the DOM job a `markdown=true` request runs (domWorkSync: one parse feeding the DOM and the
+ * default fields, the fields, the main content, the Markdown) against Readability's extraction
+ * on the same page, interleaved, best of ROUNDS each; the median of the ratios.
  */
 import { Readability } from "npm:@mozilla/readability@0.6.0";
 import { parseHTML } from "npm:linkedom@0.18.15";
@@ -24,6 +30,7 @@ import { decodeHtml } from "../lib/fetch/decode.ts";
 import { parseHtml } from "../lib/extract/dom/mod.ts";
 import { extractMainContent } from "../lib/extract/content/mod.ts";
 import { renderPlainText } from "../lib/extract/content/plain_text.ts";
+import { domWorkSync } from "../lib/extract/dom/work.ts";
 import { createHandler } from "../lib/handler/mod.ts";
 import { setQuiet } from "../lib/util/log.ts";
 import { PHASES } from "../lib/util/server_timing.ts";
@@ -43,20 +50,25 @@ interface DatasetScore {
   f1: number;
 }
 
-const write = (s = "") => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+const write = (s = "") =>
+  Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
 
 function option(name: string): string | null {
   const args = Deno.args;
-  const at = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  const at = args.findIndex((a) =>
+    a === `--${name}` || a.startsWith(`--${name}=`)
+  );
   if (at < 0) return null;
   const arg = args[at]!;
-  return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[at + 1] ?? "");
+  return arg.includes("=")
+    ? arg.slice(arg.indexOf("=") + 1)
+    : (args[at + 1] ?? "");
 }
 
 function corpusRoot(): string {
   const positional = Deno.args.find((a, i) =>
     !a.startsWith("--") &&
-    !(i > 0 && /^--(folds|worst|speed|write)$/.test(Deno.args[i - 1]!))
+    !(i > 0 && /^--(folds|worst|speed|write|job)$/.test(Deno.args[i - 1]!))
   );
   return positional ??
     new URL("../../shared/corpus/content/", import.meta.url).pathname;
@@ -71,7 +83,9 @@ function unwrap(html: string): string {
 function loadPages(root: string): Page[] {
   const truth = Deno.readTextFileSync(join(root, "truth.jsonl")).split("\n")
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { id: string; dataset: string; fold: number });
+    .map((line) =>
+      JSON.parse(line) as { id: string; dataset: string; fold: number }
+    );
   return truth.map((t) => {
     const bytes = gunzipSync(
       Deno.readFileSync(join(root, "pages", t.dataset, `${t.id}.html.gz`)),
@@ -158,7 +172,9 @@ async function scorePredictions(
     return {
       datasets: parsed.datasets,
       mean: parsed.overall.f1_mean_of_datasets,
-      worstText: worst ? text.slice(text.indexOf("\n", text.search(/worst|lowest/i)) + 1) : "",
+      worstText: worst
+        ? text.slice(text.indexOf("\n", text.search(/worst|lowest/i)) + 1)
+        : "",
     };
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -172,7 +188,9 @@ function printTable(
 ): void {
   write(`\n${title}`);
   write(
-    `${"dataset".padEnd(16)} ${"pages".padStart(5)}  ${"linkpeek F1/P/R".padEnd(20)}  ` +
+    `${"dataset".padEnd(16)} ${"pages".padStart(5)}  ${
+      "linkpeek F1/P/R".padEnd(20)
+    }  ` +
       `${"Readability F1/P/R".padEnd(20)}  verdict`,
   );
   const f = (x: number) => x.toFixed(3);
@@ -184,12 +202,18 @@ function printTable(
     write(
       `${name.padEnd(16)} ${String(s.pages).padStart(5)}  ` +
         `${`${f(s.f1)} ${f(s.precision)} ${f(s.recall)}`.padEnd(20)}  ` +
-        `${`${f(r.f1)} ${f(r.precision)} ${f(r.recall)}`.padEnd(20)}  ${ok ? "PASS" : "FAIL"}`,
+        `${`${f(r.f1)} ${f(r.precision)} ${f(r.recall)}`.padEnd(20)}  ${
+          ok ? "PASS" : "FAIL"
+        }`,
     );
   }
   write(
-    `${"mean of datasets".padEnd(16)} ${"".padStart(5)}  ${f(ours.mean).padEnd(20)}  ` +
-      `${f(peer.mean).padEnd(20)}  ${ours.mean >= 0.85 ? "PASS" : "FAIL"} (target >= 0.85)`,
+    `${"mean of datasets".padEnd(16)} ${"".padStart(5)}  ${
+      f(ours.mean).padEnd(20)
+    }  ` +
+      `${f(peer.mean).padEnd(20)}  ${
+        ours.mean >= 0.85 ? "PASS" : "FAIL"
+      } (target >= 0.85)`,
   );
   write(`every dataset >= Readability: ${allAtLeast ? "PASS" : "FAIL"}`);
 }
@@ -197,6 +221,56 @@ function printTable(
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Median ratio of the DOM job of a markdown=true request to Readability's extraction. */
+function jobSpeed(pages: Page[], sample: number): void {
+  const step = Math.max(1, Math.floor(pages.length / sample));
+  const chosen = pages.filter((_, i) => i % step === 0).slice(0, sample);
+  const job = (page: Page) =>
+    domWorkSync({
+      html: page.html,
+      url: `http://127.0.0.1/${page.id}`,
+      rules: null,
+      markdown: true,
+      fields: { fetched: null },
+    });
+  for (const page of chosen.slice(0, 10)) { // warm-up
+    job(page);
+    readabilityContent(page.html);
+  }
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const ratios: number[] = [];
+  for (const page of chosen) {
+    let a = Infinity;
+    let b = Infinity;
+    for (let i = 0; i < ROUNDS; i++) {
+      let started = performance.now();
+      job(page);
+      a = Math.min(a, performance.now() - started);
+      started = performance.now();
+      readabilityContent(page.html);
+      b = Math.min(b, performance.now() - started);
+    }
+    ours.push(a);
+    theirs.push(b);
+    ratios.push(a / b);
+  }
+  const f = (x: number) => x.toFixed(2);
+  write(`
+DOM job alone on ${chosen.length} pages (best of ${ROUNDS} interleaved rounds):`);
+  write(
+    `  linkpeek domWorkSync (parse, fields, content, Markdown): median ${
+      f(median(ours))
+    } ms`,
+  );
+  write(
+    `  Readability.js on linkedom, extraction:                  median ${
+      f(median(theirs))
+    } ms`,
+  );
+  write(`  median ratio ${median(ratios).toFixed(3)}`);
 }
 
 /**
@@ -228,7 +302,9 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   const chosen = pages.filter((_, i) => i % step === 0).slice(0, sample);
   // Encoded once: the target's own work is no part of linkpeek's request.
   const encoder = new TextEncoder();
-  const bodies = new Map(chosen.map((p) => [`/${p.id}`, encoder.encode(p.html)]));
+  const bodies = new Map(
+    chosen.map((p) => [`/${p.id}`, encoder.encode(p.html)]),
+  );
   const target = Deno.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -317,14 +393,20 @@ async function speed(pages: Page[], sample: number): Promise<void> {
     `\nspeed on ${chosen.length} pages (best of ${ROUNDS} interleaved rounds per page):`,
   );
   write(
-    `  linkpeek markdown=true request on loopback: median ${f(median(ours))} ms`,
+    `  linkpeek markdown=true request on loopback: median ${
+      f(median(ours))
+    } ms`,
   );
   write(
-    `  Readability.js on linkedom, extraction:      median ${f(median(theirs))} ms`,
+    `  Readability.js on linkedom, extraction:      median ${
+      f(median(theirs))
+    } ms`,
   );
   const ratio = median(ratios);
   write(
-    `  median ratio ${ratio.toFixed(2)} ${ratio <= 0.5 ? "PASS" : "FAIL"} (target <= 0.5)`,
+    `  median ratio ${ratio.toFixed(2)} ${
+      ratio <= 0.5 ? "PASS" : "FAIL"
+    } (target <= 0.5)`,
   );
   // Where a request's time goes, so that the floor of each part can be read off.
   const part = (name: string) => median(phases.map((p) => p[name] ?? 0));
@@ -332,13 +414,17 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   write(
     `  phases of the best request (medians, ms): ` +
       shown.map((name) => `${name} ${f(part(name))}`).join(", ") +
-      `; server total ${f(part("total"))}, outside it (HTTP both ways, the client's JSON read) ` +
+      `; server total ${
+        f(part("total"))
+      }, outside it (HTTP both ways, the client's JSON read) ` +
       f(part("rest")),
   );
   // The floor of any reader that builds a DOM: linkedom builds Readability's with htmlparser2
   // too, so no request that parses the page can be much under this share of Readability.
   write(
-    `  floor, a bare htmlparser2 DOM parse of the page: median ${f(median(parses))} ms, ` +
+    `  floor, a bare htmlparser2 DOM parse of the page: median ${
+      f(median(parses))
+    } ms, ` +
       `median ratio to Readability ${median(parseRatios).toFixed(2)}`,
   );
 }
@@ -348,6 +434,13 @@ async function main(): Promise<void> {
   const folds = option("folds")?.split(",").map(Number) ?? null;
   const worst = Number(option("worst") ?? 0);
   const pages = loadPages(root);
+  const jobSample = Number(option("job") ?? 60);
+  if (option("job-only") !== null) {
+    return jobSpeed(
+      pages.filter((p) => !folds || folds.includes(p.fold)),
+      jobSample,
+    );
+  }
   if (option("speed-only") !== null) {
     return await speed(
       pages.filter((p) => !folds || folds.includes(p.fold)),
@@ -373,7 +466,9 @@ async function main(): Promise<void> {
   }
   write(`${pages.length} pages from ${root}`);
   write(
-    `extraction alone, median per page: linkpeek ${median(times.linkpeek).toFixed(1)} ms, ` +
+    `extraction alone, median per page: linkpeek ${
+      median(times.linkpeek).toFixed(1)
+    } ms, ` +
       `Readability ${median(times.readability).toFixed(1)} ms`,
   );
   const runs: [string, number[]][] = folds
@@ -390,6 +485,9 @@ async function main(): Promise<void> {
   }
   const out = option("write");
   if (out) Deno.writeTextFileSync(out, JSON.stringify(ours));
+  if (option("no-job") === null) {
+    jobSpeed(pages.filter((p) => !folds || folds.includes(p.fold)), jobSample);
+  }
   if (option("no-speed") === null) {
     await speed(
       pages.filter((p) => !folds || folds.includes(p.fold)),

@@ -5,7 +5,7 @@
  */
 import type { ChildNode, Element } from "domhandler";
 import { select, walkElements } from "../dom/mod.ts";
-import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
+import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import {
   APPEAL_LINE,
   isAppeal,
@@ -296,9 +296,11 @@ function captionOfImage(el: Element, ctx: PruneContext): boolean {
   if (s.images === 0 || s.text > CAPTION_MAX) return false;
   // A card that is one link (a listing's entry) has a title, not a caption.
   if (box.name === "a") return false;
-  return box.name === "figure" ||
-    nameTokens(box).some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));
+  return box.name === "figure" || namesSay(box, IMAGE_BOX);
 }
+
+const IMAGE_BOX: NamesTest = (tokens) =>
+  tokens.some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));
 
 /**
  * Whether a <figcaption> explains its figure rather than credits or describes a photo: the
@@ -333,11 +335,14 @@ function isDrawing(figure: Element): boolean {
  * `postbit` is the whole post, details and words.)
  */
 function isPosterDetails(el: Element): boolean {
-  return nameTokens(el).some((words) =>
+  return namesSay(el, POSTER_NAMES);
+}
+
+const POSTER_NAMES: NamesTest = (tokens) =>
+  tokens.some((words) =>
     (words.includes("user") || words.includes("poster") || words.includes("author")) &&
     words.some((w) => POSTER_WORDS.has(w))
-  ) || nameTokens(el).some((words) => words.includes("userinfo"));
-}
+  ) || tokens.some((words) => words.includes("userinfo"));
 
 /**
  * Text a link in running prose holds for a hover card (a preview of the person, company or
@@ -347,9 +352,10 @@ function isPosterDetails(el: Element): boolean {
 function isHoverCard(el: Element, s: Stats): boolean {
   const link = el.parent as Element | null;
   if (!link || link.name !== "a" || s.text > HOVER_MAX || !inProse(link)) return false;
-  return BLOCKS.has(el.name) ||
-    nameTokens(el).some((words) => words.some((w) => HOVER_WORDS.has(w)));
+  return BLOCKS.has(el.name) || namesSay(el, HOVER_NAMES);
 }
+
+const HOVER_NAMES = anyWordOf(HOVER_WORDS);
 
 /** Whether a link sits in a line of prose: words of the line beside it, not alone in a box. */
 function inProse(link: Element): boolean {
@@ -364,15 +370,18 @@ function inProse(link: Element): boolean {
 
 /** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */
 function isSocialEmbed(el: Element): boolean {
-  const tokens = nameTokens(el);
-  if (!tokens.some((words) => words.some((w) => SOCIAL.has(w)))) return false;
-  return el.name === "blockquote" ||
-    tokens.some((words) => words.some((w) => EMBED_WORDS.has(w)));
+  if (!namesSay(el, SOCIAL_NAMES)) return false;
+  return el.name === "blockquote" || namesSay(el, EMBED_NAMES);
 }
 
+const SOCIAL_NAMES = anyWordOf(SOCIAL);
+const EMBED_NAMES = anyWordOf(EMBED_WORDS);
+
 function namedLikeCaption(el: Element): boolean {
-  return nameTokens(el).some((words) => words.some((w) => CAPTION_WORDS.has(w)));
+  return namesSay(el, CAPTION_NAMES);
 }
+
+const CAPTION_NAMES = anyWordOf(CAPTION_WORDS);
 
 /** Readability's _cleanConditionally, on counts. */
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {

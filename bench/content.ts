@@ -408,6 +408,20 @@ async function speed(pages: Page[], sample: number): Promise<void> {
       ratio <= 0.5 ? "PASS" : "FAIL"
     } (target <= 0.5)`,
   );
+  // A request's fixed costs (HTTP in and out, a TCP fetch, the cache) weigh most on small pages.
+  const bySize = chosen.map((page, i) => ({ size: page.html.length, ratio: ratios[i]! }))
+    .sort((x, y) => x.size - y.size);
+  const third = Math.ceil(bySize.length / 3);
+  write(
+    "  median ratio by page size (thirds): " +
+      [0, 1, 2].map((k) => {
+        const part = bySize.slice(k * third, (k + 1) * third);
+        const kb = (n: number) => `${Math.round(n / 1024)}`;
+        return `${kb(part[0]!.size)}-${kb(part.at(-1)!.size)} KB ${
+          median(part.map((p) => p.ratio)).toFixed(2)
+        }`;
+      }).join(", "),
+  );
   // Where a request's time goes, so that the floor of each part can be read off.
   const part = (name: string) => median(phases.map((p) => p[name] ?? 0));
   const shown = PHASES.filter((name) => part(name) >= 0.05);

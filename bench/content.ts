@@ -12,7 +12,8 @@
  * aside while tuning: `--folds 0,1,2,3`) and, without --folds, separately for fold 4.
  *
  * Speed: for a sample of pages, a whole `markdown=true` request to the service started in this
- * process (page served from a loopback server, fields, content, answer) against Readability's
+ * process (page served from a loopback server on a thread of its own, as the target site is
+ * another machine; fields, content, answer) against Readability's
  * extraction alone (linkedom parse + parse()) on the same page; the median of the ratios. The
  * server-timing phases of each page's best request are printed too (medians), with the time
  * outside the server's total: what each part of the request costs, floors included.
@@ -274,28 +275,25 @@ function phasesOf(header: string): Record<string, number> {
   return out;
 }
 
+/** The pages served from their own thread (see _target_site.ts), and its port. */
+async function startTargetSite(
+  pages: Record<string, string>,
+): Promise<{ worker: Worker; port: number }> {
+  const worker = new Worker(new URL("./_target_site.ts", import.meta.url), { type: "module" });
+  const listening = new Promise<number>((resolve) => {
+    worker.onmessage = (event: MessageEvent<{ port: number }>) => resolve(event.data.port);
+  });
+  worker.postMessage({ pages });
+  return { worker, port: await listening };
+}
+
 /** Median ratio of a whole markdown=true request to Readability's extraction, per page. */
 async function speed(pages: Page[], sample: number): Promise<void> {
   setQuiet(true);
   const step = Math.max(1, Math.floor(pages.length / sample));
   const chosen = pages.filter((_, i) => i % step === 0).slice(0, sample);
-  // Encoded once: the target's own work is no part of linkpeek's request.
-  const encoder = new TextEncoder();
-  const bodies = new Map(
-    chosen.map((p) => [`/${p.id}`, encoder.encode(p.html)]),
-  );
-  const target = Deno.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    onListen: () => {},
-  }, (request) => {
-    const body = bodies.get(new URL(request.url).pathname);
-    if (body === undefined) return new Response("not found", { status: 404 });
-    return new Response(body, {
-      headers: { "content-type": "text/html; charset=utf-8" },
-    });
-  });
-  const config = await benchConfig(target.addr.port);
+  const site = await startTargetSite(Object.fromEntries(chosen.map((p) => [`/${p.id}`, p.html])));
+  const config = await benchConfig(site.port);
   const handler = await createHandler(config);
   const app = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
@@ -304,7 +302,7 @@ async function speed(pages: Page[], sample: number): Promise<void> {
         remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
       }),
   );
-  const origin = `http://127.0.0.1:${target.addr.port}`;
+  const origin = `http://127.0.0.1:${site.port}`;
   const appOrigin = `http://127.0.0.1:${app.addr.port}`;
   let round = 0;
   const request = async (page: Page): Promise<Timed> => {
@@ -363,7 +361,7 @@ async function speed(pages: Page[], sample: number): Promise<void> {
     }
   } finally {
     await app.shutdown();
-    await target.shutdown();
+    site.worker.terminate();
     await handler.close();
     Deno.removeSync(config.dataDir, { recursive: true });
   }

@@ -1,5 +1,6 @@
 /**
- * `deno task bench:content [corpus] [--folds 0,1,2,3] [--worst N] [--speed N] [--no-speed|--speed-only]`:
+ * `deno task bench:content [corpus] [--folds 0,1,2,3] [--worst N] [--speed N] [--no-speed|--speed-only]
+ * [--job N] [--no-job|--job-only]`:
  * linkpeek's main-content extraction against Readability.js 0.6.0 on linkedom 0.18.15, in one
  * run, on the development corpus (default ../shared/corpus/content beside the repo).
  *
@@ -11,10 +12,16 @@
  * aside while tuning: `--folds 0,1,2,3`) and, without --folds, separately for fold 4.
  *
  * Speed: for a sample of pages, a whole `markdown=true` request to the service started in this
- * process (page served from a loopback server, fields, content, answer) against Readability's
+ * process (page served from a loopback server on a thread of its own, as the target site is
+ * another machine; fields, content, answer) against Readability's
  * extraction alone (linkedom parse + parse()) on the same page; the median of the ratios. The
  * server-timing phases of each page's best request are printed too (medians), with the time
  * outside the server's total: what each part of the request costs, floors included.
+ *
+ * The request's own work on the page (`--job N` pages, default 60; `--job-only`, `--no-job`):
+ * the DOM job a `markdown=true` request runs (domWorkSync: one parse feeding the DOM and the
+ * default fields, the fields, the main content, the Markdown) against Readability's extraction
+ * on the same page, interleaved, best of ROUNDS each; the median of the ratios.
  */
 import { Readability } from "npm:@mozilla/readability@0.6.0";
 import { parseHTML } from "npm:linkedom@0.18.15";
@@ -24,6 +31,7 @@ import { decodeHtml } from "../lib/fetch/decode.ts";
 import { parseHtml } from "../lib/extract/dom/mod.ts";
 import { extractMainContent } from "../lib/extract/content/mod.ts";
 import { renderPlainText } from "../lib/extract/content/plain_text.ts";
+import { domWorkSync } from "../lib/extract/dom/work.ts";
 import { createHandler } from "../lib/handler/mod.ts";
 import { setQuiet } from "../lib/util/log.ts";
 import { PHASES } from "../lib/util/server_timing.ts";
@@ -56,7 +64,7 @@ function option(name: string): string | null {
 function corpusRoot(): string {
   const positional = Deno.args.find((a, i) =>
     !a.startsWith("--") &&
-    !(i > 0 && /^--(folds|worst|speed|write)$/.test(Deno.args[i - 1]!))
+    !(i > 0 && /^--(folds|worst|speed|write|job)$/.test(Deno.args[i - 1]!))
   );
   return positional ??
     new URL("../../shared/corpus/content/", import.meta.url).pathname;
@@ -199,6 +207,52 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Median ratio of the DOM job of a markdown=true request to Readability's extraction. */
+function jobSpeed(pages: Page[], sample: number): void {
+  const step = Math.max(1, Math.floor(pages.length / sample));
+  const chosen = pages.filter((_, i) => i % step === 0).slice(0, sample);
+  const job = (page: Page) =>
+    domWorkSync({
+      html: page.html,
+      url: `http://127.0.0.1/${page.id}`,
+      rules: null,
+      markdown: true,
+      fields: { fetched: null },
+    });
+  for (const page of chosen.slice(0, 10)) { // warm-up
+    job(page);
+    readabilityContent(page.html);
+  }
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const ratios: number[] = [];
+  for (const page of chosen) {
+    let a = Infinity;
+    let b = Infinity;
+    for (let i = 0; i < ROUNDS; i++) {
+      let started = performance.now();
+      job(page);
+      a = Math.min(a, performance.now() - started);
+      started = performance.now();
+      readabilityContent(page.html);
+      b = Math.min(b, performance.now() - started);
+    }
+    ours.push(a);
+    theirs.push(b);
+    ratios.push(a / b);
+  }
+  const f = (x: number) => x.toFixed(2);
+  write(`
+DOM job alone on ${chosen.length} pages (best of ${ROUNDS} interleaved rounds):`);
+  write(
+    `  linkpeek domWorkSync (parse, fields, content, Markdown): median ${f(median(ours))} ms`,
+  );
+  write(
+    `  Readability.js on linkedom, extraction:                  median ${f(median(theirs))} ms`,
+  );
+  write(`  median ratio ${median(ratios).toFixed(3)}`);
+}
+
 /**
  * Rounds per page and engine, interleaved; a page's time is its best round: on a shared machine
  * other processes' bursts land on single rounds of either engine, and the best of several is
@@ -221,26 +275,25 @@ function phasesOf(header: string): Record<string, number> {
   return out;
 }
 
+/** The pages served from their own thread (see _target_site.ts), and its port. */
+async function startTargetSite(
+  pages: Record<string, string>,
+): Promise<{ worker: Worker; port: number }> {
+  const worker = new Worker(new URL("./_target_site.ts", import.meta.url), { type: "module" });
+  const listening = new Promise<number>((resolve) => {
+    worker.onmessage = (event: MessageEvent<{ port: number }>) => resolve(event.data.port);
+  });
+  worker.postMessage({ pages });
+  return { worker, port: await listening };
+}
+
 /** Median ratio of a whole markdown=true request to Readability's extraction, per page. */
 async function speed(pages: Page[], sample: number): Promise<void> {
   setQuiet(true);
   const step = Math.max(1, Math.floor(pages.length / sample));
   const chosen = pages.filter((_, i) => i % step === 0).slice(0, sample);
-  // Encoded once: the target's own work is no part of linkpeek's request.
-  const encoder = new TextEncoder();
-  const bodies = new Map(chosen.map((p) => [`/${p.id}`, encoder.encode(p.html)]));
-  const target = Deno.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    onListen: () => {},
-  }, (request) => {
-    const body = bodies.get(new URL(request.url).pathname);
-    if (body === undefined) return new Response("not found", { status: 404 });
-    return new Response(body, {
-      headers: { "content-type": "text/html; charset=utf-8" },
-    });
-  });
-  const config = await benchConfig(target.addr.port);
+  const site = await startTargetSite(Object.fromEntries(chosen.map((p) => [`/${p.id}`, p.html])));
+  const config = await benchConfig(site.port);
   const handler = await createHandler(config);
   const app = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
@@ -249,7 +302,7 @@ async function speed(pages: Page[], sample: number): Promise<void> {
         remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
       }),
   );
-  const origin = `http://127.0.0.1:${target.addr.port}`;
+  const origin = `http://127.0.0.1:${site.port}`;
   const appOrigin = `http://127.0.0.1:${app.addr.port}`;
   let round = 0;
   const request = async (page: Page): Promise<Timed> => {
@@ -308,7 +361,7 @@ async function speed(pages: Page[], sample: number): Promise<void> {
     }
   } finally {
     await app.shutdown();
-    await target.shutdown();
+    site.worker.terminate();
     await handler.close();
     Deno.removeSync(config.dataDir, { recursive: true });
   }
@@ -325,6 +378,23 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   const ratio = median(ratios);
   write(
     `  median ratio ${ratio.toFixed(2)} ${ratio <= 0.5 ? "PASS" : "FAIL"} (target <= 0.5)`,
+  );
+  // A request's fixed costs (HTTP in and out, a TCP fetch, the cache) weigh most on small pages.
+  const bySize = chosen.map((page, i) => ({
+    size: page.html.length,
+    ratio: ratios[i]!,
+  }))
+    .sort((x, y) => x.size - y.size);
+  const third = Math.ceil(bySize.length / 3);
+  write(
+    "  median ratio by page size (thirds): " +
+      [0, 1, 2].map((k) => {
+        const part = bySize.slice(k * third, (k + 1) * third);
+        const kb = (n: number) => `${Math.round(n / 1024)}`;
+        return `${kb(part[0]!.size)}-${kb(part.at(-1)!.size)} KB ${
+          median(part.map((p) => p.ratio)).toFixed(2)
+        }`;
+      }).join(", "),
   );
   // Where a request's time goes, so that the floor of each part can be read off.
   const part = (name: string) => median(phases.map((p) => p[name] ?? 0));
@@ -348,6 +418,13 @@ async function main(): Promise<void> {
   const folds = option("folds")?.split(",").map(Number) ?? null;
   const worst = Number(option("worst") ?? 0);
   const pages = loadPages(root);
+  const jobSample = Number(option("job") ?? 60);
+  if (option("job-only") !== null) {
+    return jobSpeed(
+      pages.filter((p) => !folds || folds.includes(p.fold)),
+      jobSample,
+    );
+  }
   if (option("speed-only") !== null) {
     return await speed(
       pages.filter((p) => !folds || folds.includes(p.fold)),
@@ -390,6 +467,9 @@ async function main(): Promise<void> {
   }
   const out = option("write");
   if (out) Deno.writeTextFileSync(out, JSON.stringify(ours));
+  if (option("no-job") === null) {
+    jobSpeed(pages.filter((p) => !folds || folds.includes(p.fold)), jobSample);
+  }
   if (option("no-speed") === null) {
     await speed(
       pages.filter((p) => !folds || folds.includes(p.fold)),

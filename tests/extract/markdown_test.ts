@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { documentToMarkdown, nodeToMarkdown } from "../../lib/extract/content/markdown.ts";
-import { parseHtml, select } from "../../lib/extract/dom/mod.ts";
+import { baseUrl, parseHtml, select } from "../../lib/extract/dom/mod.ts";
 
 /** The markdown view of a page, parsed the way the pipeline parses it once for every step. */
 const toMarkdown = (html: string, url: string) => documentToMarkdown(parseHtml(html), url);
@@ -129,4 +129,24 @@ Deno.test("toMarkdown() converts a 2 MB page whole", () => {
     md.split("\n## Why caches work\n").length - 1,
     Math.ceil(2_000_000 / chunk.length) + 1,
   );
+});
+
+Deno.test("baseUrl() takes the first <base> with an href, as select('base[href]') does", () => {
+  const page = (head: string, body = "") =>
+    parseHtml(`<html><head>${head}</head><body><p>x</p>${body}</body></html>`);
+  const url = "https://ex.test/dir/page";
+  assert.equal(baseUrl(page(""), url), url);
+  assert.equal(baseUrl(page('<base target="_top">'), url), url);
+  assert.equal(
+    baseUrl(page('<base target="_top"><base href="/one/"><base href="/two/">'), url),
+    "https://ex.test/one/",
+  );
+  // Anywhere in the page, in document order; an empty href is still the first with one.
+  assert.equal(baseUrl(page("", '<div><base href="/late/"></div>'), url), "https://ex.test/late/");
+  assert.equal(baseUrl(page('<base href="">', '<base href="/late/">'), url), url);
+  for (const html of ['<base href="/a/"><base href="/b/">', '<base><base href="/c/">']) {
+    const doc = page(html, '<base href="/d/">');
+    const viaSelector = select(doc, "base[href]")!.attribs.href!;
+    assert.equal(baseUrl(doc, url), new URL(viaSelector, url).href);
+  }
 });

@@ -376,6 +376,33 @@ Deno.test("openStore() with Redis down at start-up opens and reports EUNAVAILABL
  * `ns/id` of every blob the closed store at `dataDir` keeps: its KV values and its files,
  * each checked to have an index entry and no twin in the other place.
  */
+Deno.test("EmbeddedStore commits a burst of puts in as few commits as KV's limits allow", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-burst-" });
+  try {
+    const store = await EmbeddedStore.open({ dataDir, maxBytes: 10 * 1024 * 1024 });
+    // 40 KV blobs of 60 KB: 2.4 MB, three times what one atomic KV write may carry.
+    const names = Array.from({ length: 40 }, (_, i) => `burst${i}`);
+    await Promise.all(
+      names.map((name, i) =>
+        store.setCache(name, { value: new Uint8Array(60 * 1024).fill(i), ttlMs: 60_000 })
+      ),
+    );
+    await store.setCache("burst0", { value: new Uint8Array(10).fill(7), ttlMs: 60_000 });
+    await store.close();
+    assert.deepEqual(
+      await storedBlobs(dataDir),
+      names.map((name) => `cache/${name}`).sort(),
+    );
+    const reopened = await EmbeddedStore.open({ dataDir, maxBytes: 10 * 1024 * 1024 });
+    // The later write of a name wins, though both went in the same queue.
+    assert.deepEqual(await reopened.getCache("burst0"), new Uint8Array(10).fill(7));
+    assert.deepEqual(await reopened.getCache("burst39"), new Uint8Array(60 * 1024).fill(39));
+    await reopened.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
 async function storedBlobs(dataDir: string): Promise<string[]> {
   const kv = await Deno.openKv(`${dataDir}/state.kv`);
   try {

@@ -171,9 +171,14 @@ interface Names {
   weight: number;
   /** Names of chrome, never of content (role aside). */
   unlikely: boolean;
+  /** What each NamesTest said of these names, asked once. */
+  said: Map<NamesTest, boolean> | null;
 }
 
-const NONE: Names = { tokens: [], weight: 0, unlikely: false };
+/** A question about an element's name tokens (module-level: its identity is the memo's key). */
+export type NamesTest = (tokens: string[][]) => boolean;
+
+const NONE: Names = { tokens: [], weight: 0, unlikely: false, said: null };
 
 /**
  * Names read already, by their text: pages repeat the same class on many elements, and every
@@ -207,6 +212,26 @@ export function nameTokens(el: Element): string[][] {
   return namesOf(el).tokens;
 }
 
+/**
+ * What `test` says of the element's name tokens, asked once per distinct class and id: the
+ * pruning passes and the product reading ask the same few questions of every element.
+ */
+export function namesSay(el: Element, test: NamesTest): boolean {
+  const names = namesOf(el);
+  if (names.tokens.length === 0) return test(names.tokens);
+  let said = names.said?.get(test);
+  if (said === undefined) {
+    said = test(names.tokens);
+    (names.said ??= new Map()).set(test, said);
+  }
+  return said;
+}
+
+/** The test "a token has a word of `words`". */
+export function anyWordOf(words: ReadonlySet<string>): NamesTest {
+  return (tokens) => tokens.some((token) => token.some((word) => words.has(word)));
+}
+
 function readNames(key: string): Names {
   const names = key.trim();
   if (!names) return NONE;
@@ -216,7 +241,7 @@ function readNames(key: string): Names {
       .filter(Boolean);
     if (words.length) tokens.push(words);
   }
-  return { tokens, weight: tokensWeight(tokens), unlikely: tokensUnlikely(tokens) };
+  return { tokens, weight: tokensWeight(tokens), unlikely: tokensUnlikely(tokens), said: null };
 }
 
 /** Whether one token names something of `set`, and not merely a layout or state of it. */

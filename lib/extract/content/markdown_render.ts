@@ -201,14 +201,15 @@ function deeper(el: Element, ctx: Ctx, render: () => string[]): string[] {
   }
 }
 
+const HEADING_LEVEL = new Map([1, 2, 3, 4, 5, 6].map((level) => [`h${level}`, level]));
+
 /** A block element's Markdown blocks, or null when `el` is inline. */
 function block(el: Element, ctx: Ctx): string[] | null {
   const tag = el.name;
-  const heading = /^h([1-6])$/.exec(tag);
-  if (heading) {
+  const level = HEADING_LEVEL.get(tag);
+  if (level !== undefined) {
     const text = headingLine(inline(el, ctx));
     if (!text) return [];
-    const level = Number(heading[1]);
     if (level === 1) ctx.sawH1 = true;
     if (!ctx.firstHeading) [ctx.firstHeading, ctx.firstHeadingText] = [level, textOf(el)];
     return [`${"#".repeat(level)} ${text}`];
@@ -340,10 +341,12 @@ function inlineChildren(el: Element, ctx: Ctx): string {
   if (ctx.depth > MAX_DEPTH) return escapeText(rawText(el));
   ctx.depth++;
   try {
-    return el.children.map((c) => {
+    let out = "";
+    for (const child of el.children) {
       spend();
-      return inlineNode(c, ctx);
-    }).join("");
+      out += inlineNode(child, ctx);
+    }
+    return out;
   } finally {
     ctx.depth--;
   }
@@ -441,8 +444,12 @@ function destination(url: string): string {
   return url.replace(/\(/g, "%28").replace(/\)/g, "%29").replace(/ /g, "%20");
 }
 
+/** Characters escapeText may change: text without any (most of it) is returned as it is. */
+const ESCAPED = /[\\`*[\]_~<&]/;
+
 /** Escapes what CommonMark would read as markup; `_` only where it could open emphasis. */
 function escapeText(text: string): string {
+  if (!ESCAPED.test(text) && !text.includes(BR)) return text;
   return text
     .replaceAll(BR, "\uFFFD") // NUL is BR's marker (decoding strips it from pages already)
     .replace(/[\\`*[\]]/g, "\\$&")
@@ -452,6 +459,8 @@ function escapeText(text: string): string {
     // `&copy;` written out in the page would read as an entity.
     .replace(/&(?=#?\w+;)/g, "\\&");
 }
+
+const LINE_MARKERS = /^[\d#>+=-]/;
 
 /** Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks. */
 function tidy(text: string): string {
@@ -466,6 +475,8 @@ function tidy(text: string): string {
 }
 
 function escapeLineStart(line: string): string {
+  // Only a line opening with a digit or one of these can read as a block's marker.
+  if (!LINE_MARKERS.test(line)) return line;
   const ordered = /^(\d+)([.)])(\s|$)/.exec(line);
   if (ordered) return `${ordered[1]}\\${line.slice(ordered[1]!.length)}`;
   if (/^(?:#{1,6}(?:\s|$)|>|[-+](?:\s|$)|=+$|-{3,}$)/.test(line)) return `\\${line}`;

@@ -6,7 +6,7 @@
 import type { Element } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { rawText, textOf, walkElements } from "../dom/mod.ts";
-import { nameTokens } from "./classes.ts";
+import { anyWordOf, namesSay } from "./classes.ts";
 import { BLOCKS, type PageStats, SILENT } from "./stats.ts";
 
 /** Shorter descriptions are taglines, found in too many places to anchor anything. */
@@ -92,6 +92,7 @@ export function describedBlock(
 
 const REVIEW_PROP = /^(?:reviews?|aggregateRating)$/i;
 const REVIEW_WORDS = new Set(["review", "reviews", "ratings"]);
+const REVIEW_NAMES = anyWordOf(REVIEW_WORDS);
 
 /**
  * On a product page, the shoppers' reviews and ratings: blocks marked as schema.org reviews or
@@ -117,5 +118,5 @@ function isReview(el: Element): boolean {
   const { itemprop, itemtype } = el.attribs;
   if (itemprop && REVIEW_PROP.test(itemprop)) return true;
   if (itemtype && /\/Review$/.test(itemtype)) return true;
-  return nameTokens(el).some((words) => words.some((w) => REVIEW_WORDS.has(w)));
+  return namesSay(el, REVIEW_NAMES);
 }

@@ -4,8 +4,8 @@
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
 import type { ChildNode, Element } from "domhandler";
-import { select, textOf, walkElements } from "../dom/mod.ts";
-import { classWeight, isUnlikely, nameTokens } from "./classes.ts";
+import { select, walkElements } from "../dom/mod.ts";
+import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import {
   BIO_LINE,
   isAppeal,
@@ -164,12 +164,10 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
  * chrome ("Kommentieren", "You must be logged in to comment") is no content on any page.
  */
 function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
-  return s.text > 0 && s.text <= SHORT_BLOCK && isLine(el, s) && isChromeLine(el, ctx, textOf(el));
+  return s.text > 0 && s.text <= SHORT_BLOCK && isLine(el, s) && isChromeLine(el, ctx);
 }
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
-  // The element's text, built once however many rules read it.
-  let text: string | undefined;
   if (CHROME_TAGS.has(el.name)) return true;
   if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
   if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
@@ -192,28 +190,28 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // byline or a date inside a short header that is not chrome as a whole.
   if (
     s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) &&
-    isChromeLine(el, ctx, text ??= textOf(el))
+    isChromeLine(el, ctx)
   ) {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
   // The publisher's lines around the story: appeals and disclosures, the author's bio.
   if (!ctx.wide && s.text <= BIO_LINE && isLine(el, s)) {
-    text ??= textOf(el);
+    const text = ctx.stats.textOf(el);
     if (isAppeal(text) || isAuthorBio(text)) return true;
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
   if (
     s.text > SHORT_BLOCK && s.text <= LINKED_LINE_MAX && linkDensity(s) >= 0.5 && isLine(el, s) &&
-    startsAsChrome(text ??= textOf(el))
+    startsAsChrome(ctx.stats.textOf(el))
   ) {
     return true;
   }
   if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
   if (
     TITLE_HEADINGS.has(el.name) && s.text <= 300 &&
-    repeatsTitle(text ??= textOf(el), pageTitles(el))
+    repeatsTitle(ctx.stats.textOf(el), pageTitles(el))
   ) {
     // The first is the title line the views start with; a second only repeats it.
     if (ctx.titleSeen) return true;
@@ -229,7 +227,8 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
  * A short block whose words are chrome. A date alone is chrome as a line of its own (an
  * article's dateline), not inline in a longer block (a forum post's date beside its author).
  */
-function isChromeLine(el: Element, ctx: PruneContext, text: string): boolean {
+function isChromeLine(el: Element, ctx: PruneContext): boolean {
+  const text = ctx.stats.textOf(el);
   // Bylines and dates are chrome around one article, content in a listing of many.
   if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
   return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
@@ -280,7 +279,9 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
     lead = firstWithText(lead, ctx);
     if (!lead) return false;
     const s = ctx.stats.of(lead);
-    if (s.text <= 60) return s.text < ctx.stats.of(el).text && isChromeHeading(textOf(lead));
+    if (s.text <= 60) {
+      return s.text < ctx.stats.of(el).text && isChromeHeading(ctx.stats.textOf(lead));
+    }
   }
   return false;
 }
@@ -302,16 +303,18 @@ function firstWithText(el: Element, ctx: PruneContext): Element | null {
  * its caption or credit, however the box names it ("img-metadata", "dida", "imginline").
  */
 function captionOfImage(el: Element, ctx: PruneContext): boolean {
-  if (el.name === "figcaption") return !explainsFigure(el);
+  if (el.name === "figcaption") return !explainsFigure(el, ctx);
   const box = el.parent as Element | null;
   if (!box || !("name" in box)) return false;
   const s = ctx.stats.of(box);
   if (s.images === 0 || s.text > CAPTION_MAX) return false;
   // A card that is one link (a listing's entry) has a title, not a caption.
   if (box.name === "a") return false;
-  return box.name === "figure" ||
-    nameTokens(box).some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));
+  return box.name === "figure" || namesSay(box, IMAGE_BOX);
 }
+
+const IMAGE_BOX: NamesTest = (tokens) =>
+  tokens.some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));
 
 /**
  * Whether a <figcaption> explains its figure rather than credits or describes a photo: the
@@ -319,8 +322,8 @@ function captionOfImage(el: Element, ctx: PruneContext): boolean {
  * at all (a listing, a table, a quote), and the caption names no credit. A photo's caption (a
  * JPEG's, as news photos are) is no part of the story's text.
  */
-function explainsFigure(caption: Element): boolean {
-  if (CREDIT.test(textOf(caption))) return false;
+function explainsFigure(caption: Element, ctx: PruneContext): boolean {
+  if (CREDIT.test(ctx.stats.textOf(caption))) return false;
   const figure = caption.parent as Element | null;
   if (!figure || figure.name !== "figure") return true;
   let drawing = FIGURES.get(figure);
@@ -346,11 +349,14 @@ function isDrawing(figure: Element): boolean {
  * `postbit` is the whole post, details and words.)
  */
 function isPosterDetails(el: Element): boolean {
-  return nameTokens(el).some((words) =>
+  return namesSay(el, POSTER_NAMES);
+}
+
+const POSTER_NAMES: NamesTest = (tokens) =>
+  tokens.some((words) =>
     (words.includes("user") || words.includes("poster") || words.includes("author")) &&
     words.some((w) => POSTER_WORDS.has(w))
-  ) || nameTokens(el).some((words) => words.includes("userinfo"));
-}
+  ) || tokens.some((words) => words.includes("userinfo"));
 
 /**
  * Text a link in running prose holds for a hover card (a preview of the person, company or
@@ -360,9 +366,10 @@ function isPosterDetails(el: Element): boolean {
 function isHoverCard(el: Element, s: Stats): boolean {
   const link = el.parent as Element | null;
   if (!link || link.name !== "a" || s.text > HOVER_MAX || !inProse(link)) return false;
-  return BLOCKS.has(el.name) ||
-    nameTokens(el).some((words) => words.some((w) => HOVER_WORDS.has(w)));
+  return BLOCKS.has(el.name) || namesSay(el, HOVER_NAMES);
 }
+
+const HOVER_NAMES = anyWordOf(HOVER_WORDS);
 
 /** Whether a link sits in a line of prose: words of the line beside it, not alone in a box. */
 function inProse(link: Element): boolean {
@@ -377,15 +384,18 @@ function inProse(link: Element): boolean {
 
 /** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */
 function isSocialEmbed(el: Element): boolean {
-  const tokens = nameTokens(el);
-  if (!tokens.some((words) => words.some((w) => SOCIAL.has(w)))) return false;
-  return el.name === "blockquote" ||
-    tokens.some((words) => words.some((w) => EMBED_WORDS.has(w)));
+  if (!namesSay(el, SOCIAL_NAMES)) return false;
+  return el.name === "blockquote" || namesSay(el, EMBED_NAMES);
 }
 
+const SOCIAL_NAMES = anyWordOf(SOCIAL);
+const EMBED_NAMES = anyWordOf(EMBED_WORDS);
+
 function namedLikeCaption(el: Element): boolean {
-  return nameTokens(el).some((words) => words.some((w) => CAPTION_WORDS.has(w)));
+  return namesSay(el, CAPTION_NAMES);
 }
+
+const CAPTION_NAMES = anyWordOf(CAPTION_WORDS);
 
 /** Readability's _cleanConditionally, on counts. */
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {

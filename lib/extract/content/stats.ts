@@ -5,7 +5,7 @@
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { BLOCK_TAGS } from "../dom/mod.ts";
+import { BLOCK_TAGS, textOf } from "../dom/mod.ts";
 import { isHidden } from "./visibility.ts";
 
 export interface Stats {
@@ -71,6 +71,11 @@ export const EMPTY: Stats = Object.freeze({
 
 export interface PageStats {
   of(el: Element): Stats;
+  /**
+   * textOf(el), read once per element: the passes over the page ask again of the same short
+   * blocks. Valid while the DOM is unchanged (until the chrome is removed).
+   */
+  textOf(el: Element): string;
   /** Hidden by the page (or inside something hidden). */
   hidden: Set<Element>;
   /** <main> and role=main elements, in document order. */
@@ -131,7 +136,26 @@ export function measure(root: AnyNode): PageStats {
     spend();
     if (stats.get(el)!.text >= total * 0.25) hidden.delete(el);
   }
-  return { of: (el) => stats.get(el) ?? EMPTY, hidden, mains, jsonLd };
+  return { of: (el) => stats.get(el) ?? EMPTY, textOf: textsOnce(), hidden, mains, jsonLd };
+}
+
+/** Characters of text kept by one page's textsOnce; past them, texts are read each time. */
+const MAX_KEPT_TEXT = 1_000_000;
+
+function textsOnce(): (el: Element) => string {
+  const texts = new Map<Element, string>();
+  let kept = 0;
+  return (el) => {
+    let text = texts.get(el);
+    if (text === undefined) {
+      text = textOf(el);
+      if (kept + text.length <= MAX_KEPT_TEXT) {
+        texts.set(el, text);
+        kept += text.length;
+      }
+    }
+    return text;
+  };
 }
 
 /** Marks, on measure's stack, that the node under it has had all its children counted. */
@@ -164,7 +188,7 @@ function close(node: AnyNode, totals: Stats[], stats: Map<Element, Stats>): void
 
 /**
  * Adds a text's length with whitespace runs counted as one (as `text.replace(/\s+/g, " ")`
- * would make it) and its commas to `into`, in one pass that builds no string; a text of
+ * would make it) and its commas to `into`, by native scans that build no string; a text of
  * whitespace only counts `blank`, an empty one nothing.
  */
 export function countText(
@@ -172,44 +196,32 @@ export function countText(
   into: { text: number; commas: number },
   blank = 1,
 ): void {
-  let length = 0;
-  let commas = 0;
-  let space = false;
-  let visible = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isSpace(c)) {
-      if (!space) length++;
-      space = true;
-      continue;
-    }
-    space = false;
-    visible = true;
-    length++;
-    if (isComma(c)) commas++;
-  }
-  if (!visible) {
-    into.text += text.length ? blank : 0;
+  if (text.length === 0) return;
+  if (!VISIBLE.test(text)) {
+    into.text += blank;
     return;
+  }
+  let length = text.length;
+  SPACE_RUN.lastIndex = 0;
+  for (let run = SPACE_RUN.exec(text); run !== null; run = SPACE_RUN.exec(text)) {
+    length -= run[0].length - 1;
+  }
+  let commas = 0;
+  for (let at = text.indexOf(","); at !== -1; at = text.indexOf(",", at + 1)) commas++;
+  if (WIDE_COMMA_RANGE.test(text)) {
+    WIDE_COMMA.lastIndex = 0;
+    while (WIDE_COMMA.exec(text) !== null) commas++;
   }
   into.text += length;
   into.commas += commas;
 }
 
-/** The characters of the regular expressions' `\s`. */
-export function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
-    c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-/** Commas of Latin, Arabic and CJK scripts (and their small and full-width forms). */
-function isComma(c: number): boolean {
-  if (c < 0x60c) return c === 0x2c;
-  return c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 ||
-    c === 0x2e34 || c === 0x2e32 || c === 0xff0c || c === 0x3001;
-}
+const VISIBLE = /\S/;
+/** Whitespace that collapses: each run of two or more counts one. */
+const SPACE_RUN = /\s{2,}/g;
+/** Commas of Arabic and CJK scripts (and small and full-width forms), and a range holding them. */
+const WIDE_COMMA = /[\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]/g;
+const WIDE_COMMA_RANGE = /[\u060c-\uff0c]/;
 
 export function linkDensity(s: Stats): number {
   return s.text ? Math.min(1, s.linkText / s.text) : 0;

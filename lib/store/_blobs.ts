@@ -25,6 +25,8 @@ const HOT_TOTAL_MAX = 16 * 1024 * 1024;
 const WRITE_DELAY_MS = 20;
 /** One commit's values at most: under KV's 800 KiB per atomic operation. */
 const COMMIT_MAX_BYTES = 640 * 1024;
+/** One commit's writes at most: KV takes 1,000 mutations an operation, a write makes two. */
+const COMMIT_MAX_WRITES = 100;
 /** What a blob's keys and index entry add to a commit, about. */
 const KEY_BYTES = 512;
 
@@ -259,7 +261,10 @@ export class Blobs {
       const batch: QueuedWrite[] = [];
       let size = 0;
       for (const write of this.#queued) {
-        if (batch.length && (size + write.size > COMMIT_MAX_BYTES || batch.length >= 100)) break;
+        if (
+          batch.length &&
+          (size + write.size > COMMIT_MAX_BYTES || batch.length >= COMMIT_MAX_WRITES)
+        ) break;
         batch.push(write);
         size += write.size;
       }

@@ -8,6 +8,7 @@ import { spend } from "../dom/budget.ts";
 import { textOfInline } from "./score.ts";
 import { parentElement, type Scores } from "./score.ts";
 import { linkDensity, type PageStats } from "./stats.ts";
+import { commonAncestor } from "./structure.ts";
 
 const TOP_CANDIDATES = 5;
 const MIN_SHARING = 3;
@@ -84,25 +85,7 @@ function partsAncestor(
     el !== top && score >= topScore * PART_SHARE && markedAlike(el, top)
   ).map(([el]) => el);
   if (!parts.length) return null;
-  // The depth of each ancestor of the top candidate; each part climbs to the first of them.
-  const depth = new Map<Element, number>();
-  let d = 0;
-  for (let up = parentElement(top); up && up !== body; up = parentElement(up)) {
-    spend();
-    depth.set(up, d++);
-  }
-  let highest = -1;
-  for (const part of parts) {
-    let up = parentElement(part);
-    while (up && !depth.has(up)) {
-      spend();
-      up = parentElement(up);
-    }
-    if (!up) return null;
-    highest = Math.max(highest, depth.get(up)!);
-  }
-  for (const [el, at] of depth) if (at === highest) return el;
-  return null;
+  return commonAncestor(top, parts, body);
 }
 
 function markedAlike(el: Element, top: Element): boolean {

@@ -43,23 +43,35 @@ export function statedContainer(root: Element, body: string): Element | null {
     if (text.length >= 40 && body.includes(text.slice(0, 80))) found.push(p);
   }
   if (found.length < 2) return null;
-  // Ancestors of the first paragraph, then the lowest one that every other paragraph is under.
+  return commonAncestor(found[0]!, found.slice(1));
+}
+
+/**
+ * The nearest ancestor of `first` that every one of `others` is under, or null; with `below`,
+ * only ancestors under it count. Each element climbs once to the first ancestor of `first` it
+ * meets: linear in the depths.
+ */
+export function commonAncestor(
+  first: Element,
+  others: Element[],
+  below?: Element,
+): Element | null {
   const depth = new Map<Element, number>();
   let d = 0;
-  for (let up = parentElement(found[0]!); up; up = parentElement(up)) {
+  for (let up = parentElement(first); up && up !== below; up = parentElement(up)) {
     spend();
     depth.set(up, d++);
   }
-  let lowest = 0;
-  for (const p of found.slice(1)) {
-    let up = parentElement(p);
+  let highest = 0;
+  for (const other of others) {
+    let up = parentElement(other);
     while (up && !depth.has(up)) {
       spend();
       up = parentElement(up);
     }
     if (!up) return null;
-    lowest = Math.max(lowest, depth.get(up)!);
+    highest = Math.max(highest, depth.get(up)!);
   }
-  for (const [el, at] of depth) if (at === lowest) return el;
+  for (const [el, at] of depth) if (at === highest) return el;
   return null;
 }

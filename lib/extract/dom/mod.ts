@@ -44,11 +44,15 @@ export function selectAll(root: AnyNode, selector: string): Element[] {
 
 /** The first descendant of `root` matching `selector`, or null (like querySelector). */
 export function select(root: AnyNode, selector: string): Element | null {
-  const query = compileSelector(selector);
+  return firstElement(root, compileSelector(selector));
+}
+
+/** The first descendant of `root`, in document order, that passes `test`, or null. */
+function firstElement(root: AnyNode, test: (el: Element) => boolean): Element | null {
   let found: Element | null = null;
   walkElements(root, (el) => {
     if (found) return false;
-    if (query(el)) found = el;
+    if (test(el)) found = el;
     return !found;
   });
   return found;
@@ -197,15 +201,10 @@ export function baseUrl(doc: AnyNode, pageUrl: string): string {
  * request, the compiled selector's walk of the whole page cost more than the rest of baseUrl.
  */
 function firstBase(root: AnyNode): Element | null {
-  let found: Element | null = null;
-  walkElements(root, (el) => {
-    if (found) return false;
-    if (el.name === "base" && Object.hasOwn(el.attribs, "href") && el.attribs.href != null) {
-      found = el;
-    }
-    return found === null;
-  });
-  return found;
+  return firstElement(
+    root,
+    (el) => el.name === "base" && Object.hasOwn(el.attribs, "href") && el.attribs.href != null,
+  );
 }
 
 /** An absolute http(s) URL for `value` relative to `base`, or null (javascript:, data:, junk). */

@@ -5,20 +5,16 @@
 import { PNG } from "pngjs";
 import jpegJs from "jpeg-js";
 import { GifWriter } from "omggif";
+import { concatBytes } from "../../lib/util/bytes.ts";
 
 const enc = new TextEncoder();
 
 export function concat(...parts: (Uint8Array | number[] | string)[]): Uint8Array {
-  const arrays = parts.map((p) =>
-    typeof p === "string" ? latin1(p) : p instanceof Uint8Array ? p : Uint8Array.from(p)
+  return concatBytes(
+    parts.map((p) =>
+      typeof p === "string" ? latin1(p) : p instanceof Uint8Array ? p : Uint8Array.from(p)
+    ),
   );
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
 }
 
 /** One byte per char code (for binary tags like "\x01vorbis"). */

@@ -126,7 +126,8 @@ const WITH_META = `&screenshot=true${viewportQuery}`;
 // Each request names a distinct target URL: identical concurrent requests would be coalesced
 // into one capture (single-flight), which would flatter the throughput.
 let sequence = 0;
-const linkpeekAt = (base: string, query: string) => async () => {
+/** One request for a fresh target URL under `base`; its screenshot object. */
+async function linkpeekShot(base: string, query: string) {
   const target = `${base}?n=${sequence++}`;
   const response = await fetch(
     `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${query}`,
@@ -135,8 +136,10 @@ const linkpeekAt = (base: string, query: string) => async () => {
   if (response.status !== 200) {
     throw new Error(`linkpeek answered ${response.status}: ${body.code}`);
   }
-  return body.data.screenshot.size as number;
-};
+  return body.data.screenshot;
+}
+const linkpeekAt = (base: string, query: string) => async () =>
+  (await linkpeekShot(base, query)).size as number;
 const shotOnly = linkpeekAt(url, SHOT_ONLY);
 const withMeta = linkpeekAt(url, WITH_META);
 
@@ -436,15 +439,7 @@ async function animatedCost(): Promise<string[]> {
 
 /** One request; the bytes of its recording, or of its still when it made none. */
 async function linkpeekRecording(query: string): Promise<number> {
-  const target = `${url}?n=${sequence++}`;
-  const response = await fetch(
-    `http://127.0.0.1:${app.addr.port}/?url=${encodeURIComponent(target)}${query}`,
-  );
-  const body = await response.json();
-  if (response.status !== 200) {
-    throw new Error(`linkpeek answered ${response.status}: ${body.code}`);
-  }
-  const shot = body.data.screenshot;
+  const shot = await linkpeekShot(url, query);
   return (shot.animated?.size ?? shot.size) as number;
 }
 

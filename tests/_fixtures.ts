@@ -179,3 +179,15 @@ export async function testApp(config: Config, hooks: ServiceHooks = {}): Promise
 }
 
 export const q = (url: string, extra = "") => `?url=${encodeURIComponent(url)}${extra}`;
+
+/**
+ * Polls `condition` every 20 ms until it holds or `ms` pass (log lines are written in batches,
+ * sockets close on their own turn); whether it held in the end.
+ */
+export async function waitFor(condition: () => boolean, ms = 5000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return condition();
+}

@@ -5,22 +5,13 @@
  * thread is replaced, the process lives on and the next document is converted normally.
  */
 import assert from "node:assert/strict";
-import { serve } from "../_fixtures.ts";
+import { serve, waitFor } from "../_fixtures.ts";
 import { startMain } from "../ops/_main_process.ts";
 import { convertDocument } from "../../lib/documents/convert.ts";
 
 const FIXTURES = new URL("../fixtures/documents/", import.meta.url);
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const LEDGER_LINE = "The quick brown fox jumps over the lazy dog by the harbour wall.";
-
-/** Polls `condition` until it holds or 5 s pass (log lines are written in batches). */
-async function waitFor(condition: () => boolean): Promise<boolean> {
-  for (const end = Date.now() + 5000; Date.now() < end;) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
-}
 
 Deno.test("a document past the conversion thread's heap cap is described; the next is read", async () => {
   const ledger = Deno.readFileSync(new URL("ledger.docx", FIXTURES));

@@ -5,7 +5,7 @@
  * is served normally.
  */
 import assert from "node:assert/strict";
-import { serve } from "../_fixtures.ts";
+import { serve, waitFor } from "../_fixtures.ts";
 import { startMain } from "../ops/_main_process.ts";
 import { hostileDocuments } from "./_hostile.ts";
 
@@ -25,15 +25,6 @@ const REFUSED: Record<string, string> = {
   "sheet of sparse cells": "too-large",
   "encrypted pdf": "encrypted",
 };
-
-/** Polls `condition` until it holds or 5 s pass (log lines are written in batches). */
-async function waitFor(condition: () => boolean): Promise<boolean> {
-  for (const end = Date.now() + 5000; Date.now() < end;) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
-}
 
 Deno.test("hostile documents are answered in time, described, logged; the next is served", async () => {
   // Anything a document names points here: it must never be asked for anything.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import zlib from "node:zlib";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
-import { serve, testConfig } from "../_fixtures.ts";
+import { serve, testConfig, waitFor } from "../_fixtures.ts";
 
 const MB = 1024 * 1024;
 
@@ -20,11 +20,6 @@ function counted(chunk: Uint8Array, total: number, meter: { sent: number; cancel
   }, { highWaterMark: 0 });
 }
 
-async function until(check: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-}
-
 Deno.test("fetch() reads 5 MB of a 50 MB page and closes the connection", async () => {
   const meter = { sent: 0, cancelled: false };
   const chunk = new Uint8Array(64 * 1024).fill(0x61);
@@ -38,7 +33,7 @@ Deno.test("fetch() reads 5 MB of a 50 MB page and closes the connection", async 
   assert.equal(result.body.byteLength, 5 * MB);
   assert.equal(result.truncated, true);
   assert.equal(result.body.every((b) => b === 0x61), true);
-  await until(() => meter.cancelled, 3000);
+  await waitFor(() => meter.cancelled, 3000);
   assert.equal(meter.cancelled, true, "the server never saw the connection close");
   assert.ok(meter.sent < 16 * MB, `server wrote ${meter.sent} bytes`);
 });
@@ -61,7 +56,7 @@ Deno.test("fetch() stops a gzip bomb at the cap with bounded memory", async () =
   assert.equal(result.truncated, true);
   assert.equal(result.body.every((b) => b === 0), true);
   assert.ok(grown < 200 * MB, `rss grew by ${(grown / MB).toFixed(0)} MB`);
-  await until(() => meter.cancelled, 3000);
+  await waitFor(() => meter.cancelled, 3000);
   assert.equal(meter.cancelled, true);
   assert.ok(meter.sent < 16 * MB, `server wrote ${meter.sent} bytes`);
 });
@@ -179,6 +174,6 @@ Deno.test("fetch() times out against slow targets", async (t) => {
       (e: ApiError) => e.code === "ETIMEOUT",
     );
   });
-  await until(() => timers.size === 0, 2000);
+  await waitFor(() => timers.size === 0, 2000);
   assert.equal(timers.size, 0, "the dripping server still has a live connection");
 });

@@ -19,10 +19,7 @@ export function resolveUrl(value: unknown, ctx: UrlContext): string | null {
   if (typeof value !== "string") return null;
   const raw = value.replace(/[\t\n\r]/g, "").trim();
   if (raw === "" || raw.startsWith("#")) return null;
-  const page = URL.parse(ctx.url);
-  const u = raw.startsWith("//")
-    ? page && httpUrl(`${page.protocol}${raw}`)
-    : httpUrl(raw, ctx.base);
+  const u = raw.startsWith("//") ? schemeRelative(raw, ctx.url) : httpUrl(raw, ctx.base);
   if (!u) return null;
   // dotless names ("http://logo") are junk on the web; IP literals and localhost are kept
   const h = u.hostname;
@@ -30,11 +27,19 @@ export function resolveUrl(value: unknown, ctx: UrlContext): string | null {
   // Percent-escapes of characters that need none are undone ("%28" -> "("), as
   // Microlink's normalised URLs read.
   try {
-    u.pathname = decodeURI(u.pathname);
+    const path = decodeURI(u.pathname);
+    // Setting the path parses the URL again: only when there is an escape to undo.
+    if (path !== u.pathname) u.pathname = path;
   } catch {
     // malformed escapes stay as they are
   }
   return u.href;
+}
+
+/** A protocol-relative URL (`//host/path`) with the page's scheme. */
+function schemeRelative(raw: string, pageUrl: string): URL | null {
+  const page = URL.parse(pageUrl);
+  return page && httpUrl(`${page.protocol}${raw}`);
 }
 
 /** Lower-case file extension of a URL's path ("" when none). */

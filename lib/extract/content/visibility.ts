@@ -10,10 +10,25 @@ const SHOWN_AT_SOME_SIZE =
   /(?:^|\s)[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)(?:\s|$)/;
 
 export function isHidden(el: Element): boolean {
+  // The attributes read in turn: most elements have none or one, and a read by name of an
+  // attribute map (each element's of another shape) costs more than a pass over its keys.
   const a = el.attribs;
-  if ("hidden" in a) return true;
-  if (a["aria-hidden"] === "true" && el.name !== "html" && el.name !== "body") return true;
-  if (a.style && HIDDEN_STYLE.test(a.style)) return true;
-  // Tailwind-style `hidden lg:flex`: hidden on small screens only.
-  return a.class !== undefined && HIDDEN_CLASS.test(a.class) && !SHOWN_AT_SOME_SIZE.test(a.class);
+  let hiddenClass = false;
+  for (const name in a) {
+    const value = a[name]!;
+    switch (name) {
+      case "hidden":
+        return true;
+      case "aria-hidden":
+        if (value === "true" && el.name !== "html" && el.name !== "body") return true;
+        break;
+      case "style":
+        if (HIDDEN_STYLE.test(value)) return true;
+        break;
+      case "class":
+        // Tailwind-style `hidden lg:flex`: hidden on small screens only.
+        hiddenClass = HIDDEN_CLASS.test(value) && !SHOWN_AT_SOME_SIZE.test(value);
+    }
+  }
+  return hiddenClass;
 }

@@ -42,6 +42,28 @@ Deno.test("the fields read with the DOM equal extract()'s, the DOM work its own 
   }
 });
 
+Deno.test("links resolve alike with and without the fields' parse, whatever the <base>", () => {
+  // With the fields, a page whose record holds no <base href> skips the DOM's base lookup.
+  const story = '<p>Read <a href="next">the next part</a> of a story long enough to keep.</p>';
+  const heads = [
+    "",
+    '<base target="_blank">',
+    '<base href="https://other.invalid/dir/">',
+    '<base href=""><base href="https://other.invalid/dir/">',
+    '<base href="javascript:void(0)">',
+  ];
+  const bodies = [story, `<base href="https://late.invalid/">${story}`];
+  for (const head of heads) {
+    for (const body of bodies) {
+      const html = `<html><head>${head}<title>T</title></head><body>${body}</body></html>`;
+      const page = { html, url: URL_, rules: null, markdown: true };
+      const together = domWorkSync({ ...page, fields: {} }).markdown;
+      assert.equal(together, domWorkSync(page).markdown, html);
+      assert.match(together!, /\(https:\/\/[^)]+\/next\)/, html);
+    }
+  }
+});
+
 Deno.test("past the DOM's node cap, the fields still read the whole page", () => {
   const html = "<i>a</i>".repeat(MAX_DOM_NODES) +
     '<meta property="og:title" content="Read at the end">';

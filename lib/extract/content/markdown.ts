@@ -11,14 +11,14 @@ import { extractMainContent } from "./mod.ts";
  * Main content of the page fetched from `url` as Markdown. The page title is the first heading:
  * a `# title` line is added unless the content's first heading is an h1 or the title itself.
  * `content` is the main content when the caller has it already (it changes the DOM: see
- * extractMainContent).
+ * extractMainContent); `base`, the page's base URL (baseUrl) when the caller knows it already.
  */
 export function documentToMarkdown(
   doc: Document,
   url: string,
   content: AnyNode = extractMainContent(doc),
+  base: string = baseUrl(doc, url),
 ): string {
-  const base = baseUrl(doc, url);
   // The chrome is gone from `content` already; the renderer's own chrome rule would drop more.
   const { markdown, firstHeading, firstHeadingText } = renderMarkdown(content, { baseUrl: base });
   let title = firstHeading === 1 ? null : pageTitle(doc);

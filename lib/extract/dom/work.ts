@@ -57,7 +57,7 @@ export const WORKER_THRESHOLD = 16 * 1024;
 /** The work itself, synchronous; throws BudgetExceeded once `budget` is spent. */
 export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   const run = (): DomResult => {
-    const { doc, extracted } = parse(work);
+    const { doc, extracted, base } = parse(work);
     const wholePage = new Set<string>();
     const media: CustomMedia[] = [];
     const custom = work.rules
@@ -71,7 +71,9 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
       : {};
     // Last: finding the main content removes the chrome from the DOM the rules read.
     const content = work.markdown || work.text ? extractMainContent(doc) : null;
-    const markdown = content && work.markdown ? documentToMarkdown(doc, work.url, content) : null;
+    const markdown = content && work.markdown
+      ? documentToMarkdown(doc, work.url, content, base)
+      : null;
     const wholePageWords: Record<string, number> = {};
     if (work.frontMatter?.wholePage) {
       for (const name of wholePage) {
@@ -93,10 +95,18 @@ export function domWorkSync(work: DomWork, budget?: Budget): DomResult {
   return budget ? withBudget(budget, run) : run();
 }
 
-/** The page's DOM, and its default fields from the same parse when the work asks for them. */
-function parse(work: DomWork): { doc: Document; extracted: Extracted | null } {
-  if (!work.fields) return { doc: parseHtml(work.html), extracted: null };
+/**
+ * The page's DOM, and its default fields from the same parse when the work asks for them. The
+ * record of that parse also tells a page without any <base href>: its base URL is its own,
+ * with no walk of the DOM to find that out.
+ */
+function parse(
+  work: DomWork,
+): { doc: Document; extracted: Extracted | null; base: string | undefined } {
+  if (!work.fields) return { doc: parseHtml(work.html), extracted: null, base: undefined };
   const record = recordCollector(probesFor(work.url));
   const doc = parseDocumentWith(work.html, record, PARSER_OPTIONS);
-  return { doc, extracted: extractRecord(record.finish(), work.url, work.fields) };
+  const rec = record.finish();
+  const base = rec.baseHref ? undefined : work.url;
+  return { doc, extracted: extractRecord(rec, work.url, work.fields), base };
 }

@@ -107,6 +107,7 @@ export function emptyRecord(): PageRecord {
     jsonld: [],
     htmlLang: null,
     base: null,
+    baseHref: false,
     times: [],
     itemprops: [],
     texts: new Map(),
@@ -245,6 +246,7 @@ export function recordCollector(probes: readonly ElementProbe[] = []): RecordCol
         if (rec.htmlLang === null && a.lang) rec.htmlLang = a.lang;
         break;
       case "base":
+        if (a.href !== undefined) rec.baseHref = true;
         if (rec.base === null && a.href) rec.base = a.href;
         break;
       case "title":

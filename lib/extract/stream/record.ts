@@ -87,7 +87,13 @@ export interface PageRecord {
   title: string | null;
   jsonld: string[];
   htmlLang: string | null;
+  /** href of the first <base> with a non-empty one. */
   base: string | null;
+  /**
+   * Whether any <base> has an href attribute (empty or not): without one, a DOM of the page
+   * has no base to look for (see baseUrl).
+   */
+  baseHref: boolean;
   times: TimeTag[];
   itemprops: ItemProp[];
   /** First non-empty texts per probe (a few each). */

@@ -33,6 +33,8 @@ const CHROME_WORDS = new Set(
 );
 /** Images declared smaller than this on both sides (pixels) are icons, not the page's image. */
 const MIN_CONTENT_SIDE = 100;
+/** An author's page: `/author/` in a link, in any case. */
+const AUTHOR_PATH = /\/author\//i;
 /** Hosts whose profile links are social accounts: their link text is never a byline. */
 const SOCIAL_HOST =
   /(?:^|\.)(?:twitter\.com|x\.com|facebook\.com|instagram\.com|linkedin\.com|tiktok\.com|youtube\.com|threads\.net|bsky\.app|pinterest\.com|mastodon\.social)$/i;
@@ -336,10 +338,13 @@ export function recordCollector(probes: readonly ElementProbe[] = []): RecordCol
       case "a": {
         const href = a.href ?? "";
         if (rec.audioLinks.length < 5 && AUDIO_EXT.test(href)) rec.audioLinks.push(href);
-        if (!isSocialLink(href)) {
-          if (cls.includes("author")) probe(frame, "authorLink");
+        // The host is read only for a link that would be kept as a byline.
+        const authorClass = cls.includes("author");
+        const authorPath = AUTHOR_PATH.test(href);
+        if ((authorClass || flags & CLASS_AUTHOR || authorPath) && !isSocialLink(href)) {
+          if (authorClass) probe(frame, "authorLink");
           if (flags & CLASS_AUTHOR) probe(frame, "authorInLink");
-          if (href.toLowerCase().includes("/author/")) probe(frame, "authorHref");
+          if (authorPath) probe(frame, "authorHref");
         }
         if (cls.includes("screenname")) probe(frame, "screenname");
         if (cls.includes("brand")) probe(frame, "brandLink");

@@ -84,21 +84,37 @@ export interface PageStats {
   jsonLd: Element[];
 }
 
+/**
+ * Where each element's figures are kept: on the element itself, with the measure() that counted
+ * them (a DOM may be measured again, from another root). The passes over the page ask for an
+ * element's figures many times; a property read costs far less than a Map's lookup.
+ */
+const FIGURES = Symbol("figures");
+
+interface Figures extends Stats {
+  by: Counting;
+}
+
+type Measured = AnyNode & { [FIGURES]?: Figures };
+
+/** One measure() call, by identity. */
+type Counting = Record<never, never>;
+
 /** Counts every element under `root`; silent elements count nothing. */
 export function measure(root: AnyNode): PageStats {
-  const stats = new Map<Element, Stats>();
+  const counting: Counting = {};
   const hidden = new Set<Element>();
   const mains: Element[] = [];
   const jsonLd: Element[] = [];
   // Nodes to visit, and (marked by CLOSE after them) nodes whose children are all counted:
   // the running totals of open elements wait on their own stack.
   const stack: (AnyNode | typeof CLOSE)[] = [root];
-  const totals: Stats[] = [{ ...EMPTY }];
+  const totals: Figures[] = [{ ...EMPTY, by: counting }];
   while (stack.length) {
     spend();
     const item = stack.pop()!;
     if (item === CLOSE) {
-      close(stack.pop() as AnyNode, totals, stats);
+      close(stack.pop() as AnyNode, totals);
       continue;
     }
     const node = item;
@@ -125,18 +141,23 @@ export function measure(root: AnyNode): PageStats {
       if (isHidden(el)) hidden.add(el);
     }
     stack.push(node, CLOSE);
-    totals.push({ ...EMPTY });
+    totals.push({ ...EMPTY, by: counting });
     const children = node.children;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   // Most of the page hidden is content a script shows (a paywall or age gate in the markup):
   // readers of the page see it, and so it counts.
-  const total = stats.get(root as Element)?.text ?? totals[0]!.text;
+  const counted = (node: AnyNode): Figures | undefined => {
+    const figures = (node as Measured)[FIGURES];
+    return figures?.by === counting ? figures : undefined;
+  };
+  const of = (el: Element): Stats => counted(el) ?? EMPTY;
+  const total = counted(root)?.text ?? totals[0]!.text;
   for (const el of hidden) {
     spend();
-    if (stats.get(el)!.text >= total * 0.25) hidden.delete(el);
+    if (of(el).text >= total * 0.25) hidden.delete(el);
   }
-  return { of: (el) => stats.get(el) ?? EMPTY, textOf: textsOnce(), hidden, mains, jsonLd };
+  return { of, textOf: textsOnce(), hidden, mains, jsonLd };
 }
 
 /** Characters of text kept by one page's textsOnce; past them, texts are read each time. */
@@ -162,7 +183,7 @@ function textsOnce(): (el: Element) => string {
 const CLOSE = Symbol("close");
 
 /** An element's own figures, all its children counted, added to its parent's. */
-function close(node: AnyNode, totals: Stats[], stats: Map<Element, Stats>): void {
+function close(node: AnyNode, totals: Figures[]): void {
   const own = totals.pop()!;
   const parent = totals[totals.length - 1]!;
   if (isTag(node)) {
@@ -172,7 +193,7 @@ function close(node: AnyNode, totals: Stats[], stats: Map<Element, Stats>): void
     if (name === "li") own.listItems++;
     if (HEADINGS.has(name)) own.headingText = own.text;
     if (BLOCKS.has(name)) parent.hasBlock = true;
-    stats.set(node, own);
+    (node as Measured)[FIGURES] = own;
   }
   parent.text += own.text;
   parent.linkText += own.linkText;

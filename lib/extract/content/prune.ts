@@ -3,7 +3,7 @@
  * boilerplate rules remove, decided top-down from the page's counts (no element's text is
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
-import type { ChildNode, Element } from "domhandler";
+import type { ChildNode, Element, ParentNode } from "domhandler";
 import { select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import {
@@ -254,15 +254,18 @@ function isLine(el: Element, s: Stats): boolean {
 }
 
 /**
- * Short blocks already read: inside one whose words were not chrome, each descendant's text is
- * part of it, and reading each again would make nesting quadratic.
+ * Marks short blocks already read: inside one whose words were not chrome, each descendant's
+ * text is part of it, and reading each again would make nesting quadratic. The mark is a
+ * property of the element (a WeakSet's entries cost far more to add and to collect).
  */
-const SHORT_READ = new WeakSet<Element>();
+const SHORT_READ = Symbol("shortRead");
+
+type Marked = ParentNode & { [SHORT_READ]?: true };
 
 function readShort(el: Element): boolean {
-  const parent = el.parent as Element | null;
-  const seen = parent !== null && SHORT_READ.has(parent);
-  SHORT_READ.add(el);
+  const parent = el.parent as Marked | null;
+  const seen = parent !== null && parent[SHORT_READ] === true;
+  (el as Marked)[SHORT_READ] = true;
   return seen;
 }
 

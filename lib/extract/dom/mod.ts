@@ -138,6 +138,9 @@ const BLOCK = new Set([...BLOCK_TAGS, "br", "option"]);
 /** Never visible as text. */
 const NO_TEXT = new Set(["script", "style", "template", "noscript", "head"]);
 
+/** A space read where a block ends (one shared marker: textOf only reads it). */
+const BLOCK_END = Object.freeze({ type: "text", data: " " }) as unknown as AnyNode;
+
 /** Text content with whitespace collapsed and trimmed; block boundaries separate words. */
 export function textOf(node: AnyNode): string {
   const parts: string[] = [];
@@ -152,7 +155,7 @@ export function textOf(node: AnyNode): string {
       const block = BLOCK.has(current.name);
       if (block) parts.push(" ");
       // A marker after the children: the block's closing boundary.
-      if (block) stack.push({ type: "text", data: " " } as unknown as AnyNode);
+      if (block) stack.push(BLOCK_END);
       pushChildren(stack, current);
     } else if ("children" in current) {
       pushChildren(stack, current);

@@ -78,6 +78,8 @@ export interface Scoring {
 export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): Scoring {
   const scores: Scores = new Map();
   let stripped = false;
+  // The inline runs of the element at hand, reused from element to element.
+  const runs = new InlineRuns(stats);
   const give = (from: Element | null, score: number) => {
     let el = from;
     for (let level = 0; el && level < LEVELS; level++) {
@@ -102,10 +104,13 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
     }
     if (!own.hasBlock) {
       // Paragraphs written as text between <br>s: the block holding them is the candidate.
-      if (BLOCKS.has(el.name) && el.children.some((c) => isTag(c) && c.name === "br")) {
-        const runs = inlineRuns(el, stats).filter((run) => run.text >= MIN_PARAGRAPH);
-        if (runs.length > 1) {
-          for (const run of runs) give(el, scoreOf(run.text, run.commas));
+      if (BLOCKS.has(el.name) && el.children.some(isBr)) {
+        runs.read(el);
+        if (runs.count(MIN_PARAGRAPH) > 1) {
+          for (let i = 0; i < runs.sizes.length; i += 2) {
+            const text = runs.sizes[i]!;
+            if (text >= MIN_PARAGRAPH) give(el, scoreOf(text, runs.sizes[i + 1]!));
+          }
           return false;
         }
       }
@@ -116,8 +121,10 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
       }
       return false;
     }
-    for (const run of inlineRuns(el, stats)) {
-      if (run.text >= MIN_PARAGRAPH) give(el, scoreOf(run.text, run.commas));
+    runs.read(el);
+    for (let i = 0; i < runs.sizes.length; i += 2) {
+      const text = runs.sizes[i]!;
+      if (text >= MIN_PARAGRAPH) give(el, scoreOf(text, runs.sizes[i + 1]!));
     }
     return true;
   });
@@ -125,31 +132,52 @@ export function scoreCandidates(root: Element, stats: PageStats, flags: Flags): 
   return { scores, stripped };
 }
 
+const isBr = (node: AnyNode) => isTag(node) && node.name === "br";
+
 /**
- * The size and commas of each inline run directly in `el` (children up to a block child or a
- * <br>), from the page's counted figures: no run's text is built.
+ * The size and commas of each inline run directly in an element (children up to a block child
+ * or a <br>), from the page's counted figures: no run's text is built, and one InlineRuns reads
+ * element after element into the same list.
  */
-function inlineRuns(el: Element, stats: PageStats): { text: number; commas: number }[] {
-  const runs: { text: number; commas: number }[] = [];
-  let run = { text: 0, commas: 0 };
-  const close = () => {
-    if (run.text) runs.push(run);
-    run = { text: 0, commas: 0 };
-  };
-  for (const child of el.children) {
-    spend();
-    if (isText(child)) countText(child.data, run, 0);
-    else if (isTag(child)) {
-      if (child.name === "br" || BLOCKS.has(child.name) || stats.of(child).hasBlock) close();
-      else if (!SILENT.has(child.name) && !stats.hidden.has(child)) {
-        const own = stats.of(child);
-        run.text += own.text;
-        run.commas += own.commas;
+class InlineRuns {
+  /** Of the element read last: each run's size then its commas, runs of no text left out. */
+  readonly sizes: number[] = [];
+  readonly #run = { text: 0, commas: 0 };
+
+  constructor(readonly stats: PageStats) {}
+
+  read(el: Element): void {
+    this.sizes.length = 0;
+    const run = this.#run;
+    run.text = run.commas = 0;
+    for (const child of el.children) {
+      spend();
+      if (isText(child)) countText(child.data, run, 0);
+      else if (isTag(child)) {
+        if (child.name === "br" || BLOCKS.has(child.name) || this.stats.of(child).hasBlock) {
+          this.#close();
+        } else if (!SILENT.has(child.name) && !this.stats.hidden.has(child)) {
+          const own = this.stats.of(child);
+          run.text += own.text;
+          run.commas += own.commas;
+        }
       }
     }
+    this.#close();
   }
-  close();
-  return runs;
+
+  /** Runs of at least `min` characters. */
+  count(min: number): number {
+    let n = 0;
+    for (let i = 0; i < this.sizes.length; i += 2) if (this.sizes[i]! >= min) n++;
+    return n;
+  }
+
+  #close(): void {
+    const run = this.#run;
+    if (run.text) this.sizes.push(run.text, run.commas);
+    run.text = run.commas = 0;
+  }
 }
 
 /** Visible text of inline nodes, whitespace collapsed. */

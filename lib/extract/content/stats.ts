@@ -91,8 +91,19 @@ export interface PageStats {
  */
 const FIGURES = Symbol("figures");
 
-interface Figures extends Stats {
-  by: Counting;
+/** An element's figures, counted from zero by one measure() call. */
+class Figures implements Stats {
+  text = 0;
+  linkText = 0;
+  commas = 0;
+  paragraphs = 0;
+  images = 0;
+  listItems = 0;
+  inputs = 0;
+  embeds = 0;
+  headingText = 0;
+  hasBlock = false;
+  constructor(readonly by: Counting) {}
 }
 
 type Measured = AnyNode & { [FIGURES]?: Figures };
@@ -109,7 +120,7 @@ export function measure(root: AnyNode): PageStats {
   // Nodes to visit, and (marked by CLOSE after them) nodes whose children are all counted:
   // the running totals of open elements wait on their own stack.
   const stack: (AnyNode | typeof CLOSE)[] = [root];
-  const totals: Figures[] = [{ ...EMPTY, by: counting }];
+  const totals: Figures[] = [new Figures(counting)];
   while (stack.length) {
     spend();
     const item = stack.pop()!;
@@ -141,7 +152,7 @@ export function measure(root: AnyNode): PageStats {
       if (isHidden(el)) hidden.add(el);
     }
     stack.push(node, CLOSE);
-    totals.push({ ...EMPTY, by: counting });
+    totals.push(new Figures(counting));
     const children = node.children;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }

@@ -372,3 +372,19 @@ Deno.test("an article split into parts marked alike, in containers of their own,
   ));
   assert.doesNotMatch(letters, /We want to hear/);
 });
+
+Deno.test("the publisher's notes named as such go: disclaimers, disclosures, post metadata", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <div class="affiliate-disclaimer"><p>Prices were checked on the day this went out.</p></div>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <div class="transcript-disclaimer">Transcripts may vary; the audio is the record.</div>
+    <p class="postmetadata alt">Filed on a Monday in the evening, in Travel and Food, with
+    replies through the feed; replies closed, pings open.</p>
+    <p class="note">A note of the author, which stays with the story.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A note of the author/);
+  for (const chrome of ["Prices were checked", "Transcripts may vary", "Filed on"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -122,6 +122,12 @@ const CAPTION_WORDS = new Set([
   "timestamp",
   "published",
   "updated",
+  // The publisher's notes around the story: its filing line, disclaimers, affiliate notices.
+  "postmeta",
+  "postmetadata",
+  "disclaimer",
+  "disclosure",
+  "affiliate",
 ]);
 
 export interface PruneContext {

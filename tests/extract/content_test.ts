@@ -388,3 +388,37 @@ Deno.test("the publisher's notes named as such go: disclaimers, disclosures, pos
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("calls to sign up, follow, book or subscribe close no story; Q&A labels and CJK heads", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Do you want to be informed of the group's work? Sign up here</p>
+    <p>Want news and tips? Sign up to receive our emails!</p>
+    <p>Book a free product demo and see the tools work together.</p>
+    <h3>*** Follow me on Instagram for a daily moment of travel ***</h3>
+    <h3>Lesen Sie das Heft. Digital in der App oder bestellen Sie es im Shop als Abo.</h3>
+    <p>Enjoying our magazine? We never put it behind a wall.</p>
+    <div><div>Asked 8 years, 2 months ago</div><div>Viewed 38k times</div></div>
+    <div><h4>热门推荐</h4><ol><li>一个其他的故事</li><li>另一个故事</li></ol></div>
+    <div><h4>Audios et vidéos sur le sujet</h4><p>Un autre sujet du site.</p></div>
+    <p>She signed up here in 1999, when the town was small and the winters were long.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /She signed up here in 1999/);
+  const chromes = [
+    "Sign up here",
+    "receive our emails",
+    "demo",
+    "Follow me",
+    "Abo",
+    "Enjoying",
+    "Asked",
+    "Viewed",
+    "热门推荐",
+    "故事",
+    "Audios",
+  ];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

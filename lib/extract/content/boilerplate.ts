@@ -62,6 +62,9 @@ const CHROME_LINE = new RegExp(
     "alle rechte vorbehalten|tous droits réservés|todos los derechos reservados",
     // Forum software's labels around posts (XenForo, vBulletin, phpBB, Discourse).
     "thread starter|start date|reaction score|thread tools|display modes|search forums",
+    // Question-and-answer sites' labels above a question.
+    "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b.{0,30}ago$",
+    "viewed [\\d.,]+k? times$",
     "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
@@ -162,6 +165,8 @@ const SECTION_HEAD = new RegExp(
     "(?:leído|visto)|más (?:noticias|leídas)|comentarios|leia (?:também|mais))",
     "(?:czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|najczęściej|" +
     "powiązane|komentarze|polecane)",
+    "(?:audios? et )?vidéos sur le (?:même )?sujet",
+    "(?:热门推荐|相关阅读|相关新闻|相关文章|推荐阅读|热点新闻)",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
 );
@@ -182,7 +187,15 @@ const APPEAL = new RegExp(
     "support (?:our|independent|quality|local) (?:journalism|reporting|newsroom)",
     "become a (?:member|subscriber|patron|supporter)\\b",
     "download (?:the|our) [^.]{0,40}\\bapps?\\b",
-    "follow (?:us|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
+    "follow (?:us|me|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
+    // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
+    "sign up (?:here|now|today|below)(?![\\p{L}])|sign up to (?:receive|get) (?:our|the|updates|emails?|news)",
+    "(?:book|request|schedule) (?:a|your) (?:free )?(?:[\\p{L}-]+ ){0,2}(?:demo|quote|consultation)\\b",
+    "(?:bestellen|abonnieren) sie [^.]{0,40}\\b(?:abo|abonnement|einzelheft|ausgabe)\\b",
+    // A reader asked whether they like the site, before an appeal to pay for it.
+    "(?:gefällt|gefallen) (?:dir|ihnen|euch) (?:unser|unsere|dieser|dieses|diese)\\b",
+    "(?:like|enjoy|enjoying|enjoyed|love) (?:reading )?(?:our|this) (?:magazine|journalism|" +
+    "content|site|blog|newsletter|podcast|work|articles?)\\?",
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
     // Calls for readers' letters under the story.

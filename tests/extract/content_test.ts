@@ -422,3 +422,21 @@ Deno.test("calls to sign up, follow, book or subscribe close no story; Q&A label
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("photo credits ending on an agency and a story's reading time go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <header><h1>Story</h1><div class="dates"><div>Monday</div>
+    <span class="readingTime">Dieser Text ist in zwei Minuten gelesen</span></div></header>
+    <p>${
+    PROSE.repeat(3)
+  }</p><div><img src="/p/a.jpg"></div><div>Jane Roe / Staff via Getty Images</div>
+    <p>${PROSE.repeat(3)}</p><p>Photograph: John Doe/The Agency</p>
+    <p>${PROSE.repeat(3)}</p><p>Eine Messe in Posen, fot. Shutterstock</p>
+    <p>The agency's photographers covered the match, Getty Images said on Monday.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Getty Images said on Monday/);
+  for (const chrome of ["Dieser Text", "Jane Roe", "John Doe", "Posen"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

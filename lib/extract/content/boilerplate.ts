@@ -43,6 +43,9 @@ const CHROME_LINE = new RegExp(
     "loading\\.{0,3}$|wird geladen|chargement",
     "disclaimer\\s*:",
     "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
+    // A photo's credit line ending on an agency ("Jane Doe / Staff via Getty Images").
+    ".{0,80}\\b(?:getty ?images|ap photo|shutterstock|istock(?:photo)?)\\b[^.]{0,30}$",
+    "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
     "(?:lesezeit|reading time|temps de lecture|tiempo de lectura)\\s*:?",

@@ -398,10 +398,17 @@ const SOCIAL_NAMES = anyWordOf(SOCIAL);
 const EMBED_NAMES = anyWordOf(EMBED_WORDS);
 
 function namedLikeCaption(el: Element): boolean {
-  return namesSay(el, CAPTION_NAMES);
+  return namesSay(el, CAPTION_NAMES) || namesSay(el, READING_TIME_NAMES);
 }
 
 const CAPTION_NAMES = anyWordOf(CAPTION_WORDS);
+
+/** A story's reading time beside its date ("readingTime", "read-time", "post-readtime"). */
+const READING_TIME_NAMES: NamesTest = (tokens) =>
+  tokens.some((words) =>
+    words.includes("readtime") || words.includes("readingtime") ||
+    ((words.includes("read") || words.includes("reading")) && words.includes("time"))
+  );
 
 /** Readability's _cleanConditionally, on counts. */
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {

@@ -440,3 +440,35 @@ Deno.test("photo credits ending on an agency and a story's reading time go", () 
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>This article is more than 2 years old</p>
+    <p>${PROSE.repeat(3)}</p><p><span>Image caption</span> Ministers met on Monday</p>
+    <p>${PROSE.repeat(3)}</p><p>Watch: the moment the bridge opened</p>
+    <p>If you're on the Paper's app, click here to watch live</p>
+    <p>${PROSE.repeat(3)}</p><p>(Reporting by Jane Roe; Editing by John Doe)</p>
+    <div><p>Get the Morning Briefing newsletter.</p>
+    <p>By signing up, you agree to our Privacy Policy and Terms.</p>
+    <p>Thank you for signing up!</p></div>
+    <p>Have a news tip? Write to the desk.</p>
+    <p>Ihnen hat der Artikel gefallen? Dann abonnieren Sie unseren Newsletter!</p>
+    <p>The city will watch the river closely this winter, its engineer said.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /will watch the river closely/);
+  const chromes = [
+    "years old",
+    "Image caption",
+    "Watch:",
+    "click here",
+    "Reporting",
+    "Briefing",
+    "signing up",
+    "news tip",
+    "gefallen",
+  ];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

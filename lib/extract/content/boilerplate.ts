@@ -89,7 +89,10 @@ const CHROME_LINE = new RegExp(
     "(?:du musst|you must|vous devez|debes|musisz) (?:be |être |)?(?:eingeloggt|angemeldet|logged|connecté|iniciar|zalogowany)",
     "(?:le|te) puede(?:n)? interesar",
     // Contributors named under a story ("Additional reporting by ...", "With reporting from").
-    "(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",
+    "\\(?(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",
+    // News sites' labels of a picture or video and of an old story.
+    "(?:image|media) (?:copyright|caption)|watch\\s*:",
+    "this (?:article|story) is (?:more than|over) (?:a|an|\\d+) \\w+ old",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
 );
@@ -201,6 +204,15 @@ const APPEAL = new RegExp(
     "content|site|blog|newsletter|podcast|work|articles?)\\?",
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
+    "abonnieren sie (?:unser|unseren|unsere|jetzt|den)\\b",
+    "(?:ihnen|dir) hat (?:der|dieser|unser) (?:artikel|beitrag|text) gefallen",
+    // Newsletter boxes: the call, the terms of signing up, the thanks.
+    "get (?:the|our) [^.]{0,40}\\bnewsletter",
+    "by (?:signing up|subscribing|clicking)[^.]{0,80}\\b(?:agree|consent|privacy policy|terms)",
+    "thanks? (?:you )?for (?:signing up|subscribing)",
+    // Calls for tips, and notes to readers of the publisher's app.
+    "(?:have|got) a (?:news )?tip\\b",
+    "you(?:'re| are) (?:on|using|reading this (?:on|in)) (?:the|our) [^.]{0,40}\\bapp\\b",
     // Calls for readers' letters under the story.
     "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",
     // Affiliate and advertising disclosures.

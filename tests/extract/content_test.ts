@@ -472,3 +472,20 @@ Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("a longer disclaimer or copyright notice under the story goes", () => {
+  const notice =
+    "For more about the plate and the guide, see the school's pages on food and health, " +
+    "and its notes on how the guide was made and by whom, and when it was last revised.";
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Disclaimer: This article is general information and no advice. ${notice}</p>
+    <p>Copyright © 2011, The School. ${notice}</p>
+    <p>The disclaimer the court read out: the firm had known of the fault since 2011.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The disclaimer the court read out/);
+  for (const chrome of ["general information", "The School"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

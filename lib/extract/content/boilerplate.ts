@@ -215,6 +215,8 @@ const APPEAL = new RegExp(
     "you(?:'re| are) (?:on|using|reading this (?:on|in)) (?:the|our) [^.]{0,40}\\bapp\\b",
     // Calls for readers' letters under the story.
     "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",
+    // A longer disclaimer or copyright notice under the story (short ones are chrome lines).
+    "^(?:disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4}))",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",

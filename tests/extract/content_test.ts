@@ -489,3 +489,20 @@ Deno.test("a longer disclaimer or copyright notice under the story goes", () => 
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("share buttons' words, ad labels and news sites' reading prompts go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><div>Advertisements</div><p>Continue reading the main story</p>
+    <p>${PROSE.repeat(3)}</p><span>Image source, The Agency</span>
+    <p>${PROSE.repeat(3)}</p><p>CLICK HERE TO GET THE PAPER'S APP</p>
+    <div>Click to email a link to a friend (Opens in new window)</div>
+    <p>Reuse this content</p>
+    <p>The advertisements ran for a week, and readers kept reading the main story.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The advertisements ran for a week/);
+  const chromes = ["Advertisements", "Continue", "Image source", "CLICK", "a friend", "Reuse"];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -29,7 +29,10 @@ const CHROME_LINE = new RegExp(
     "(?:support|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
     "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado)\\b.{0,60}\\d",
-    "advertisement|anzeige|werbung|publicidad|publicité",
+    "advertisements?|anzeige|werbung|publicidad|publicité",
+    // Share buttons' words (WordPress's "Click to share on X (Opens in new window)").
+    "click to (?:share|email|print)\\b|\\(?opens in (?:a )?new (?:window|tab)\\)?$",
+    "continue reading (?:the main story|below)$|reuse this content|our standards\\s*:",
     "(?:tags?|filed under|categories|category|schlagworte|themen)\\s*:",
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
@@ -91,7 +94,7 @@ const CHROME_LINE = new RegExp(
     // Contributors named under a story ("Additional reporting by ...", "With reporting from").
     "\\(?(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",
     // News sites' labels of a picture or video and of an old story.
-    "(?:image|media) (?:copyright|caption)|watch\\s*:",
+    "(?:image|media) (?:copyright|caption|source)|watch\\s*:",
     "this (?:article|story) is (?:more than|over) (?:a|an|\\d+) \\w+ old",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
@@ -212,6 +215,7 @@ const APPEAL = new RegExp(
     "thanks? (?:you )?for (?:signing up|subscribing)",
     // Calls for tips, and notes to readers of the publisher's app.
     "(?:have|got) a (?:news )?tip\\b",
+    "click here to (?:get|download|sign up|subscribe|watch|listen)\\b",
     "you(?:'re| are) (?:on|using|reading this (?:on|in)) (?:the|our) [^.]{0,40}\\bapp\\b",
     // Calls for readers' letters under the story.
     "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",

@@ -506,3 +506,21 @@ Deno.test("share buttons' words, ad labels and news sites' reading prompts go", 
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("stock photo credits, picture and date labels and 'see more' lines go", () => {
+  const teaser = (n: number) => `<div><h4>Inny tekst ${n}</h4><p>Zajawka innego tekstu.</p></div>`;
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>Data: 28-04-2021, 09:29</p>
+    <p>${PROSE.repeat(3)}</p><p>Photo Source: Jane Roe from Pexels.</p>
+    <p>${PROSE.repeat(3)}</p><p>Titelbild: John Doe on Unsplash</p>
+    <p>${PROSE.repeat(3)}</p><div>Zobacz więcej</div><div>Gefällt mir:</div>
+    <section><h3>Warte przeczytania</h3>${teaser(1)}${teaser(2)}</section>
+    <p>The data from 2021 show more people reading on their phones.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The data from 2021 show/);
+  const chromes = ["09:29", "Pexels", "Unsplash", "Zobacz", "Gefällt", "Warte", "Inny tekst"];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -19,7 +19,8 @@ const CHROME_LINE = new RegExp(
     "trending",
     "recommended(?: for you)?",
     "you (?:may|might) (?:also )?(?:like|enjoy|be interested)",
-    "(?:photo|image|picture|foto|bild|video|graphic|illustration)s?\\s*(?:credit)?\\s*:",
+    "(?:photo|image|picture|foto|bild|video|graphic|illustration)s?\\s*(?:credit|source)?s?\\s*:",
+    "(?:titel|beitrags|symbol|header|vorschau)bild\\s*:",
     "(?:credit|source|quelle|fuente)s?\\s*:",
     "\\(?(?:photo|image|foto|bild)\\)?\\s*[:©(]",
     "\\d+ (?:of|/|von|de|sur) \\d+$",
@@ -47,7 +48,7 @@ const CHROME_LINE = new RegExp(
     "disclaimer\\s*:",
     "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
     // A photo's credit line ending on an agency ("Jane Doe / Staff via Getty Images").
-    ".{0,80}\\b(?:getty ?images|ap photo|shutterstock|istock(?:photo)?)\\b[^.]{0,30}$",
+    ".{0,80}\\b(?:getty ?images|ap photo|shutterstock|istock(?:photo)?|unsplash|pexels|pixabay)\\b[^.]{0,30}$",
     "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
@@ -78,7 +79,8 @@ const CHROME_LINE = new RegExp(
     "das könnte sie (?:auch )?interessieren|empfehlungen|verwandte|ähnliche (?:artikel|beiträge)",
     "lire (?:aussi|la suite|plus|également)|à lire aussi|articles? (?:similaires|liés)",
     "(?:artículos|noticias|notas) relacionad[ao]s|te puede interesar|leggi anche",
-    "czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|powiązane",
+    "czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również|więcej)|powiązane",
+    "(?:mehr anzeigen|voir plus|ver más|leer más)$",
     "(?:beitrag |artikel )?teilen|partager|compartir|compartilhe|udostępnij|permalien|permalink",
     "(?:\\d+ )?(?:kommentare?|commentaires?|comentarios?|komentarze?|responses?)\\s*\\(?\\d*\\)?$",
     "no (?:responses?|comments?) (?:so far|yet)",
@@ -86,7 +88,7 @@ const CHROME_LINE = new RegExp(
     // Sharing and liking widgets of blog software, in the corpus's languages.
     "teilen sie (?:dies|das|diesen (?:beitrag|artikel))",
     "(?:\\S+ )?(?:bloggers like this|bloggern gefällt das)",
-    "(?:gefällt mir|j'aime|me gusta)(?:\\s+(?:wird geladen|chargement|cargando)\\W*)?$",
+    "(?:gefällt mir|j'aime|me gusta)\\s*:?(?:\\s+(?:wird geladen|chargement|cargando)\\W*)?$",
     // Prompts under the story to comment or to log in first.
     "(?:kommentieren|commenter|comentar|skomentuj)$",
     "(?:du musst|you must|vous devez|debes|musisz) (?:be |être |)?(?:eingeloggt|angemeldet|logged|connecté|iniciar|zalogowany)",
@@ -118,7 +120,7 @@ const DATE_WORD =
   "di|dì)|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|" +
   "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
   "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
-  "modified|aktualisiert|veröffentlicht|stand|mis à jour|publié|actualizado|publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
+  "modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|mis à jour|publié|actualizado|publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
 const DATE_LINE = new RegExp(
   `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
   "iu",
@@ -173,7 +175,7 @@ const SECTION_HEAD = new RegExp(
     "(?:noticias relacionadas|(?:artículos|notas) relacionad[ao]s|te puede interesar|lo más " +
     "(?:leído|visto)|más (?:noticias|leídas)|comentarios|leia (?:também|mais))",
     "(?:czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|najczęściej|" +
-    "powiązane|komentarze|polecane)",
+    "powiązane|komentarze|polecane|warte przeczytania)",
     "(?:audios? et )?vidéos sur le (?:même )?sujet",
     "(?:热门推荐|相关阅读|相关新闻|相关文章|推荐阅读|热点新闻)",
   ].join("|") + ")(?![\\p{L}\\p{N}])",

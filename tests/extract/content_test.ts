@@ -524,3 +524,16 @@ Deno.test("stock photo credits, picture and date labels and 'see more' lines go"
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("chrome words inline in a line of prose stay: the line is not chrome", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Physical activity: the share of adults active in the past month. <b>Source:</b> the
+    national health survey, of ten thousand adults, in all states, every year since 1990.</p>
+    <p>Topics <em>trending on the site</em> this week were the floods and the vote; the
+    editors chose which of them to follow up, and how, on the Monday after the storm had passed.</p>
+    </article></body></html>`;
+  const text = mainText(page).replace(/\s+/g, " ");
+  assert.match(text, /month\. Source: the national health survey/);
+  assert.match(text, /Topics trending on the site this week/);
+});

@@ -193,10 +193,11 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
-  // byline or a date inside a short header that is not chrome as a whole.
+  // byline or a date inside a short header that is not chrome as a whole. Words inline in a
+  // line of prose ("... month. <b>Source:</b> the survey ...") are part of that line.
   if (
     s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) &&
-    isChromeLine(el, ctx)
+    !(INLINE.has(el.name) && inProse(el)) && isChromeLine(el, ctx)
   ) {
     return true;
   }

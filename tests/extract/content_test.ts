@@ -537,3 +537,16 @@ Deno.test("chrome words inline in a line of prose stay: the line is not chrome",
   assert.match(text, /month\. Source: the national health survey/);
   assert.match(text, /Topics trending on the site this week/);
 });
+
+Deno.test("German picture labels ('Abbildung:', 'Grafik:') open a caption", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><div class="imginline"><span>Abbildung: Schneehöhen im Tal</span></div>
+    <p>${PROSE.repeat(3)}</p><p>Grafik: Anteil der Haushalte nach Region</p>
+    <p>${PROSE.repeat(3)}</p><p>Die Abbildung zeigt die Schneehöhen des Winters im Tal.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Die Abbildung zeigt/);
+  for (const chrome of ["Schneehöhen im Tal", "Anteil der Haushalte"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -19,7 +19,8 @@ const CHROME_LINE = new RegExp(
     "trending",
     "recommended(?: for you)?",
     "you (?:may|might) (?:also )?(?:like|enjoy|be interested)",
-    "(?:photo|image|picture|foto|bild|video|graphic|illustration)s?\\s*(?:credit|source)?s?\\s*:",
+    "(?:photo|image|picture|foto|bild|abbildung|grafik|video|graphic|illustration)s?" +
+    "\\s*(?:credit|source)?s?\\s*:",
     "(?:titel|beitrags|symbol|header|vorschau)bild\\s*:",
     "(?:credit|source|quelle|fuente)s?\\s*:",
     "\\(?(?:photo|image|foto|bild)\\)?\\s*[:©(]",

@@ -550,3 +550,15 @@ Deno.test("German picture labels ('Abbildung:', 'Grafik:') open a caption", () =
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("a longer caption opening with a picture label goes", () => {
+  const caption = "Abbildung: Vergleich der Schneehöhen (links) mit den gemessenen (rechts). Die " +
+    "Werte passen gut zusammen, bis auf die Gipfel, wo der Wind den Schnee verweht, und die Täler.";
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><div class="imginline"><span>${caption}</span></div>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assert.ok(!text.includes("Vergleich der Schneehöhen"), `caption kept:\n${text}`);
+});

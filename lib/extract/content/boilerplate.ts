@@ -224,6 +224,8 @@ const APPEAL = new RegExp(
     "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",
     // A longer disclaimer or copyright notice under the story (short ones are chrome lines).
     "^(?:disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4}))",
+    // A longer caption opening with its picture's label ("Abbildung: ... (links) ...").
+    "^(?:photo|image|picture|foto|bild|abbildung|grafik)s?\\s*:",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { decodeHtml } from "../../lib/fetch/decode.ts";
-import { parseHtml } from "../../lib/extract/dom/mod.ts";
+import { parseHtml, select } from "../../lib/extract/dom/mod.ts";
+import { chromeWithin } from "../../lib/extract/content/prune.ts";
+import { measure } from "../../lib/extract/content/stats.ts";
 import { extractMainContent } from "../../lib/extract/content/mod.ts";
 import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
 import { pageF1, type Truth } from "./_content_score.ts";
@@ -561,4 +563,27 @@ Deno.test("a longer caption opening with a picture label goes", () => {
   const text = mainText(page);
   assert.match(text, /A sentence of the article/);
   assert.ok(!text.includes("Vergleich der Schneehöhen"), `caption kept:\n${text}`);
+});
+
+Deno.test("a whole region taken as the content still loses the publisher's appeals", () => {
+  const doc = parseHtml(
+    `<html><body><main><h1>All products</h1><ul>${
+      [0, 1, 2].map((n) => `<li><a href="/p${n}">Product ${n}</a> for the garden</li>`).join("")
+    }</ul>
+    <h3>Lesen Sie das Heft. Digital in der App oder bestellen Sie es im Shop als Abo.</h3>
+    </main></body></html>`,
+  );
+  const main = select(doc, "main")!;
+  const stats = measure(main);
+  const drop = chromeWithin([main], {
+    stats,
+    scores: new Map(),
+    contentText: stats.of(main).text,
+    cleanConditionally: false,
+    wide: true,
+  });
+  const dropped = [...drop].map((el) => stats.textOf(el));
+  assert.deepEqual(dropped, [
+    "Lesen Sie das Heft. Digital in der App oder bestellen Sie es im Shop als Abo.",
+  ]);
 });

@@ -202,10 +202,11 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
-  // The publisher's lines around the story: appeals and disclosures, the author's bio.
-  if (!ctx.wide && s.text <= BIO_LINE && isLine(el, s)) {
+  // The publisher's lines around the story: appeals and disclosures, the author's bio (a
+  // listing's or a region's too, but for the bio: a team page's people are its content).
+  if (s.text <= BIO_LINE && isLine(el, s)) {
     const text = ctx.stats.textOf(el);
-    if (isAppeal(text) || isAuthorBio(text)) return true;
+    if (isAppeal(text) || (!ctx.wide && isAuthorBio(text))) return true;
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".

@@ -587,3 +587,18 @@ Deno.test("a whole region taken as the content still loses the publisher's appea
     "Lesen Sie das Heft. Digital in der App oder bestellen Sie es im Shop als Abo.",
   ]);
 });
+
+Deno.test("sentences of a story that only mention tips, apps or signing up stay", () => {
+  const lines = [
+    "Anyone who may have a tip is asked to call the police on the number below.",
+    "If you're using the mail app on a phone, open the menu and choose the account.",
+    "Students sign up to receive the vaccine at school, the district said on Monday.",
+    "About 300 voters came to sign up today, and more are expected on Friday evening.",
+  ];
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    ${lines.map((line) => `<p>${line}</p>`).join("")}
+    </article></body></html>`;
+  const text = mainText(page);
+  for (const line of lines) assert.ok(text.includes(line), `${line} dropped:\n${text}`);
+});

@@ -201,7 +201,8 @@ const APPEAL = new RegExp(
     "download (?:the|our) [^.]{0,40}\\bapps?\\b",
     "follow (?:us|me|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
     // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
-    "sign up (?:here|now|today|below)(?![\\p{L}])|sign up to (?:receive|get) (?:our|the|updates|emails?|news)",
+    "sign up (?:here|now|today|below)\\s*[.!]?$|" +
+    "sign up to (?:receive|get) (?:our|updates|emails?|news|the latest)",
     "(?:book|request|schedule) (?:a|your) (?:free )?(?:[\\p{L}-]+ ){0,2}(?:demo|quote|consultation)\\b",
     "(?:bestellen|abonnieren) sie [^.]{0,40}\\b(?:abo|abonnement|einzelheft|ausgabe)\\b",
     // A reader asked whether they like the site, before an appeal to pay for it.
@@ -217,9 +218,10 @@ const APPEAL = new RegExp(
     "by (?:signing up|subscribing|clicking)[^.]{0,80}\\b(?:agree|consent|privacy policy|terms)",
     "thanks? (?:you )?for (?:signing up|subscribing)",
     // Calls for tips, and notes to readers of the publisher's app.
-    "(?:have|got) a (?:news )?tip\\b",
+    "^(?:have|got) a (?:news )?tip\\b",
     "click here to (?:get|download|sign up|subscribe|watch|listen)\\b",
-    "you(?:'re| are) (?:on|using|reading this (?:on|in)) (?:the|our) [^.]{0,40}\\bapp\\b",
+    "you(?:'re| are) (?:on|using|reading this (?:on|in)) (?:the|our) [^.]{0,40}\\bapp\\b,? " +
+    "(?:click|tap) here",
     // Calls for readers' letters under the story.
     "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",
     // A longer disclaimer or copyright notice under the story (short ones are chrome lines).

@@ -391,7 +391,7 @@ Deno.test("the publisher's notes named as such go: disclaimers, disclosures, pos
   }
 });
 
-Deno.test("calls to sign up, follow, book or subscribe close no story; Q&A labels and CJK heads", () => {
+Deno.test("calls to sign up, follow, book or subscribe go; Q&A labels and CJK heads too", () => {
   const page = `<html><head><title>Story</title></head><body><article>
     <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
     <p>Do you want to be informed of the group's work? Sign up here</p>
@@ -542,7 +542,8 @@ Deno.test("chrome words inline in a line of prose stay: the line is not chrome",
 
 Deno.test("German picture labels ('Abbildung:', 'Grafik:') open a caption", () => {
   const page = `<html><head><title>Story</title></head><body><article>
-    <p>${PROSE.repeat(3)}</p><div class="imginline"><span>Abbildung: Schneehöhen im Tal</span></div>
+    <p>${PROSE.repeat(3)}</p>
+    <div class="imginline"><span>Abbildung: Schneehöhen im Tal</span></div>
     <p>${PROSE.repeat(3)}</p><p>Grafik: Anteil der Haushalte nach Region</p>
     <p>${PROSE.repeat(3)}</p><p>Die Abbildung zeigt die Schneehöhen des Winters im Tal.</p>
     </article></body></html>`;
@@ -554,8 +555,9 @@ Deno.test("German picture labels ('Abbildung:', 'Grafik:') open a caption", () =
 });
 
 Deno.test("a longer caption opening with a picture label goes", () => {
-  const caption = "Abbildung: Vergleich der Schneehöhen (links) mit den gemessenen (rechts). Die " +
-    "Werte passen gut zusammen, bis auf die Gipfel, wo der Wind den Schnee verweht, und die Täler.";
+  const caption = "Abbildung: Vergleich der Schneehöhen (links) mit den gemessenen " +
+    "(rechts). Die Werte passen gut zusammen, bis auf die Gipfel, wo der Wind den Schnee " +
+    "verweht, und die Täler.";
   const page = `<html><head><title>Story</title></head><body><article>
     <p>${PROSE.repeat(3)}</p><div class="imginline"><span>${caption}</span></div>
     <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>

@@ -49,7 +49,8 @@ const CHROME_LINE = new RegExp(
     "disclaimer\\s*:",
     "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
     // A photo's credit line ending on an agency ("Jane Doe / Staff via Getty Images").
-    ".{0,80}\\b(?:getty ?images|ap photo|shutterstock|istock(?:photo)?|unsplash|pexels|pixabay)\\b[^.]{0,30}$",
+    ".{0,80}\\b(?:getty ?images|ap photo|shutterstock|istock(?:photo)?|unsplash|pexels|" +
+    "pixabay)\\b[^.]{0,30}$",
     "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
@@ -71,7 +72,8 @@ const CHROME_LINE = new RegExp(
     // Forum software's labels around posts (XenForo, vBulletin, phpBB, Discourse).
     "thread starter|start date|reaction score|thread tools|display modes|search forums",
     // Question-and-answer sites' labels above a question.
-    "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b.{0,30}ago$",
+    "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b" +
+    ".{0,30}ago$",
     "viewed [\\d.,]+k? times$",
     "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
     // The same in the corpus's other languages.
@@ -121,7 +123,8 @@ const DATE_WORD =
   "di|dì)|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|" +
   "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
   "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
-  "modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|mis à jour|publié|actualizado|publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
+  "modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|mis à jour|publié|actualizado|" +
+  "publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
 const DATE_LINE = new RegExp(
   `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
   "iu",
@@ -203,7 +206,8 @@ const APPEAL = new RegExp(
     // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
     "sign up (?:here|now|today|below)\\s*[.!]?$|" +
     "sign up to (?:receive|get) (?:our|updates|emails?|news|the latest)",
-    "(?:book|request|schedule) (?:a|your) (?:free )?(?:[\\p{L}-]+ ){0,2}(?:demo|quote|consultation)\\b",
+    "(?:book|request|schedule) (?:a|your) (?:free )?(?:[\\p{L}-]+ ){0,2}" +
+    "(?:demo|quote|consultation)\\b",
     "(?:bestellen|abonnieren) sie [^.]{0,40}\\b(?:abo|abonnement|einzelheft|ausgabe)\\b",
     // A reader asked whether they like the site, before an appeal to pay for it.
     "(?:gefällt|gefallen) (?:dir|ihnen|euch) (?:unser|unsere|dieser|dieses|diese)\\b",

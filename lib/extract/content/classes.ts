@@ -189,8 +189,25 @@ const NAMES = new Map<string, Names>();
 const MAX_NAME_CHARS = 1_000_000;
 let nameChars = 0;
 
+/**
+ * The element asked of last, by its attribute map (each element has its own, never changed):
+ * the pruning asks several questions of one element in a row. The map, not the element, is
+ * kept, so that no page's DOM stays reachable from here.
+ */
+let lastAttribs: Record<string, string> | null = null;
+let lastNames: Names = NONE;
+
 function namesOf(el: Element): Names {
-  const { class: cls, id } = el.attribs;
+  const attribs = el.attribs;
+  if (attribs !== lastAttribs) {
+    lastNames = readNamesOf(attribs);
+    lastAttribs = attribs;
+  }
+  return lastNames;
+}
+
+function readNamesOf(attribs: Record<string, string>): Names {
+  const { class: cls, id } = attribs;
   if (cls === undefined && id === undefined) return NONE;
   // The tokens are those of the class and id joined: the joined text is the key.
   const key = id === undefined ? cls! : cls === undefined ? id : `${cls} ${id}`;

@@ -106,8 +106,7 @@ export function renderMarkdown(
 export function skip(el: Element, ctx: { clean: boolean }): boolean {
   if (ALWAYS_DROP.has(el.name)) return true;
   const a = el.attribs;
-  if (a.hidden !== undefined || a["aria-hidden"] === "true") return true;
-  if (a.style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(a.style)) return true;
+  if (hiddenByAttributes(a)) return true;
   if (!ctx.clean) return false;
   if (CLEAN_DROP.has(el.name)) return true;
   if (a.role && DROP_ROLES.has(a.role.toLowerCase())) return true;
@@ -115,6 +114,28 @@ export function skip(el: Element, ctx: { clean: boolean }): boolean {
   const names = `${a.class ?? ""} ${a.id ?? ""}`;
   return NOISE.test(names) && !MAYBE_CONTENT.test(names) && el.name !== "body";
 }
+
+/**
+ * `hidden`, `aria-hidden="true"` or an inline style hiding it, read in one pass over the
+ * attributes: most elements have none or one, and a read by name of an attribute map (of
+ * another shape on nearly every element) costs more than a pass over its keys.
+ */
+function hiddenByAttributes(a: Record<string, string>): boolean {
+  for (const name in a) {
+    switch (name) {
+      case "hidden":
+        return true;
+      case "aria-hidden":
+        if (a[name] === "true") return true;
+        break;
+      case "style":
+        if (HIDING_STYLE.test(a[name]!)) return true;
+    }
+  }
+  return false;
+}
+
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
 /**
  * "Some element below `el` passes `test`", remembered per element: asked of every nested

@@ -56,6 +56,23 @@ export const BLOCKS: ReadonlySet<string> = new Set(
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const EMBEDS = new Set(["iframe", "object", "embed", "video", "audio"]);
 
+// What measure() asks of a tag name, as bits of one lookup per element (four sets otherwise).
+const IS_EMBED = 1;
+const IS_SILENT = 2;
+const IS_HEADING = 4;
+const IS_BLOCK = 8;
+const KINDS = new Map<string, number>();
+for (
+  const [tags, bit] of [
+    [EMBEDS, IS_EMBED],
+    [SILENT, IS_SILENT],
+    [HEADINGS, IS_HEADING],
+    [BLOCKS, IS_BLOCK],
+  ] as const
+) {
+  for (const tag of tags) KINDS.set(tag, (KINDS.get(tag) ?? 0) | bit);
+}
+
 export const EMPTY: Stats = Object.freeze({
   text: 0,
   linkText: 0,
@@ -145,9 +162,10 @@ export function measure(root: AnyNode): PageStats {
         top.inputs++;
         continue;
       }
-      if (EMBEDS.has(el.name)) top.embeds++;
+      const kind = KINDS.get(el.name) ?? 0;
+      if (kind & IS_EMBED) top.embeds++;
       if (el.name === "script" && el.attribs.type === "application/ld+json") jsonLd.push(el);
-      if (SILENT.has(el.name)) continue;
+      if (kind & IS_SILENT) continue;
       if (el.name === "main" || el.attribs.role === "main") mains.push(el);
       if (isHidden(el)) hidden.add(el);
     }
@@ -202,8 +220,9 @@ function close(node: AnyNode, totals: Figures[]): void {
     if (name === "a") own.linkText = own.text;
     if (name === "p") own.paragraphs++;
     if (name === "li") own.listItems++;
-    if (HEADINGS.has(name)) own.headingText = own.text;
-    if (BLOCKS.has(name)) parent.hasBlock = true;
+    const kind = KINDS.get(name) ?? 0;
+    if (kind & IS_HEADING) own.headingText = own.text;
+    if (kind & IS_BLOCK) parent.hasBlock = true;
     (node as Measured)[FIGURES] = own;
   }
   parent.text += own.text;

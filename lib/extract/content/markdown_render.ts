@@ -485,8 +485,14 @@ const LINE_MARKERS = /^[\d#>+=-]/;
 
 /** Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks. */
 function tidy(text: string): string {
+  const collapsed = text.replace(/\s+/g, " ");
+  // One line, as most are: no list of lines to make and join.
+  if (!collapsed.includes(BR)) {
+    const line = collapsed.trim();
+    return line ? escapeLineStart(line) : "";
+  }
   // Empty lines (leading, trailing, or <br><br>) are dropped by the filter: linear, no shifting.
-  const lines = text.replace(/\s+/g, " ").split(BR);
+  const lines = collapsed.split(BR);
   const kept: string[] = [];
   for (const line of lines) {
     const trimmed = line.trim();

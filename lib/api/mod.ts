@@ -174,6 +174,7 @@ export async function handleApi(
   endpoint: Endpoint = { render: renderApi },
 ): Promise<Response> {
   const { exchange } = api;
+  using _counted = services.inFlight.enter();
   const plan = selectPlan(exchange.request, services, api.arrivedOnProPort);
   const meta = exchange.api = newMeta(exchange.requestId, plan, exchange.startedAt);
   return await answer(services, api, meta, endpoint);

@@ -42,6 +42,11 @@ export interface Config {
   browserPageMemoryMb: number;
   /** The heap cap of a document-conversion thread (DOCUMENT_HEAP_MB); past it, not converted. */
   documentHeapMb: number;
+  /**
+   * How long a lone request's page work may run on the main thread before it moves to a worker
+   * (DOM_ALONE_SLICE_MS); 0: page work over WORKER_THRESHOLD always runs on a worker.
+   */
+  domAloneSliceMs: number;
   /** Lines below this level are not written (LOG_LEVEL). */
   logLevel: LogLevel;
   /** Ports linkpeek listens on (API, pro, Redis's); never exempt from the guard. Those opened at
@@ -121,6 +126,9 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     browserQueue: int(env, "BROWSER_QUEUE", 16),
     browserPageMemoryMb: int(env, "BROWSER_PAGE_MEMORY_MB", 1024, 128),
     documentHeapMb: int(env, "DOCUMENT_HEAP_MB", 256, 16),
+    // Room for the page work of a page up to ALONE_LIMIT (~8 ms), far under the 100 ms the
+    // event loop may be held.
+    domAloneSliceMs: int(env, "DOM_ALONE_SLICE_MS", 20),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     ownPorts: [port, ...(proPort ? [proPort] : []), ...redisPort(env.REDIS_URL)],
     egressProxy: env.EGRESS_PROXY

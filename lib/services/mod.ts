@@ -12,6 +12,7 @@ import { LighthouseRunner } from "../insights/lighthouse.ts";
 import { createTechnologyDetector, type TechnologyDetector } from "../insights/technologies.ts";
 import type { AdmissionPool } from "../util/admission.ts";
 import { paletteAdmission } from "../media/palette_async.ts";
+import { InFlight } from "../util/in_flight.ts";
 
 /** What the service's admission pools admit. */
 export type AdmittedWork =
@@ -29,6 +30,8 @@ export interface Services {
   store: Store;
   browser: BrowserPool;
   metrics: Metrics;
+  /** API requests being answered (a lone one does its page work on the main thread). */
+  inFlight: InFlight;
   /** Worker threads for custom rules and markdown (bounded; EBUSY when saturated). */
   dom: DomWorkers;
   /** Worker threads converting document targets (PDF, Office, ODF, RTF, EPUB) to HTML. */
@@ -58,7 +61,13 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
   const store = await openStore(config);
   const browser = new BrowserPool({ config, fetcher, onVisit: hooks.onVisit });
   const metrics = new Metrics();
-  const dom = new DomWorkers({ jobTimeoutMs: config.requestTimeoutMs });
+  const inFlight = new InFlight();
+  const dom = new DomWorkers({
+    jobTimeoutMs: config.requestTimeoutMs,
+    alone: config.domAloneSliceMs > 0
+      ? { when: () => inFlight.count <= 1, sliceMs: config.domAloneSliceMs }
+      : undefined,
+  });
   const documents = new DocumentWorkers({ heapMb: config.documentHeapMb });
   const lighthouse = new LighthouseRunner({
     chromiumPath: config.chromiumPath,
@@ -77,6 +86,7 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
     store,
     browser,
     metrics,
+    inFlight,
     dom,
     documents,
     lighthouse,

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { decodeHtml } from "../../lib/fetch/decode.ts";
-import { parseHtml } from "../../lib/extract/dom/mod.ts";
+import { parseHtml, select } from "../../lib/extract/dom/mod.ts";
+import { chromeWithin } from "../../lib/extract/content/prune.ts";
+import { measure } from "../../lib/extract/content/stats.ts";
 import { extractMainContent } from "../../lib/extract/content/mod.ts";
 import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
 import { pageF1, type Truth } from "./_content_score.ts";
@@ -371,4 +373,234 @@ Deno.test("an article split into parts marked alike, in containers of their own,
     "<p>We want to hear what you think about this article.</p></article>",
   ));
   assert.doesNotMatch(letters, /We want to hear/);
+});
+
+Deno.test("the publisher's notes named as such go: disclaimers, disclosures, post metadata", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <div class="affiliate-disclaimer"><p>Prices were checked on the day this went out.</p></div>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <div class="transcript-disclaimer">Transcripts may vary; the audio is the record.</div>
+    <p class="postmetadata alt">Filed on a Monday in the evening, in Travel and Food, with
+    replies through the feed; replies closed, pings open.</p>
+    <p class="note">A note of the author, which stays with the story.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A note of the author/);
+  for (const chrome of ["Prices were checked", "Transcripts may vary", "Filed on"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("calls to sign up, follow, book or subscribe go; Q&A labels and CJK heads too", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Do you want to be informed of the group's work? Sign up here</p>
+    <p>Want news and tips? Sign up to receive our emails!</p>
+    <p>Book a free product demo and see the tools work together.</p>
+    <h3>*** Follow me on Instagram for a daily moment of travel ***</h3>
+    <h3>Lesen Sie das Heft. Digital in der App oder bestellen Sie es im Shop als Abo.</h3>
+    <p>Enjoying our magazine? We never put it behind a wall.</p>
+    <div><div>Asked 8 years, 2 months ago</div><div>Viewed 38k times</div></div>
+    <div><h4>热门推荐</h4><ol><li>一个其他的故事</li><li>另一个故事</li></ol></div>
+    <div><h4>Audios et vidéos sur le sujet</h4><p>Un autre sujet du site.</p></div>
+    <p>She signed up here in 1999, when the town was small and the winters were long.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /She signed up here in 1999/);
+  const chromes = [
+    "Sign up here",
+    "receive our emails",
+    "demo",
+    "Follow me",
+    "Abo",
+    "Enjoying",
+    "Asked",
+    "Viewed",
+    "热门推荐",
+    "故事",
+    "Audios",
+  ];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("photo credits ending on an agency and a story's reading time go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <header><h1>Story</h1><div class="dates"><div>Monday</div>
+    <span class="readingTime">Dieser Text ist in zwei Minuten gelesen</span></div></header>
+    <p>${
+    PROSE.repeat(3)
+  }</p><div><img src="/p/a.jpg"></div><div>Jane Roe / Staff via Getty Images</div>
+    <p>${PROSE.repeat(3)}</p><p>Photograph: John Doe/The Agency</p>
+    <p>${PROSE.repeat(3)}</p><p>Eine Messe in Posen, fot. Shutterstock</p>
+    <p>The agency's photographers covered the match, Getty Images said on Monday.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Getty Images said on Monday/);
+  for (const chrome of ["Dieser Text", "Jane Roe", "John Doe", "Posen"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>This article is more than 2 years old</p>
+    <p>${PROSE.repeat(3)}</p><p><span>Image caption</span> Ministers met on Monday</p>
+    <p>${PROSE.repeat(3)}</p><p>Watch: the moment the bridge opened</p>
+    <p>If you're on the Paper's app, click here to watch live</p>
+    <p>${PROSE.repeat(3)}</p><p>(Reporting by Jane Roe; Editing by John Doe)</p>
+    <div><p>Get the Morning Briefing newsletter.</p>
+    <p>By signing up, you agree to our Privacy Policy and Terms.</p>
+    <p>Thank you for signing up!</p></div>
+    <p>Have a news tip? Write to the desk.</p>
+    <p>Ihnen hat der Artikel gefallen? Dann abonnieren Sie unseren Newsletter!</p>
+    <p>The city will watch the river closely this winter, its engineer said.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /will watch the river closely/);
+  const chromes = [
+    "years old",
+    "Image caption",
+    "Watch:",
+    "click here",
+    "Reporting",
+    "Briefing",
+    "signing up",
+    "news tip",
+    "gefallen",
+  ];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("a longer disclaimer or copyright notice under the story goes", () => {
+  const notice =
+    "For more about the plate and the guide, see the school's pages on food and health, " +
+    "and its notes on how the guide was made and by whom, and when it was last revised.";
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Disclaimer: This article is general information and no advice. ${notice}</p>
+    <p>Copyright © 2011, The School. ${notice}</p>
+    <p>The disclaimer the court read out: the firm had known of the fault since 2011.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The disclaimer the court read out/);
+  for (const chrome of ["general information", "The School"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("share buttons' words, ad labels and news sites' reading prompts go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><div>Advertisements</div><p>Continue reading the main story</p>
+    <p>${PROSE.repeat(3)}</p><span>Image source, The Agency</span>
+    <p>${PROSE.repeat(3)}</p><p>CLICK HERE TO GET THE PAPER'S APP</p>
+    <div>Click to email a link to a friend (Opens in new window)</div>
+    <p>Reuse this content</p>
+    <p>The advertisements ran for a week, and readers kept reading the main story.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The advertisements ran for a week/);
+  const chromes = ["Advertisements", "Continue", "Image source", "CLICK", "a friend", "Reuse"];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("stock photo credits, picture and date labels and 'see more' lines go", () => {
+  const teaser = (n: number) => `<div><h4>Inny tekst ${n}</h4><p>Zajawka innego tekstu.</p></div>`;
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>Data: 28-04-2021, 09:29</p>
+    <p>${PROSE.repeat(3)}</p><p>Photo Source: Jane Roe from Pexels.</p>
+    <p>${PROSE.repeat(3)}</p><p>Titelbild: John Doe on Unsplash</p>
+    <p>${PROSE.repeat(3)}</p><div>Zobacz więcej</div><div>Gefällt mir:</div>
+    <section><h3>Warte przeczytania</h3>${teaser(1)}${teaser(2)}</section>
+    <p>The data from 2021 show more people reading on their phones.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The data from 2021 show/);
+  const chromes = ["09:29", "Pexels", "Unsplash", "Zobacz", "Gefällt", "Warte", "Inny tekst"];
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("chrome words inline in a line of prose stay: the line is not chrome", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Physical activity: the share of adults active in the past month. <b>Source:</b> the
+    national health survey, of ten thousand adults, in all states, every year since 1990.</p>
+    <p>Topics <em>trending on the site</em> this week were the floods and the vote; the
+    editors chose which of them to follow up, and how, on the Monday after the storm had passed.</p>
+    </article></body></html>`;
+  const text = mainText(page).replace(/\s+/g, " ");
+  assert.match(text, /month\. Source: the national health survey/);
+  assert.match(text, /Topics trending on the site this week/);
+});
+
+Deno.test("German picture labels ('Abbildung:', 'Grafik:') open a caption", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p>
+    <div class="imginline"><span>Abbildung: Schneehöhen im Tal</span></div>
+    <p>${PROSE.repeat(3)}</p><p>Grafik: Anteil der Haushalte nach Region</p>
+    <p>${PROSE.repeat(3)}</p><p>Die Abbildung zeigt die Schneehöhen des Winters im Tal.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Die Abbildung zeigt/);
+  for (const chrome of ["Schneehöhen im Tal", "Anteil der Haushalte"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("a longer caption opening with a picture label goes", () => {
+  const caption = "Abbildung: Vergleich der Schneehöhen (links) mit den gemessenen " +
+    "(rechts). Die Werte passen gut zusammen, bis auf die Gipfel, wo der Wind den Schnee " +
+    "verweht, und die Täler.";
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><div class="imginline"><span>${caption}</span></div>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assert.ok(!text.includes("Vergleich der Schneehöhen"), `caption kept:\n${text}`);
+});
+
+Deno.test("a whole region taken as the content still loses the publisher's appeals", () => {
+  const doc = parseHtml(
+    `<html><body><main><h1>All products</h1><ul>${
+      [0, 1, 2].map((n) => `<li><a href="/p${n}">Product ${n}</a> for the garden</li>`).join("")
+    }</ul>
+    <h3>Lesen Sie das Heft. Digital in der App oder bestellen Sie es im Shop als Abo.</h3>
+    </main></body></html>`,
+  );
+  const main = select(doc, "main")!;
+  const stats = measure(main);
+  const drop = chromeWithin([main], {
+    stats,
+    scores: new Map(),
+    contentText: stats.of(main).text,
+    cleanConditionally: false,
+    wide: true,
+  });
+  const dropped = [...drop].map((el) => stats.textOf(el));
+  assert.deepEqual(dropped, [
+    "Lesen Sie das Heft. Digital in der App oder bestellen Sie es im Shop als Abo.",
+  ]);
+});
+
+Deno.test("sentences of a story that only mention tips, apps or signing up stay", () => {
+  const lines = [
+    "Anyone who may have a tip is asked to call the police on the number below.",
+    "If you're using the mail app on a phone, open the menu and choose the account.",
+    "Students sign up to receive the vaccine at school, the district said on Monday.",
+    "About 300 voters came to sign up today, and more are expected on Friday evening.",
+  ];
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    ${lines.map((line) => `<p>${line}</p>`).join("")}
+    </article></body></html>`;
+  const text = mainText(page);
+  for (const line of lines) assert.ok(text.includes(line), `${line} dropped:\n${text}`);
 });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../../lib/util/errors.ts";
 import { setQuiet } from "../../lib/util/log.ts";
-import { DomWorkers } from "../../lib/extract/dom/workers.ts";
+import { ALONE_LIMIT, DomWorkers } from "../../lib/extract/dom/workers.ts";
 import { WORKER_THRESHOLD } from "../../lib/extract/dom/work.ts";
 import { MAX_DOM_NODES, parseDocument } from "../../lib/extract/stream/html_parser.ts";
 
@@ -45,6 +45,8 @@ Deno.test("DomWorkers answers EBUSY past its queue and frees slots of cancelled 
     queued: 1,
     workers: 1,
     replaced: 0,
+    aloneRuns: 0,
+    aloneMoved: 0,
   });
   await assert.rejects(pool.run(ENDLESS), (error: unknown) => {
     assert.ok(error instanceof ApiError);
@@ -61,7 +63,14 @@ Deno.test("DomWorkers answers EBUSY past its queue and frees slots of cancelled 
   await assert.rejects(running, rejectsWith("ETIMEOUT"));
   // The worker reads the cancel flag inside its loops: it stops by itself, is not replaced.
   await pool.settled();
-  assert.deepEqual(pool.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  assert.deepEqual(pool.stats(), {
+    busy: 0,
+    queued: 0,
+    workers: 1,
+    replaced: 0,
+    aloneRuns: 0,
+    aloneMoved: 0,
+  });
   const small = await pool.run({ ...ENDLESS, html: "<b>ok</b>".repeat(WORKER_THRESHOLD / 4) });
   assert.equal((small.custom.t as string[]).length, WORKER_THRESHOLD / 4);
 });
@@ -133,4 +142,60 @@ Deno.test("a custom media value and its later fallbacks keep their references th
   const [next] = fallback.next;
   assert.equal((next!.value as { url: string }).url, "http://page.invalid/b.png");
   assert.equal(next!.media[0]!.value, next!.value);
+});
+
+/** An article of about `kb` KB: well over WORKER_THRESHOLD, under ALONE_LIMIT. */
+function article(kb: number): string {
+  const paragraph = "<p>A sentence of the article, with a few words, and another one here.</p>";
+  const count = Math.ceil((kb * 1024) / paragraph.length);
+  return `<html><head><title>Alone</title></head><body><article><h1>Alone</h1>${
+    paragraph.repeat(count)
+  }</article></body></html>`;
+}
+
+const workerFree = (stats: { workers: number; aloneRuns: number; aloneMoved: number }) => ({
+  workers: stats.workers,
+  aloneRuns: stats.aloneRuns,
+  aloneMoved: stats.aloneMoved,
+});
+
+Deno.test("a lone request's page work runs on this thread, as it would on a worker", async () => {
+  // A slice no run here can outlast: this test is about where the work runs, not how fast.
+  const alone = new DomWorkers({ maxWorkers: 1, alone: { when: () => true, sliceMs: 60_000 } });
+  await using _alone = alone;
+  await using shared = new DomWorkers({
+    maxWorkers: 1,
+    alone: { when: () => false, sliceMs: 60_000 },
+  });
+  const work = { html: article(100), url: URL_, rules: null, markdown: true, text: true };
+  assert.ok(work.html.length > WORKER_THRESHOLD && work.html.length < ALONE_LIMIT);
+  const here = await alone.run(work);
+  const there = await shared.run(work);
+  assert.match(here.markdown!, /^# Alone/);
+  assert.deepEqual(here, there);
+  assert.deepEqual(workerFree(alone.stats()), { workers: 0, aloneRuns: 1, aloneMoved: 0 });
+  assert.equal(shared.stats().workers, 1, "not alone: a worker, as before");
+  // The default fields of a page over EXTRACT_THRESHOLD, too.
+  const fields = await alone.extract(work.html, URL_);
+  assert.deepEqual(fields, await shared.extract(work.html, URL_));
+  assert.equal(fields.title, "Alone");
+  assert.deepEqual(workerFree(alone.stats()), { workers: 0, aloneRuns: 2, aloneMoved: 0 });
+  // A page over ALONE_LIMIT goes to a worker even alone.
+  const big = { ...work, html: article(ALONE_LIMIT / 1024 + 16) };
+  assert.match((await alone.run(big)).markdown!, /^# Alone/);
+  assert.deepEqual(workerFree(alone.stats()), { workers: 1, aloneRuns: 2, aloneMoved: 0 });
+});
+
+Deno.test("lone page work that outlasts its slice moves to a worker and completes there", async () => {
+  await using pool = new DomWorkers({
+    maxWorkers: 1,
+    alone: { when: () => true, sliceMs: 1 },
+    jobTimeoutMs: 60_000,
+  });
+  // Quadratic in its 6,000 nested elements (18 million node visits): far past a 1 ms slice.
+  const slow = { ...ENDLESS, html: "<b>".repeat(6000) + "x" };
+  assert.ok(slow.html.length > WORKER_THRESHOLD);
+  const result = await pool.run(slow);
+  assert.equal((result.custom.t as string[]).length, 6000);
+  assert.deepEqual(workerFree(pool.stats()), { workers: 1, aloneRuns: 1, aloneMoved: 1 });
 });

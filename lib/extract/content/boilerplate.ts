@@ -19,7 +19,9 @@ const CHROME_LINE = new RegExp(
     "trending",
     "recommended(?: for you)?",
     "you (?:may|might) (?:also )?(?:like|enjoy|be interested)",
-    "(?:photo|image|picture|foto|bild|video|graphic|illustration)s?\\s*(?:credit)?\\s*:",
+    "(?:photo|image|picture|foto|bild|abbildung|grafik|video|graphic|illustration)s?" +
+    "\\s*(?:credit|source)?s?\\s*:",
+    "(?:titel|beitrags|symbol|header|vorschau)bild\\s*:",
     "(?:credit|source|quelle|fuente)s?\\s*:",
     "\\(?(?:photo|image|foto|bild)\\)?\\s*[:©(]",
     "\\d+ (?:of|/|von|de|sur) \\d+$",
@@ -29,7 +31,10 @@ const CHROME_LINE = new RegExp(
     "(?:support|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
     "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado)\\b.{0,60}\\d",
-    "advertisement|anzeige|werbung|publicidad|publicité",
+    "advertisements?|anzeige|werbung|publicidad|publicité",
+    // Share buttons' words (WordPress's "Click to share on X (Opens in new window)").
+    "click to (?:share|email|print)\\b|\\(?opens in (?:a )?new (?:window|tab)\\)?$",
+    "continue reading (?:the main story|below)$|reuse this content|our standards\\s*:",
     "(?:tags?|filed under|categories|category|schlagworte|themen)\\s*:",
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
@@ -43,6 +48,10 @@ const CHROME_LINE = new RegExp(
     "loading\\.{0,3}$|wird geladen|chargement",
     "disclaimer\\s*:",
     "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
+    // A photo's credit line ending on an agency ("Jane Doe / Staff via Getty Images").
+    ".{0,80}\\b(?:getty ?images|ap photo|shutterstock|istock(?:photo)?|unsplash|pexels|" +
+    "pixabay)\\b[^.]{0,30}$",
+    "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
     "(?:lesezeit|reading time|temps de lecture|tiempo de lectura)\\s*:?",
@@ -62,6 +71,10 @@ const CHROME_LINE = new RegExp(
     "alle rechte vorbehalten|tous droits réservés|todos los derechos reservados",
     // Forum software's labels around posts (XenForo, vBulletin, phpBB, Discourse).
     "thread starter|start date|reaction score|thread tools|display modes|search forums",
+    // Question-and-answer sites' labels above a question.
+    "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b" +
+    ".{0,30}ago$",
+    "viewed [\\d.,]+k? times$",
     "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
@@ -69,7 +82,8 @@ const CHROME_LINE = new RegExp(
     "das könnte sie (?:auch )?interessieren|empfehlungen|verwandte|ähnliche (?:artikel|beiträge)",
     "lire (?:aussi|la suite|plus|également)|à lire aussi|articles? (?:similaires|liés)",
     "(?:artículos|noticias|notas) relacionad[ao]s|te puede interesar|leggi anche",
-    "czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|powiązane",
+    "czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również|więcej)|powiązane",
+    "(?:mehr anzeigen|voir plus|ver más|leer más)$",
     "(?:beitrag |artikel )?teilen|partager|compartir|compartilhe|udostępnij|permalien|permalink",
     "(?:\\d+ )?(?:kommentare?|commentaires?|comentarios?|komentarze?|responses?)\\s*\\(?\\d*\\)?$",
     "no (?:responses?|comments?) (?:so far|yet)",
@@ -77,13 +91,16 @@ const CHROME_LINE = new RegExp(
     // Sharing and liking widgets of blog software, in the corpus's languages.
     "teilen sie (?:dies|das|diesen (?:beitrag|artikel))",
     "(?:\\S+ )?(?:bloggers like this|bloggern gefällt das)",
-    "(?:gefällt mir|j'aime|me gusta)(?:\\s+(?:wird geladen|chargement|cargando)\\W*)?$",
+    "(?:gefällt mir|j'aime|me gusta)\\s*:?(?:\\s+(?:wird geladen|chargement|cargando)\\W*)?$",
     // Prompts under the story to comment or to log in first.
     "(?:kommentieren|commenter|comentar|skomentuj)$",
     "(?:du musst|you must|vous devez|debes|musisz) (?:be |être |)?(?:eingeloggt|angemeldet|logged|connecté|iniciar|zalogowany)",
     "(?:le|te) puede(?:n)? interesar",
     // Contributors named under a story ("Additional reporting by ...", "With reporting from").
-    "(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",
+    "\\(?(?:(?:with )?(?:additional )?reporting (?:by|from)|writing by|editing by)\\b",
+    // News sites' labels of a picture or video and of an old story.
+    "(?:image|media) (?:copyright|caption|source)|watch\\s*:",
+    "this (?:article|story) is (?:more than|over) (?:a|an|\\d+) \\w+ old",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
 );
@@ -106,7 +123,8 @@ const DATE_WORD =
   "di|dì)|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|" +
   "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
   "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
-  "modified|aktualisiert|veröffentlicht|stand|mis à jour|publié|actualizado|publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
+  "modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|mis à jour|publié|actualizado|" +
+  "publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
 const DATE_LINE = new RegExp(
   `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
   "iu",
@@ -161,7 +179,9 @@ const SECTION_HEAD = new RegExp(
     "(?:noticias relacionadas|(?:artículos|notas) relacionad[ao]s|te puede interesar|lo más " +
     "(?:leído|visto)|más (?:noticias|leídas)|comentarios|leia (?:também|mais))",
     "(?:czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|najczęściej|" +
-    "powiązane|komentarze|polecane)",
+    "powiązane|komentarze|polecane|warte przeczytania)",
+    "(?:audios? et )?vidéos sur le (?:même )?sujet",
+    "(?:热门推荐|相关阅读|相关新闻|相关文章|推荐阅读|热点新闻)",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
 );
@@ -182,11 +202,36 @@ const APPEAL = new RegExp(
     "support (?:our|independent|quality|local) (?:journalism|reporting|newsroom)",
     "become a (?:member|subscriber|patron|supporter)\\b",
     "download (?:the|our) [^.]{0,40}\\bapps?\\b",
-    "follow (?:us|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
+    "follow (?:us|me|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
+    // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
+    "sign up (?:here|now|today|below)\\s*[.!]?$|" +
+    "sign up to (?:receive|get) (?:our|updates|emails?|news|the latest)",
+    "(?:book|request|schedule) (?:a|your) (?:free )?(?:[\\p{L}-]+ ){0,2}" +
+    "(?:demo|quote|consultation)\\b",
+    "(?:bestellen|abonnieren) sie [^.]{0,40}\\b(?:abo|abonnement|einzelheft|ausgabe)\\b",
+    // A reader asked whether they like the site, before an appeal to pay for it.
+    "(?:gefällt|gefallen) (?:dir|ihnen|euch) (?:unser|unsere|dieser|dieses|diese)\\b",
+    "(?:like|enjoy|enjoying|enjoyed|love) (?:reading )?(?:our|this) (?:magazine|journalism|" +
+    "content|site|blog|newsletter|podcast|work|articles?)\\?",
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
+    "abonnieren sie (?:unser|unseren|unsere|jetzt|den)\\b",
+    "(?:ihnen|dir) hat (?:der|dieser|unser) (?:artikel|beitrag|text) gefallen",
+    // Newsletter boxes: the call, the terms of signing up, the thanks.
+    "get (?:the|our) [^.]{0,40}\\bnewsletter",
+    "by (?:signing up|subscribing|clicking)[^.]{0,80}\\b(?:agree|consent|privacy policy|terms)",
+    "thanks? (?:you )?for (?:signing up|subscribing)",
+    // Calls for tips, and notes to readers of the publisher's app.
+    "^(?:have|got) a (?:news )?tip\\b",
+    "click here to (?:get|download|sign up|subscribe|watch|listen)\\b",
+    "you(?:'re| are) (?:on|using|reading this (?:on|in)) (?:the|our) [^.]{0,40}\\bapp\\b,? " +
+    "(?:click|tap) here",
     // Calls for readers' letters under the story.
     "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",
+    // A longer disclaimer or copyright notice under the story (short ones are chrome lines).
+    "^(?:disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4}))",
+    // A longer caption opening with its picture's label ("Abbildung: ... (links) ...").
+    "^(?:photo|image|picture|foto|bild|abbildung|grafik)s?\\s*:",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",

@@ -122,6 +122,12 @@ const CAPTION_WORDS = new Set([
   "timestamp",
   "published",
   "updated",
+  // The publisher's notes around the story: its filing line, disclaimers, affiliate notices.
+  "postmeta",
+  "postmetadata",
+  "disclaimer",
+  "disclosure",
+  "affiliate",
 ]);
 
 export interface PruneContext {
@@ -187,18 +193,20 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
-  // byline or a date inside a short header that is not chrome as a whole.
+  // byline or a date inside a short header that is not chrome as a whole. Words inline in a
+  // line of prose ("... month. <b>Source:</b> the survey ...") are part of that line.
   if (
     s.text <= SHORT_BLOCK && (!readShort(el) || isLine(el, s)) &&
-    isChromeLine(el, ctx)
+    !(INLINE.has(el.name) && inProse(el)) && isChromeLine(el, ctx)
   ) {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
-  // The publisher's lines around the story: appeals and disclosures, the author's bio.
-  if (!ctx.wide && s.text <= BIO_LINE && isLine(el, s)) {
+  // The publisher's lines around the story: appeals and disclosures, the author's bio (a
+  // listing's or a region's too, but for the bio: a team page's people are its content).
+  if (s.text <= BIO_LINE && isLine(el, s)) {
     const text = ctx.stats.textOf(el);
-    if (isAppeal(text) || isAuthorBio(text)) return true;
+    if (isAppeal(text) || (!ctx.wide && isAuthorBio(text))) return true;
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
@@ -392,10 +400,17 @@ const SOCIAL_NAMES = anyWordOf(SOCIAL);
 const EMBED_NAMES = anyWordOf(EMBED_WORDS);
 
 function namedLikeCaption(el: Element): boolean {
-  return namesSay(el, CAPTION_NAMES);
+  return namesSay(el, CAPTION_NAMES) || namesSay(el, READING_TIME_NAMES);
 }
 
 const CAPTION_NAMES = anyWordOf(CAPTION_WORDS);
+
+/** A story's reading time beside its date ("readingTime", "read-time", "post-readtime"). */
+const READING_TIME_NAMES: NamesTest = (tokens) =>
+  tokens.some((words) =>
+    words.includes("readtime") || words.includes("readingtime") ||
+    ((words.includes("read") || words.includes("reading")) && words.includes("time"))
+  );
 
 /** Readability's _cleanConditionally, on counts. */
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {

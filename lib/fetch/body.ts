@@ -69,7 +69,7 @@ async function collect(
  * connection afterwards when the result is truncated.
  */
 export async function readBody(
-  raw: Readable,
+  raw: AsyncIterable<Uint8Array>,
   options: { contentEncoding: string | undefined; maxBytes: number },
 ): Promise<BodyResult> {
   const codings = (options.contentEncoding ?? "").toLowerCase().split(",")
@@ -82,7 +82,7 @@ export async function readBody(
     return { body: concatBytes(chunks), truncated, decoded: false };
   }
   // Peek the first chunk (the deflate flavour depends on it) without ending the stream.
-  const rawChunks = raw[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  const rawChunks = raw[Symbol.asyncIterator]();
   const first = await rawChunks.next();
   if (first.done) return { body: new Uint8Array(0), truncated: false, decoded: true };
   const head = first.value;

@@ -1,6 +1,5 @@
 import type { Redirect } from "../util/payload_types.ts";
 import type { Socket } from "node:net";
-import type { Readable } from "node:stream";
 import type { PinnedAddress } from "../guard/pin.ts";
 
 export interface ProxySpec {
@@ -109,8 +108,8 @@ export interface HopRequest {
 export interface HopResponse {
   statusCode: number;
   headers: Record<string, string>;
-  /** The body as it arrives (encoded as sent). */
-  message: Readable;
+  /** The body as it arrives (encoded as sent), read as it is iterated. */
+  message: AsyncIterable<Uint8Array>;
   /** Closes the connection at once (body no longer wanted). */
   destroy(): void;
 }

@@ -19,7 +19,7 @@ async function openssl(dir: string, args: string[]): Promise<void> {
   if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
 }
 
-/** A CA and a server certificate for site.test signed by it. */
+/** A CA and a server certificate for site.test and PUBLIC_IP signed by it. */
 async function makeCerts(): Promise<{ ca: string; cert: string; key: string }> {
   const dir = await Deno.makeTempDir();
   try {
@@ -33,7 +33,7 @@ async function makeCerts(): Promise<{ ca: string; cert: string; key: string }> {
     );
     await Deno.writeTextFile(
       `${dir}/ext.cnf`,
-      "subjectAltName=DNS:site.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+      `subjectAltName=DNS:site.test,IP:${PUBLIC_IP}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
     );
     await run(
       "x509 -req -in site.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out site.pem -days 1 " +
@@ -79,5 +79,11 @@ Deno.test("fetch() verifies TLS against the URL's host name, not the dialled add
       (e: ApiError) => e.code === "EFETCH" && /TLS/.test(e.message),
     );
   });
-  assert.equal(server.hits, 1);
+  await t.step("an IP-literal URL is checked against that IP, not the dialled one", async () => {
+    const result = await new GuardedFetcher({ config, network, ca: [ca] }).fetch(
+      `https://${PUBLIC_IP}/`,
+    );
+    assert.equal(new TextDecoder().decode(result.body), `tls ok ${PUBLIC_IP}`);
+  });
+  assert.equal(server.hits, 2);
 });

@@ -1,0 +1,93 @@
+/**
+ * The HTTP/1.1 wire format both hops speak: the request head they write and the answer parser
+ * (http-parser-js) they read with, so a direct hop and one through a proxy's tunnel read the
+ * same answers the same way.
+ */
+import { Buffer } from "node:buffer";
+import { HTTPParser } from "http-parser-js";
+import type { HopRequest } from "./types.ts";
+
+/** One answer parser (the package names its instance type nowhere). */
+type Parser = InstanceType<typeof HTTPParser>;
+
+// Header bytes are read one char per byte, as node:http reads them (its default is 7-bit ASCII).
+HTTPParser.encoding = "latin1";
+
+/** The longest answer head read, as node:http's default. */
+const MAX_HEAD = 16 * 1024;
+
+/** Bodies that an answer to GET never has (RFC 9110: 204, 304; HEAD has none at all). */
+const NO_BODY = new Set([204, 304]);
+
+/** The request head: the URL's own Host, the hop's headers, and one exchange per connection. */
+export function requestHead(hop: HopRequest): Buffer {
+  const { url } = hop;
+  const head = [`${hop.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
+  for (const [name, value] of Object.entries(hop.headers)) {
+    if (name !== "host" && name !== "connection") head.push(`${name}: ${value}`);
+  }
+  head.push("connection: close", "", "");
+  return Buffer.from(head.join("\r\n"), "latin1");
+}
+
+/** An answer that is not HTTP: named as toApiError names node:http's parse errors. */
+export function parseError(error: Error): Error {
+  const code = (error as { code?: string }).code;
+  return Object.assign(new Error(`invalid HTTP response (${code ?? error.message})`), {
+    code: code?.startsWith("HPE_") ? code : "HPE_INVALID",
+  });
+}
+
+/** The head of an answer: its status and raw `[name, value, …]` header list. */
+export interface AnswerHead {
+  statusCode: number;
+  headers: string[];
+}
+
+/** What an answer parser reports, as it reads. */
+export interface AnswerEvents {
+  /** The final answer's head (interim 1xx answers are skipped). */
+  head(info: AnswerHead): void;
+  /** A piece of the body as sent; `bytes` is the parser's view, copy it to keep it. */
+  body(bytes: Buffer): void;
+  /** The final answer is over. */
+  complete(): void;
+}
+
+/** A parser for the answer to `method`; feed it with `execute` and end it with `finish`. */
+export function answerParser(method: HopRequest["method"], events: AnswerEvents): Parser {
+  const parser = new HTTPParser(HTTPParser.RESPONSE);
+  parser.maxHeaderSize = MAX_HEAD;
+  let final = false;
+  parser[HTTPParser.kOnHeadersComplete] = (info) => {
+    // An interim answer (100 Continue, 103 Early Hints): the final one follows.
+    if (info.statusCode >= 100 && info.statusCode < 200) return 1;
+    final = true;
+    events.head(info);
+    return method === "HEAD" || NO_BODY.has(info.statusCode) ? 1 : 0;
+  };
+  parser[HTTPParser.kOnBody] = (chunk, offset, length) => {
+    events.body(chunk.subarray(offset, offset + length));
+  };
+  parser[HTTPParser.kOnMessageComplete] = () => {
+    if (final) events.complete(); // else the end of an interim answer
+  };
+  return parser;
+}
+
+/** Feeds `bytes` to `parser`; a malformed answer throws parseError's error. */
+export function feed(parser: Parser, bytes: Buffer): void {
+  let parsed: number | Error;
+  try {
+    parsed = parser.execute(bytes);
+  } catch (error) {
+    parsed = error as Error;
+  }
+  if (parsed instanceof Error) throw parseError(parsed);
+}
+
+/** Ends a connection-delimited body; a malformed end throws parseError's error. */
+export function finish(parser: Parser): void {
+  const ended = parser.finish();
+  if (ended instanceof Error) throw parseError(ended);
+}

@@ -8,6 +8,13 @@ import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
 import { pageF1, type Truth } from "./_content_score.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
+/** Each of `chromes` is gone from the extracted `text`. */
+function assertDropped(text: string, chromes: readonly string[]): void {
+  for (const chrome of chromes) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+}
+
 const FIXTURES = new URL("../fixtures/content/", import.meta.url);
 
 /** The main content of `page` as plain text: the path of the service's text=true. */
@@ -141,11 +148,15 @@ Deno.test("chrome inside the article is pruned: lists of links, captions, byline
     </article></body></html>`;
   const text = mainText(page);
   assert.match(text, /^A headline\nA sentence/);
-  for (
-    const chrome of ["Jane Doe", "Agency", "Story 1", "Most popular", "Read more", "Subscribe", "©"]
-  ) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, [
+    "Jane Doe",
+    "Agency",
+    "Story 1",
+    "Most popular",
+    "Read more",
+    "Subscribe",
+    "©",
+  ]);
 });
 
 Deno.test("chrome inside the article by its words: bylines, datelines, chrome-headed blocks", () => {
@@ -174,9 +185,7 @@ Deno.test("chrome inside the article by its words: bylines, datelines, chrome-he
     "headline",
     "apps",
   ];
-  for (const chrome of chromes) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, chromes);
 });
 
 Deno.test("photo captions and credits go, a drawing's explanation stays; tweets go", () => {
@@ -191,9 +200,7 @@ Deno.test("photo captions and credits go, a drawing's explanation stays; tweets 
     <p>${PROSE.repeat(3)}</p></article></body></html>`;
   const text = mainText(page);
   assert.match(text, /A cache sits between client and database/);
-  for (const chrome of ["The team on the pitch", "Flow chart", "Ministers", "A tweet"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["The team on the pitch", "Flow chart", "Ministers", "A tweet"]);
 });
 
 Deno.test("a hover card inside a link in prose goes, the link's words stay", () => {
@@ -206,9 +213,7 @@ Deno.test("a hover card inside a link in prose goes, the link's words stay", () 
   const text = mainText(page);
   assert.match(text, /Shares of Acme rose after the report/);
   assert.match(text, /Her colleague Ann Lee said so/);
-  for (const chrome of ["NYSE", "senior reporter"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["NYSE", "senior reporter"]);
 });
 
 Deno.test("a forum thread keeps its posts, not the posters' details and the software's labels", () => {
@@ -222,9 +227,7 @@ Deno.test("a forum thread keeps its posts, not the posters' details and the soft
     ${[1, 2, 3].map(post).join("")}</main></body></html>`;
   const text = mainText(page);
   for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Post ${n}: A sentence`));
-  for (const chrome of ["Registered User", "Joined", "Messages", "Thread starter", "Start date"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["Registered User", "Joined", "Messages", "Thread starter", "Start date"]);
 });
 
 Deno.test("a listing page keeps its list (no single article in it)", () => {
@@ -314,9 +317,7 @@ Deno.test("the publisher's lines go: bio, disclosures, paywall, share and like w
     "Kommentieren",
     "eingeloggt",
   ];
-  for (const chrome of chromes) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, chromes);
 });
 
 Deno.test("a short article in a container named as content beats a longer unnamed sidebar", () => {
@@ -346,9 +347,7 @@ Deno.test("the last resort, keeping what names judged chrome, still drops chrome
     <h3>Kommentieren</h3><p>You must be logged in to post a comment.</p></div></body></html>`;
   const text = mainText(page);
   for (const n of [0, 3]) assert.match(text, new RegExp(`Reader ${n}: the update`));
-  for (const chrome of ["Kommentieren", "logged in"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["Kommentieren", "logged in"]);
 });
 
 Deno.test("an article split into parts marked alike, in containers of their own, is whole", () => {
@@ -364,9 +363,7 @@ Deno.test("an article split into parts marked alike, in containers of their own,
     </body></html>`;
   const text = mainText(page);
   for (const n of ["0.0", "0.3", "1.0", "2.4"]) assert.match(text, new RegExp(`Part ${n}: A`));
-  for (const chrome of ["Share", "Advertisement", "Another story"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["Share", "Advertisement", "Another story"]);
   // A call for readers' letters under the story is the publisher's.
   const letters = mainText(page.replace(
     "</article>",
@@ -386,9 +383,7 @@ Deno.test("the publisher's notes named as such go: disclaimers, disclosures, pos
     </article></body></html>`;
   const text = mainText(page);
   assert.match(text, /A note of the author/);
-  for (const chrome of ["Prices were checked", "Transcripts may vary", "Filed on"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["Prices were checked", "Transcripts may vary", "Filed on"]);
 });
 
 Deno.test("calls to sign up, follow, book or subscribe go; Q&A labels and CJK heads too", () => {
@@ -420,9 +415,7 @@ Deno.test("calls to sign up, follow, book or subscribe go; Q&A labels and CJK he
     "故事",
     "Audios",
   ];
-  for (const chrome of chromes) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, chromes);
 });
 
 Deno.test("photo credits ending on an agency and a story's reading time go", () => {
@@ -438,9 +431,7 @@ Deno.test("photo credits ending on an agency and a story's reading time go", () 
     </article></body></html>`;
   const text = mainText(page);
   assert.match(text, /Getty Images said on Monday/);
-  for (const chrome of ["Dieser Text", "Jane Roe", "John Doe", "Posen"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["Dieser Text", "Jane Roe", "John Doe", "Posen"]);
 });
 
 Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels go", () => {
@@ -470,9 +461,7 @@ Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels
     "news tip",
     "gefallen",
   ];
-  for (const chrome of chromes) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, chromes);
 });
 
 Deno.test("a longer disclaimer or copyright notice under the story goes", () => {
@@ -487,9 +476,7 @@ Deno.test("a longer disclaimer or copyright notice under the story goes", () => 
     </article></body></html>`;
   const text = mainText(page);
   assert.match(text, /The disclaimer the court read out/);
-  for (const chrome of ["general information", "The School"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["general information", "The School"]);
 });
 
 Deno.test("share buttons' words, ad labels and news sites' reading prompts go", () => {
@@ -504,9 +491,7 @@ Deno.test("share buttons' words, ad labels and news sites' reading prompts go", 
   const text = mainText(page);
   assert.match(text, /The advertisements ran for a week/);
   const chromes = ["Advertisements", "Continue", "Image source", "CLICK", "a friend", "Reuse"];
-  for (const chrome of chromes) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, chromes);
 });
 
 Deno.test("stock photo credits, picture and date labels and 'see more' lines go", () => {
@@ -522,9 +507,7 @@ Deno.test("stock photo credits, picture and date labels and 'see more' lines go"
   const text = mainText(page);
   assert.match(text, /The data from 2021 show/);
   const chromes = ["09:29", "Pexels", "Unsplash", "Zobacz", "Gefällt", "Warte", "Inny tekst"];
-  for (const chrome of chromes) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, chromes);
 });
 
 Deno.test("chrome words inline in a line of prose stay: the line is not chrome", () => {
@@ -549,9 +532,7 @@ Deno.test("German picture labels ('Abbildung:', 'Grafik:') open a caption", () =
     </article></body></html>`;
   const text = mainText(page);
   assert.match(text, /Die Abbildung zeigt/);
-  for (const chrome of ["Schneehöhen im Tal", "Anteil der Haushalte"]) {
-    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
-  }
+  assertDropped(text, ["Schneehöhen im Tal", "Anteil der Haushalte"]);
 });
 
 Deno.test("a longer caption opening with a picture label goes", () => {

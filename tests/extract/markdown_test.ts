@@ -72,6 +72,11 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
   });
   await t.step("emphasis keeps spaces outside its markers; empty emphasis vanishes", () => {
     assert.equal(md("<p>a<b> bold </b>b<em></em></p>"), "a **bold** b");
+    // Marks around punctuation alone would show as literal asterisks.
+    assert.equal(
+      md("<p>Jindrák<em>,</em> who<b> — </b>and <i>x</i></p>"),
+      "Jindrák, who — and *x*",
+    );
   });
   await t.step("inline code with backticks gets a longer fence", () => {
     assert.equal(md("<p><code>a `b` c</code></p>"), "``a `b` c``");

@@ -408,7 +408,13 @@ function inlineNode(node: AnyNode, ctx: Ctx): string {
   return BLOCK_TAGS.has(node.name) ? ` ${content} ` : content;
 }
 
-/** Emphasis markers must touch the text: spaces move outside them. */
+/** Words or numbers: what emphasis can mark. */
+const MARKABLE = /[\p{L}\p{N}]/u;
+
+/**
+ * Emphasis markers must touch the text: spaces move outside them. Emphasis of punctuation
+ * alone (`Name<em>,</em> who`) is dropped: CommonMark would show its markers as asterisks.
+ */
 function wrap(content: string, marker: string): string {
   // Indexes, not /^(\s*)([\s\S]*?)(\s*)$/: that regex backtracks quadratically on long spaces.
   let start = 0;
@@ -416,7 +422,7 @@ function wrap(content: string, marker: string): string {
   while (start < end && isSpace(content.charCodeAt(start))) start++;
   while (end > start && isSpace(content.charCodeAt(end - 1))) end--;
   const inner = content.slice(start, end);
-  if (!inner || inner === BR) return content;
+  if (!inner || inner === BR || !MARKABLE.test(inner)) return content;
   return `${content.slice(0, start)}${marker}${inner}${marker}${content.slice(end)}`;
 }
 

@@ -77,6 +77,9 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
       md("<p>Jindrák<em>,</em> who<b> — </b>and <i>x</i></p>"),
       "Jindrák, who — and *x*",
     );
+    // Line breaks at its ends stay outside the markers; those inside are the emphasis's own.
+    assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
+    assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");
   });
   await t.step("inline code with backticks gets a longer fence", () => {
     assert.equal(md("<p><code>a `b` c</code></p>"), "``a `b` c``");

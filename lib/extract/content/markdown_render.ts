@@ -412,19 +412,27 @@ function inlineNode(node: AnyNode, ctx: Ctx): string {
 const MARKABLE = /[\p{L}\p{N}]/u;
 
 /**
- * Emphasis markers must touch the text: spaces move outside them. Emphasis of punctuation
- * alone (`Name<em>,</em> who`) is dropped: CommonMark would show its markers as asterisks.
+ * Emphasis markers must touch the text: spaces and line breaks at its ends move outside them
+ * (a marker after a break opens no emphasis and shows as an asterisk). Emphasis of punctuation
+ * alone (`Name<em>,</em> who`) is dropped for the same reason.
  */
 function wrap(content: string, marker: string): string {
   // Indexes, not /^(\s*)([\s\S]*?)(\s*)$/: that regex backtracks quadratically on long spaces.
   let start = 0;
   let end = content.length;
-  while (start < end && isSpace(content.charCodeAt(start))) start++;
-  while (end > start && isSpace(content.charCodeAt(end - 1))) end--;
+  while (start < end && isEdge(content.charCodeAt(start))) start++;
+  while (end > start && isEdge(content.charCodeAt(end - 1))) end--;
   const inner = content.slice(start, end);
-  if (!inner || inner === BR || !MARKABLE.test(inner)) return content;
+  if (!MARKABLE.test(inner)) return content;
   return `${content.slice(0, start)}${marker}${inner}${marker}${content.slice(end)}`;
 }
+
+/** Space or a line break (BR): what may not sit just inside an emphasis marker. */
+function isEdge(code: number): boolean {
+  return code === BR_CODE || isSpace(code);
+}
+
+const BR_CODE = BR.charCodeAt(0);
 
 /** What /\s/ matches, for the characters markup text holds. */
 function isSpace(code: number): boolean {

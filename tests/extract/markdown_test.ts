@@ -77,6 +77,11 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
       md("<p>Jindrák<em>,</em> who<b> — </b>and <i>x</i></p>"),
       "Jindrák, who — and *x*",
     );
+    // Emphasis inside its own kind adds no markers (nested they would meet as "****").
+    assert.equal(
+      md("<p><b>Jane <strong>Roe</strong></b> <i>a <em>b</em> c</i> <b><i>both</i></b></p>"),
+      "**Jane Roe** *a b c* ***both***",
+    );
     // Line breaks at its ends stay outside the markers; those inside are the emphasis's own.
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");

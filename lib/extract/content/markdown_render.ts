@@ -31,6 +31,8 @@ interface Ctx {
   notes: Footnotes;
   /** Inside a note being written as a definition: its back-links go. */
   inNote: boolean;
+  /** Emphasis markers open around the text being written ("**", "*", "~~"). */
+  marks: Set<string>;
 }
 
 /** Deeper than this (unclosed tags on broken pages) the rest is read as plain text. */
@@ -95,6 +97,7 @@ export function renderMarkdown(
     depth: 0,
     notes: new Footnotes(node, (el) => skip(el, { clean })),
     inNote: false,
+    marks: new Set(),
   };
   const nodes = isTag(node) && !skip(node, ctx) ? [node] : "children" in node ? node.children : [];
   const markdown = blocks(nodes, ctx).join("\n\n");
@@ -381,16 +384,16 @@ function inlineNode(node: AnyNode, ctx: Ctx): string {
       return BR;
     case "strong":
     case "b":
-      return wrap(inlineChildren(node, ctx), "**");
+      return emphasis(node, ctx, "**");
     case "em":
     case "i":
     case "cite":
     case "dfn":
-      return wrap(inlineChildren(node, ctx), "*");
+      return emphasis(node, ctx, "*");
     case "del":
     case "s":
     case "strike":
-      return wrap(inlineChildren(node, ctx), "~~");
+      return emphasis(node, ctx, "~~");
     case "code":
     case "kbd":
     case "samp":
@@ -406,6 +409,20 @@ function inlineNode(node: AnyNode, ctx: Ctx): string {
   const content = inlineChildren(node, ctx);
   // A block inside inline content (a <div> in a link) still separates words.
   return BLOCK_TAGS.has(node.name) ? ` ${content} ` : content;
+}
+
+/**
+ * Emphasis inside emphasis of its own kind (`<b>a <strong>b</strong></b>`) adds no markers:
+ * nested, they would meet as `****`, which CommonMark shows as asterisks.
+ */
+function emphasis(node: Element, ctx: Ctx, marker: string): string {
+  if (ctx.marks.has(marker)) return inlineChildren(node, ctx);
+  ctx.marks.add(marker);
+  try {
+    return wrap(inlineChildren(node, ctx), marker);
+  } finally {
+    ctx.marks.delete(marker);
+  }
 }
 
 /** Words or numbers: what emphasis can mark. */

@@ -82,6 +82,15 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
       md("<p><b>Jane <strong>Roe</strong></b> <i>a <em>b</em> c</i> <b><i>both</i></b></p>"),
       "**Jane Roe** *a b c* ***both***",
     );
+    assert.equal(
+      md("<dl><dt><strong>Term</strong></dt><dd>its meaning</dd></dl>"),
+      "**Term**\n\nits meaning",
+    );
+    // Runs of one emphasis side by side are one; apart by a space, two.
+    assert.equal(
+      md("<p><b>S</b><b>unshine:</b> <i>a</i><i>b</i> <b>c</b> <b>d</b> <b>e\\</b><b>f</b></p>"),
+      "**Sunshine:** *ab* **c** **d** **e\\\\f**",
+    );
     // Line breaks at its ends stay outside the markers; those inside are the emphasis's own.
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");

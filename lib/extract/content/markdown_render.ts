@@ -245,10 +245,9 @@ function block(el: Element, ctx: Ctx): string[] | null {
     case "caption":
     case "dd":
       return [inline(el, ctx)];
-    case "dt": {
-      const text = inline(el, ctx);
-      return [text ? `**${text}**` : ""];
-    }
+    case "dt":
+      // A term is bold; bold inside it adds no markers of its own.
+      return [marked(ctx, "**", () => inline(el, ctx))];
     case "hr":
       return ["---"];
     case "ul":
@@ -365,12 +364,12 @@ function inlineChildren(el: Element, ctx: Ctx): string {
   if (ctx.depth > MAX_DEPTH) return escapeText(rawText(el));
   ctx.depth++;
   try {
-    let out = "";
+    const parts: string[] = [];
     for (const child of el.children) {
       spend();
-      out += inlineNode(child, ctx);
+      addInline(parts, inlineNode(child, ctx));
     }
-    return out;
+    return parts.join("");
   } finally {
     ctx.depth--;
   }
@@ -416,13 +415,53 @@ function inlineNode(node: AnyNode, ctx: Ctx): string {
  * nested, they would meet as `****`, which CommonMark shows as asterisks.
  */
 function emphasis(node: Element, ctx: Ctx, marker: string): string {
-  if (ctx.marks.has(marker)) return inlineChildren(node, ctx);
+  return marked(ctx, marker, () => inlineChildren(node, ctx));
+}
+
+/** What `write` writes, inside `marker` unless that emphasis is open around it already. */
+function marked(ctx: Ctx, marker: string, write: () => string): string {
+  if (ctx.marks.has(marker)) return write();
   ctx.marks.add(marker);
   try {
-    return wrap(inlineChildren(node, ctx), marker);
+    return wrap(write(), marker);
   } finally {
     ctx.marks.delete(marker);
   }
+}
+
+/** Emphasis markers, longest first. */
+const MARKERS = ["**", "~~", "*"];
+
+/**
+ * Adds a child's Markdown to its parent's `parts`. Two runs of the same emphasis side by side
+ * (`<b>S</b><b>unshine</b>`) are written as one: apart, their markers would meet as `****`,
+ * which CommonMark shows as asterisks. Only the last part (one child's) is ever cut: linear.
+ */
+function addInline(parts: string[], piece: string): void {
+  if (!piece) return;
+  const first = piece.charCodeAt(0);
+  // "*" or "~" (most pieces start with neither) after a part that may end with a marker.
+  if ((first === 0x2a || first === 0x7e) && parts.length > 0) {
+    const last = parts.length - 1;
+    const prev = parts[last]!;
+    for (const marker of MARKERS) {
+      const n = marker.length;
+      if (!prev.endsWith(marker) || !piece.startsWith(marker)) continue;
+      // A closing marker after text, an opening one before text (not `***`), and no
+      // backslash escaping the closing marker's first character.
+      const end = prev.length - n;
+      const before = prev.charAt(end - 1);
+      const after = piece.charAt(n);
+      if (!before || "*~".includes(before) || !after || "*~".includes(after)) break;
+      let slashes = 0;
+      while (slashes < end && prev.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 !== 0) break;
+      parts[last] = prev.slice(0, end);
+      parts.push(piece.slice(n));
+      return;
+    }
+  }
+  parts.push(piece);
 }
 
 /** Words or numbers: what emphasis can mark. */

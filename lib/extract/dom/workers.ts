@@ -3,7 +3,7 @@
  * pages over WORKER_THRESHOLD, and the default fields of pages over EXTRACT_THRESHOLD (a
  * streaming pass over 5 MB of tags takes a second). A request alone in the service runs the
  * work of a page up to ALONE_LIMIT on the main thread for at most a slice of time, then moves
- * it to a worker (see #alone). At most `maxWorkers` jobs at once,
+ * it to a worker (see #here). At most `maxWorkers` jobs at once,
  * `maxQueue` waiting, EBUSY past that (like the browser's page pool), a heap cap per worker
  * thread: a WorkerPool's mechanics, with page work's tasks, limits and errors. Each worker reads
  * its job's deadline and cancel flag inside its loops (a Budget).
@@ -49,7 +49,7 @@ export interface DomWorkersOptions {
 export interface DomWorkersStats extends WorkerPoolStats {
   /** Page work done on the main thread because its request was alone. */
   aloneRuns: number;
-  /** Of those, runs that outlasted ALONE_SLICE_MS and moved to a worker. */
+  /** Of those, runs that outlasted their slice (`alone.sliceMs`) and moved to a worker. */
   aloneMoved: number;
 }
 

@@ -45,6 +45,15 @@ interface Capture {
   done: (text: string) => void;
 }
 
+/**
+ * `data` added to a capture, up to its cap exactly: the text kept does not depend on how the
+ * parser cut the page's text into events.
+ */
+function append(c: Capture, data: string): void {
+  const room = c.cap - c.text.length;
+  if (room > 0) c.text += data.length > room ? data.slice(0, room) : data;
+}
+
 interface Frame {
   tag: string;
   flags: number;
@@ -432,15 +441,10 @@ export function recordCollector(probes: readonly ElementProbe[] = []): RecordCol
       if (rawText === "skip") return;
       if (rawText === "keep") {
         // only the script's own captures: an element around it must not read code as text
-        for (const c of stack[stack.length - 1]?.captures ?? []) {
-          if (c.text.length < c.cap) c.text += data;
-        }
+        for (const c of stack[stack.length - 1]?.captures ?? []) append(c, data);
         return;
       }
-      for (let i = 0; i < active.length; i++) {
-        const c = active[i]!;
-        if (c.text.length < c.cap) c.text += data;
-      }
+      for (let i = 0; i < active.length; i++) append(active[i]!, data);
     },
     finish() {
       // Unclosed elements at EOF still hand in what they collected.

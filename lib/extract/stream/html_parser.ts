@@ -6,10 +6,16 @@
  * per name, behind the few operations the Parser uses (pinned: htmlparser2 12.0.0; a test
  * checks that both parsers build the same document).
  */
-import { Parser, type ParserOptions } from "htmlparser2";
+import { Parser, type ParserOptions, type QuoteType, type Tokenizer } from "htmlparser2";
 import { DomHandler, type DomHandlerOptions } from "domhandler";
 import type { Document } from "domhandler";
 import { spend } from "../dom/budget.ts";
+import {
+  decodeAttribute,
+  decodeText,
+  ScanningTokenizer,
+  textDecodes,
+} from "./scanning_tokenizer.ts";
 
 type Callbacks = NonNullable<ConstructorParameters<typeof Parser>[0]>;
 
@@ -91,11 +97,22 @@ interface Internals {
   cbs: Callbacks;
   startIndex: number;
   endIndex: number;
+  tokenizer: Tokenizer;
+  attribvalue: string;
+  getSlice(start: number, end: number): string;
 }
 
 export class LinearParser extends Parser {
-  constructor(cbs: Callbacks | null, options?: ParserOptions) {
-    super(cbs, options);
+  /** Entities are decoded here, not by the tokenizer (see ScanningTokenizer). */
+  readonly #decodes: boolean;
+
+  constructor(cbs: Callbacks | null, options: ParserOptions = {}) {
+    const decodes = options.decodeEntities !== false && !options.xmlMode && !options.Tokenizer;
+    super(
+      cbs,
+      decodes ? { ...options, decodeEntities: false, Tokenizer: ScanningTokenizer } : options,
+    );
+    this.#decodes = decodes;
     const self = this as unknown as Internals;
     const foreign = new TopFirstStack<number>();
     foreign.unshift((this as unknown as { foreignContext: number[] }).foreignContext[0]!);
@@ -111,7 +128,21 @@ export class LinearParser extends Parser {
 
   override ontext(start: number, endIndex: number): void {
     spend();
-    super.ontext(start, endIndex);
+    const self = this as unknown as Internals;
+    if (!this.#decodes || !textDecodes(self.tokenizer)) return super.ontext(start, endIndex);
+    // As Parser.ontext, with the text decoded.
+    const text = decodeText(self.getSlice(start, endIndex));
+    self.endIndex = endIndex - 1;
+    self.cbs.ontext?.(text);
+    self.startIndex = endIndex;
+  }
+
+  override onattribend(quote: QuoteType, endIndex: number): void {
+    if (this.#decodes) {
+      const self = this as unknown as Internals;
+      self.attribvalue = decodeAttribute(self.attribvalue);
+    }
+    super.onattribend(quote, endIndex);
   }
 
   /** As Parser.onend, reading the stack top-down without indexes. */

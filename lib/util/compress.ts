@@ -61,6 +61,7 @@ function choose(header: string): Encoding | null {
  * 0.6 against 1.9 ms for 100 KB), and both ends of a request on a fast network pay for that CPU,
  * not for the bytes. Quality 11 costs a hundred times more for a few percent; quality 5 took
  * ~700 ms a MB on text of random letters, which a page can hand over in any field.
+ * The window is just big enough for the body (brotliWindowBits), which compresses as well.
  */
 export function encode(bytes: Uint8Array, encoding: Encoding): Uint8Array<ArrayBuffer> {
   return new Uint8Array(
@@ -69,11 +70,25 @@ export function encode(bytes: Uint8Array, encoding: Encoding): Uint8Array<ArrayB
         params: {
           [constants.BROTLI_PARAM_QUALITY]: 1,
           [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(bytes.length),
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         },
       })
       : gzipSync(bytes, { level: 6 }),
   );
+}
+
+/**
+ * The smallest Brotli window that holds `size` bytes (a window is 2^bits - 16 bytes), but not
+ * under 18 bits, the least quality 1 works with (the encoder raises anything smaller to it).
+ * The stream announces its window and a decoder sets aside that much: the default 22 bits made
+ * every client allocate 4 MB for a 20 KB answer (Deno's fetch reads such an answer in 0.21 ms
+ * with an 18-bit window, 0.27 ms with 22).
+ */
+export function brotliWindowBits(size: number): number {
+  let bits = 18;
+  while (bits < 24 && (1 << bits) - 16 < size) bits++;
+  return bits;
 }
 
 /**

@@ -1,0 +1,322 @@
+/**
+ * Kept-alive connections of direct hops: real servers on loopback count the connections they
+ * accept (Deno.serve by the client's port, a raw Deno.listen server by accept), so a reuse is
+ * seen from the server's side. Each fetcher is closed at the end: the test sanitizer then proves
+ * no socket or timer is left behind.
+ */
+import assert from "node:assert/strict";
+import { GuardedFetcher } from "../../lib/fetch/mod.ts";
+import type { FetchOptions } from "../../lib/fetch/types.ts";
+import { connectionCount } from "../../lib/fetch/pool.ts";
+import { createServices } from "../../lib/services/mod.ts";
+import {
+  loopbackConnector,
+  PUBLIC_IP,
+  PUBLIC_IP_2,
+  tableResolver,
+  testConfig,
+  waitFor,
+} from "../_fixtures.ts";
+import { certsFor } from "../extract/_certs.ts";
+
+/** A Deno.serve server that tells its connections apart by the client's port. */
+interface CountingServer extends AsyncDisposable {
+  port: number;
+  /** Client ports seen: one per connection accepted. */
+  connections: Set<number>;
+  requests: number;
+  shutdown(): Promise<void>;
+}
+
+function countingServer(
+  handler: (request: Request) => Response = () => new Response("ok"),
+  options: { port?: number; tls?: { cert: string; key: string } } = {},
+): CountingServer {
+  const counted = { connections: new Set<number>(), requests: 0 } as CountingServer;
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: options.port ?? 0, ...options.tls, onListen() {} },
+    (request, info) => {
+      counted.connections.add(info.remoteAddr.port);
+      counted.requests++;
+      return handler(request);
+    },
+  );
+  counted.port = server.addr.port;
+  counted.shutdown = () => server.shutdown();
+  counted[Symbol.asyncDispose] = () => server.shutdown();
+  return counted;
+}
+
+/** site.test and alt.test on PUBLIC_IP, other.test on PUBLIC_IP_2: all onto `port`. */
+function network(port: number) {
+  return {
+    resolver: tableResolver({
+      "site.test": [PUBLIC_IP],
+      "alt.test": [PUBLIC_IP],
+      "other.test": [PUBLIC_IP_2],
+    }),
+    connector: loopbackConnector({ [PUBLIC_IP]: port, [PUBLIC_IP_2]: port }),
+  };
+}
+
+/** A keep-alive fetcher onto `port`, closed when the test's scope ends. */
+function keepAliveFetcher(
+  port: number,
+  extra: { ca?: string[]; idleMs?: number } = {},
+): GuardedFetcher & Disposable {
+  const fetcher = new GuardedFetcher({
+    config: testConfig(),
+    network: network(port),
+    ca: extra.ca,
+    keepAlive: extra.idleMs ? { idleMs: extra.idleMs } : true,
+  });
+  return Object.assign(fetcher, { [Symbol.dispose]: () => fetcher.close() });
+}
+
+const text = (body: Uint8Array) => new TextDecoder().decode(body);
+
+Deno.test("keep-alive: requests to one address share one connection", async () => {
+  await using server = countingServer((request) => new Response(new URL(request.url).pathname));
+  using fetcher = keepAliveFetcher(server.port);
+  const first = new AbortController();
+  assert.equal(
+    text((await fetcher.fetch("http://site.test/a", { signal: first.signal })).body),
+    "/a",
+  );
+  assert.equal(fetcher.idleConnections, 1);
+  // The finished request's signal no longer reaches the connection it gave back.
+  first.abort();
+  await fetcher.fetch("http://site.test/b", { method: "HEAD" });
+  // Another name on the same checked address: plain HTTP sends its own Host on the same socket.
+  assert.equal(text((await fetcher.fetch("http://alt.test/c")).body), "/c");
+  assert.equal(server.requests, 3);
+  assert.equal(server.connections.size, 1);
+  fetcher.close();
+  assert.equal(fetcher.idleConnections, 0);
+});
+
+Deno.test("keep-alive: another checked address or TLS name gets its own connection", async (t) => {
+  await t.step("a different pinned IP on the same port", async () => {
+    await using server = countingServer();
+    using fetcher = keepAliveFetcher(server.port);
+    await fetcher.fetch("http://site.test/");
+    await fetcher.fetch("http://other.test/");
+    await fetcher.fetch("http://site.test/");
+    await fetcher.fetch("http://other.test/");
+    assert.equal(server.requests, 4);
+    assert.equal(server.connections.size, 2);
+  });
+  await t.step("https: one connection per server name, reused under the same CA", async () => {
+    const { ca, cert, key } = await certsFor(["site.test", "alt.test"]);
+    await using server = countingServer(
+      (request) => new Response(new URL(request.url).host),
+      { tls: { cert, key } },
+    );
+    using fetcher = keepAliveFetcher(server.port, { ca: [ca] });
+    assert.equal(text((await fetcher.fetch("https://site.test/")).body), "site.test");
+    assert.equal(text((await fetcher.fetch("https://site.test/")).body), "site.test");
+    assert.equal(server.connections.size, 1);
+    // Same address, but the connection was verified for site.test: alt.test must not ride it.
+    assert.equal(text((await fetcher.fetch("https://alt.test/")).body), "alt.test");
+    assert.equal(text((await fetcher.fetch("https://alt.test/")).body), "alt.test");
+    assert.equal(server.connections.size, 2);
+  });
+});
+
+Deno.test("keep-alive: a body not read to its end closes its connection", async (t) => {
+  const big = "x".repeat(200_000);
+  let release = () => {};
+  let stall: AbortController | null = null;
+  await using server = countingServer((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/big") return new Response(big);
+    if (path !== "/stall") return new Response("ok");
+    // One chunk, then nothing until the client has gone: the fetch is aborted mid-body.
+    let sent = false;
+    const gate = new Promise<void>((resolve) => release = resolve);
+    return new Response(
+      new ReadableStream({
+        async pull(controller) {
+          if (!sent) {
+            sent = true;
+            return controller.enqueue(new TextEncoder().encode("first"));
+          }
+          stall?.abort();
+          await gate;
+          controller.close();
+        },
+        cancel: () => release(),
+      }),
+    );
+  });
+  const steps: [string, string, FetchOptions][] = [
+    ["a body cut at maxBytes", "/big", { maxBytes: 1000 }],
+    ["a body aborted while it arrives", "/stall", {}],
+  ];
+  for (const [name, path, options] of steps) {
+    await t.step(name, async () => {
+      server.connections.clear();
+      using fetcher = keepAliveFetcher(server.port);
+      stall = new AbortController();
+      const cut = fetcher.fetch(`http://site.test${path}`, { ...options, signal: stall.signal });
+      if (path === "/big") assert.equal((await cut).truncated, true);
+      else await assert.rejects(cut);
+      release();
+      assert.equal(fetcher.idleConnections, 0);
+      // The next two requests: a new connection, then that one again.
+      await fetcher.fetch("http://site.test/ok");
+      await fetcher.fetch("http://site.test/ok");
+      assert.equal(server.connections.size, 2);
+    });
+  }
+});
+
+Deno.test("keep-alive: an answer with connection: close is not kept", async () => {
+  await using server = countingServer((request) =>
+    new URL(request.url).pathname === "/close"
+      ? new Response("bye", { headers: { connection: "close" } })
+      : new Response("ok")
+  );
+  using fetcher = keepAliveFetcher(server.port);
+  assert.equal(text((await fetcher.fetch("http://site.test/close")).body), "bye");
+  assert.equal(fetcher.idleConnections, 0);
+  await fetcher.fetch("http://site.test/ok");
+  await fetcher.fetch("http://site.test/ok");
+  assert.equal(server.requests, 3);
+  assert.equal(server.connections.size, 2);
+});
+
+/**
+ * A raw HTTP/1.1 server whose answers are scripted by path: a clean answer, one with bytes after
+ * its end, an HTTP/1.0 one, and one that says nothing but closes the connection after it (a
+ * lying server). It reads request heads one after another on each connection it accepts.
+ */
+function scriptedServer() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  const heads: string[] = [];
+  let accepted = 0;
+  const answers: Record<string, string> = {
+    "/clean": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
+    "/extra": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokEXTRA",
+    "/http10": "HTTP/1.0 200 OK\r\ncontent-length: 2\r\n\r\nok",
+    "/lying": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
+  };
+  const serveConn = async (conn: Deno.Conn) => {
+    const buffer = new Uint8Array(16 * 1024);
+    let pending = "";
+    try {
+      for (;;) {
+        const read = await conn.read(buffer);
+        if (read === null) break;
+        pending += new TextDecoder().decode(buffer.subarray(0, read));
+        for (let end = pending.indexOf("\r\n\r\n"); end >= 0; end = pending.indexOf("\r\n\r\n")) {
+          const head = pending.slice(0, end);
+          pending = pending.slice(end + 4);
+          heads.push(head);
+          const path = head.split(" ")[1]!;
+          await conn.write(new TextEncoder().encode(answers[path] ?? answers["/clean"]));
+          if (path === "/lying") throw new Error("closing");
+        }
+      }
+    } catch {
+      // the connection is over
+    } finally {
+      if (open.delete(conn)) conn.close();
+    }
+  };
+  const serving: Promise<void>[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      accepted++;
+      open.add(conn);
+      serving.push(serveConn(conn));
+    }
+  })();
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    heads,
+    get accepted() {
+      return accepted;
+    },
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      for (const conn of open) conn.close();
+      open.clear();
+      await accepting.catch(() => {});
+      await Promise.all(serving);
+    },
+  };
+}
+
+Deno.test("keep-alive: only a clean HTTP/1.1 end gives the connection back", async (t) => {
+  await using server = scriptedServer();
+  for (const path of ["/extra", "/http10"]) {
+    await t.step(path, async () => {
+      using fetcher = keepAliveFetcher(server.port);
+      const before = server.accepted;
+      assert.equal(text((await fetcher.fetch(`http://site.test${path}`)).body), "ok");
+      assert.equal(fetcher.idleConnections, 0);
+      // Then a clean answer on a new connection, kept and used again.
+      await fetcher.fetch("http://site.test/clean");
+      await fetcher.fetch("http://site.test/clean");
+      assert.equal(server.accepted - before, 2);
+    });
+  }
+});
+
+Deno.test("keep-alive: a connection the server closed is retried once on a new one", async (t) => {
+  await t.step("a server that closes after its answer without saying so", async () => {
+    await using server = scriptedServer();
+    using fetcher = keepAliveFetcher(server.port);
+    const stale = connectionCount("stale");
+    assert.equal(text((await fetcher.fetch("http://site.test/lying")).body), "ok");
+    // Kept: the answer claimed the connection stays open.
+    assert.equal(fetcher.idleConnections, 1);
+    assert.equal(text((await fetcher.fetch("http://site.test/clean")).body), "ok");
+    assert.equal(connectionCount("stale") - stale, 1);
+    assert.equal(server.accepted, 2);
+    // The retry sent the request once on the new connection: the lost one never reached it.
+    assert.deepEqual(server.heads.map((head) => head.split(" ")[1]), ["/lying", "/clean"]);
+    assert.doesNotMatch(server.heads[0]!, /connection: close/i);
+  });
+  await t.step("a Deno.serve target shut down while its connection waits", async () => {
+    const first = countingServer();
+    const port = first.port;
+    using fetcher = keepAliveFetcher(port);
+    await fetcher.fetch("http://site.test/");
+    assert.equal(fetcher.idleConnections, 1);
+    // The server's shutdown does not wait on the idle connection held here.
+    await first.shutdown();
+    await using second = countingServer(() => new Response("second"), { port });
+    assert.equal(text((await fetcher.fetch("http://site.test/")).body), "second");
+    assert.equal(second.connections.size, 1);
+  });
+});
+
+Deno.test("keep-alive: an idle connection is closed after the idle time", async () => {
+  await using server = countingServer();
+  using fetcher = keepAliveFetcher(server.port, { idleMs: 50 });
+  await fetcher.fetch("http://site.test/");
+  assert.equal(fetcher.idleConnections, 1);
+  assert.ok(await waitFor(() => fetcher.idleConnections === 0));
+  await fetcher.fetch("http://site.test/");
+  assert.equal(server.connections.size, 2);
+});
+
+Deno.test("keep-alive: the service's fetcher keeps connections, its close() ends them", async () => {
+  await using server = countingServer();
+  const config = testConfig();
+  const services = await createServices(config, network(server.port));
+  try {
+    await services.fetcher.fetch("http://site.test/");
+    await services.fetcher.fetch("http://site.test/");
+    assert.equal(server.connections.size, 1);
+    assert.equal((services.fetcher as GuardedFetcher).idleConnections, 1);
+  } finally {
+    await services.close();
+    await Deno.remove(config.dataDir, { recursive: true }).catch(() => {});
+  }
+  // The sanitizer checks no socket is left; the count says the pool is empty.
+  assert.equal((services.fetcher as GuardedFetcher).idleConnections, 0);
+});

@@ -96,6 +96,11 @@ export class GuardedFetcher implements Fetcher {
     this.#pool?.close();
   }
 
+  [Symbol.asyncDispose](): Promise<void> {
+    this.close();
+    return Promise.resolve();
+  }
+
   fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
     if (!options.retries) return this.#fetchOnce(url, options);
     return withRetries((attempt) => this.#fetchOnce(url, attempt), {

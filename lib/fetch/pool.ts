@@ -19,7 +19,8 @@ export interface PoolLimits {
 export const POOL_DEFAULTS: PoolLimits = { idleMs: 2_000, perKey: 2, total: 32 };
 
 /** Connections of direct hops since the start: opened, taken from a pool, found closed there. */
-export type ConnectionKind = "new" | "reused" | "stale";
+export const CONNECTION_KINDS = ["new", "reused", "stale"] as const;
+export type ConnectionKind = typeof CONNECTION_KINDS[number];
 const counts: Record<ConnectionKind, number> = { new: 0, reused: 0, stale: 0 };
 
 export function countConnection(kind: ConnectionKind): void {

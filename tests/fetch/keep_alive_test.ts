@@ -59,25 +59,24 @@ function network(port: number) {
   };
 }
 
-/** A keep-alive fetcher onto `port`, closed when the test's scope ends. */
+/** A keep-alive fetcher onto `port` (held with `await using`: closed at the end of its scope). */
 function keepAliveFetcher(
   port: number,
   extra: { ca?: string[]; idleMs?: number } = {},
-): GuardedFetcher & Disposable {
-  const fetcher = new GuardedFetcher({
+): GuardedFetcher {
+  return new GuardedFetcher({
     config: testConfig(),
     network: network(port),
     ca: extra.ca,
     keepAlive: extra.idleMs ? { idleMs: extra.idleMs } : true,
   });
-  return Object.assign(fetcher, { [Symbol.dispose]: () => fetcher.close() });
 }
 
 const text = (body: Uint8Array) => new TextDecoder().decode(body);
 
 Deno.test("keep-alive: requests to one address share one connection", async () => {
   await using server = countingServer((request) => new Response(new URL(request.url).pathname));
-  using fetcher = keepAliveFetcher(server.port);
+  await using fetcher = keepAliveFetcher(server.port);
   const first = new AbortController();
   assert.equal(
     text((await fetcher.fetch("http://site.test/a", { signal: first.signal })).body),
@@ -98,7 +97,7 @@ Deno.test("keep-alive: requests to one address share one connection", async () =
 Deno.test("keep-alive: another checked address or TLS name gets its own connection", async (t) => {
   await t.step("a different pinned IP on the same port", async () => {
     await using server = countingServer();
-    using fetcher = keepAliveFetcher(server.port);
+    await using fetcher = keepAliveFetcher(server.port);
     await fetcher.fetch("http://site.test/");
     await fetcher.fetch("http://other.test/");
     await fetcher.fetch("http://site.test/");
@@ -112,7 +111,7 @@ Deno.test("keep-alive: another checked address or TLS name gets its own connecti
       (request) => new Response(new URL(request.url).host),
       { tls: { cert, key } },
     );
-    using fetcher = keepAliveFetcher(server.port, { ca: [ca] });
+    await using fetcher = keepAliveFetcher(server.port, { ca: [ca] });
     assert.equal(text((await fetcher.fetch("https://site.test/")).body), "site.test");
     assert.equal(text((await fetcher.fetch("https://site.test/")).body), "site.test");
     assert.equal(server.connections.size, 1);
@@ -156,7 +155,7 @@ Deno.test("keep-alive: a body not read to its end closes its connection", async 
   for (const [name, path, options] of steps) {
     await t.step(name, async () => {
       server.connections.clear();
-      using fetcher = keepAliveFetcher(server.port);
+      await using fetcher = keepAliveFetcher(server.port);
       stall = new AbortController();
       const cut = fetcher.fetch(`http://site.test${path}`, { ...options, signal: stall.signal });
       if (path === "/big") assert.equal((await cut).truncated, true);
@@ -171,13 +170,29 @@ Deno.test("keep-alive: a body not read to its end closes its connection", async 
   }
 });
 
+Deno.test("keep-alive: a redirect's connection is kept only when its body was read", async () => {
+  await using server = countingServer((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/final") return new Response("final");
+    const body = path === "/moved-big" ? "x".repeat(200_000) : "moved";
+    return new Response(body, { status: 302, headers: { location: "/final" } });
+  });
+  await using fetcher = keepAliveFetcher(server.port);
+  assert.equal(text((await fetcher.fetch("http://site.test/moved")).body), "final");
+  assert.equal(server.connections.size, 1);
+  // A redirect body still arriving is not drained: that connection closes, the next hop dials.
+  assert.equal(text((await fetcher.fetch("http://site.test/moved-big")).body), "final");
+  assert.equal(server.connections.size, 2);
+  assert.equal(server.requests, 4);
+});
+
 Deno.test("keep-alive: an answer with connection: close is not kept", async () => {
   await using server = countingServer((request) =>
     new URL(request.url).pathname === "/close"
       ? new Response("bye", { headers: { connection: "close" } })
       : new Response("ok")
   );
-  using fetcher = keepAliveFetcher(server.port);
+  await using fetcher = keepAliveFetcher(server.port);
   assert.equal(text((await fetcher.fetch("http://site.test/close")).body), "bye");
   assert.equal(fetcher.idleConnections, 0);
   await fetcher.fetch("http://site.test/ok");
@@ -253,7 +268,7 @@ Deno.test("keep-alive: only a clean HTTP/1.1 end gives the connection back", asy
   await using server = scriptedServer();
   for (const path of ["/extra", "/http10"]) {
     await t.step(path, async () => {
-      using fetcher = keepAliveFetcher(server.port);
+      await using fetcher = keepAliveFetcher(server.port);
       const before = server.accepted;
       assert.equal(text((await fetcher.fetch(`http://site.test${path}`)).body), "ok");
       assert.equal(fetcher.idleConnections, 0);
@@ -268,7 +283,7 @@ Deno.test("keep-alive: only a clean HTTP/1.1 end gives the connection back", asy
 Deno.test("keep-alive: a connection the server closed is retried once on a new one", async (t) => {
   await t.step("a server that closes after its answer without saying so", async () => {
     await using server = scriptedServer();
-    using fetcher = keepAliveFetcher(server.port);
+    await using fetcher = keepAliveFetcher(server.port);
     const stale = connectionCount("stale");
     assert.equal(text((await fetcher.fetch("http://site.test/lying")).body), "ok");
     // Kept: the answer claimed the connection stays open.
@@ -283,7 +298,7 @@ Deno.test("keep-alive: a connection the server closed is retried once on a new o
   await t.step("a Deno.serve target shut down while its connection waits", async () => {
     const first = countingServer();
     const port = first.port;
-    using fetcher = keepAliveFetcher(port);
+    await using fetcher = keepAliveFetcher(port);
     await fetcher.fetch("http://site.test/");
     assert.equal(fetcher.idleConnections, 1);
     // The server's shutdown does not wait on the idle connection held here.
@@ -296,7 +311,7 @@ Deno.test("keep-alive: a connection the server closed is retried once on a new o
 
 Deno.test("keep-alive: an idle connection is closed after the idle time", async () => {
   await using server = countingServer();
-  using fetcher = keepAliveFetcher(server.port, { idleMs: 50 });
+  await using fetcher = keepAliveFetcher(server.port, { idleMs: 50 });
   await fetcher.fetch("http://site.test/");
   assert.equal(fetcher.idleConnections, 1);
   assert.ok(await waitFor(() => fetcher.idleConnections === 0));
@@ -308,11 +323,17 @@ Deno.test("keep-alive: the service's fetcher keeps connections, its close() ends
   await using server = countingServer();
   const config = testConfig();
   const services = await createServices(config, network(server.port));
+  const reused = async () => {
+    const text = await services.metrics.render({ browser: services.browser.stats() });
+    return Number(/^linkpeek_fetch_connections_total\{kind="reused"\} (\d+)$/m.exec(text)?.[1]);
+  };
   try {
+    const before = await reused();
     await services.fetcher.fetch("http://site.test/");
     await services.fetcher.fetch("http://site.test/");
     assert.equal(server.connections.size, 1);
     assert.equal((services.fetcher as GuardedFetcher).idleConnections, 1);
+    assert.equal(await reused() - before, 1, "/metrics counts the reuse");
   } finally {
     await services.close();
     await Deno.remove(config.dataDir, { recursive: true }).catch(() => {});

@@ -104,3 +104,27 @@ Deno.test("decodeHtml() removes C0 control characters but tab, line feed and car
   const utf16 = new Uint8Array([0xff, 0xfe, 0x3c, 0, 0, 0, 0x3e, 0]);
   assert.equal(decodeHtml(utf16, null), "<>");
 });
+
+Deno.test("decodeHtml() finds a control character at any byte offset and alignment", () => {
+  // The scan reads aligned four-byte words: each offset in a word, before, within and after
+  // the aligned part, and views that start off a word boundary.
+  const text = "<p>" + "one two\tthree\r\n".repeat(3) + "</p>";
+  const clean = new TextEncoder().encode(text);
+  for (const control of [0x00, 0x01, 0x08, 0x0b, 0x0c, 0x1b, 0x1f]) {
+    for (let at = 0; at <= clean.length; at++) {
+      const bytes = new Uint8Array([...clean.subarray(0, at), control, ...clean.subarray(at)]);
+      // A form feed reads as a space; the others are dropped.
+      const expected = control === 0x0c ? `${text.slice(0, at)} ${text.slice(at)}` : text;
+      for (let shift = 0; shift < 4; shift++) {
+        const backing = new Uint8Array(bytes.length + shift);
+        backing.set(bytes, shift);
+        const decoded = decodeHtml(backing.subarray(shift), "text/html; charset=utf-8");
+        assert.equal(decoded, expected, `${control} at ${at}, shift ${shift}`);
+      }
+    }
+  }
+  // Tab, line feed and carriage return stay, wherever they are.
+  for (let shift = 0; shift < 4; shift++) {
+    assert.equal(decodeHtml(clean.subarray(shift), null), text.slice(shift));
+  }
+});

@@ -76,6 +76,9 @@ export class ConnectionPool {
 
   constructor(limits: Partial<PoolLimits> = {}) {
     this.#limits = { ...POOL_DEFAULTS, ...limits };
+    if (this.#limits.perKey < 1 || this.#limits.total < 1) {
+      throw new RangeError("a connection pool keeps at least one connection per key and in all");
+    }
   }
 
   /** Idle connections now. */
@@ -95,15 +98,17 @@ export class ConnectionPool {
   /** Keeps `conn`, whose last exchange ended cleanly, for the next request with `key`. */
   release(key: string, conn: Deno.Conn): void {
     if (this.#closed) return closeQuietly(conn);
-    const list = this.#byKey.get(key) ?? [];
-    this.#byKey.set(key, list);
-    if (list.length >= this.#limits.perKey) this.#drop(list[0]!);
+    // Make room first: dropping may empty (and so forget) this key's list.
+    const own = this.#byKey.get(key);
+    if (own && own.length >= this.#limits.perKey) this.#drop(own[0]!);
     if (this.#idle.size >= this.#limits.total) this.#drop(this.#idle.values().next().value!);
     const entry: Idle = { key, conn, timer: undefined };
     const timer = setTimeout(() => this.#drop(entry), this.#limits.idleMs);
     // An idle connection never keeps the process alive.
     Deno.unrefTimer(timer);
     entry.timer = timer;
+    const list = this.#byKey.get(key) ?? [];
+    this.#byKey.set(key, list);
     list.push(entry);
     this.#idle.add(entry);
   }

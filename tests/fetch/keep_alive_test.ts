@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import type { FetchOptions } from "../../lib/fetch/types.ts";
-import { connectionCount } from "../../lib/fetch/pool.ts";
+import { connectionCount, type PoolLimits } from "../../lib/fetch/pool.ts";
 import { createServices } from "../../lib/services/mod.ts";
 import {
   loopbackConnector,
@@ -29,7 +29,7 @@ interface CountingServer extends AsyncDisposable {
 }
 
 function countingServer(
-  handler: (request: Request) => Response = () => new Response("ok"),
+  handler: (request: Request) => Response | Promise<Response> = () => new Response("ok"),
   options: { port?: number; tls?: { cert: string; key: string } } = {},
 ): CountingServer {
   const counted = { connections: new Set<number>(), requests: 0 } as CountingServer;
@@ -62,13 +62,13 @@ function network(port: number) {
 /** A keep-alive fetcher onto `port` (held with `await using`: closed at the end of its scope). */
 function keepAliveFetcher(
   port: number,
-  extra: { ca?: string[]; idleMs?: number } = {},
+  extra: { ca?: string[]; limits?: Partial<PoolLimits> } = {},
 ): GuardedFetcher {
   return new GuardedFetcher({
     config: testConfig(),
     network: network(port),
     ca: extra.ca,
-    keepAlive: extra.idleMs ? { idleMs: extra.idleMs } : true,
+    keepAlive: extra.limits ?? true,
   });
 }
 
@@ -311,12 +311,51 @@ Deno.test("keep-alive: a connection the server closed is retried once on a new o
 
 Deno.test("keep-alive: an idle connection is closed after the idle time", async () => {
   await using server = countingServer();
-  await using fetcher = keepAliveFetcher(server.port, { idleMs: 50 });
+  await using fetcher = keepAliveFetcher(server.port, { limits: { idleMs: 50 } });
   await fetcher.fetch("http://site.test/");
   assert.equal(fetcher.idleConnections, 1);
   assert.ok(await waitFor(() => fetcher.idleConnections === 0));
   await fetcher.fetch("http://site.test/");
   assert.equal(server.connections.size, 2);
+});
+
+Deno.test("keep-alive: idle connections are bounded per key and in all", async () => {
+  // Each answer waits until `together` requests are in: that many connections at once.
+  let together = 1;
+  let waiting: (() => void)[] = [];
+  await using server = countingServer(async () => {
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (waiting.length < together) return;
+      for (const go of waiting) go();
+      waiting = [];
+    });
+    return new Response("ok");
+  });
+  await using fetcher = keepAliveFetcher(server.port, { limits: { perKey: 2, total: 3 } });
+  const atOnce = (url: string, count: number) => {
+    together = count;
+    return Promise.all(Array.from({ length: count }, () => fetcher.fetch(url)));
+  };
+  await atOnce("http://site.test/", 3);
+  assert.equal(server.connections.size, 3);
+  assert.equal(fetcher.idleConnections, 2, "two kept for site.test, the third closed");
+  await atOnce("http://other.test/", 2);
+  assert.equal(server.connections.size, 5);
+  assert.equal(fetcher.idleConnections, 3, "the least recently used (site.test's) closed");
+  // site.test has one connection left: two at once reuse it and open one more.
+  await atOnce("http://site.test/", 2);
+  assert.equal(server.connections.size, 6);
+  assert.equal(fetcher.idleConnections, 3);
+  // Room made for a key's connection by closing that key's only other one: the new one is kept.
+  await using single = keepAliveFetcher(server.port, { limits: { total: 1 } });
+  together = 2;
+  await Promise.all([single.fetch("http://site.test/"), single.fetch("http://site.test/")]);
+  assert.equal(server.connections.size, 8);
+  together = 1;
+  await single.fetch("http://site.test/");
+  assert.equal(server.connections.size, 8);
+  assert.equal(single.idleConnections, 1);
 });
 
 Deno.test("keep-alive: the service's fetcher keeps connections, its close() ends them", async () => {

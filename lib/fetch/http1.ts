@@ -108,7 +108,7 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
     events.body(chunk.subarray(offset, offset + length));
   };
   parser[HTTPParser.kOnMessageComplete] = () => {
-    // else the end of an interim answer
+    // The end of an interim answer is not the answer's.
     if (final) events.complete(answerEndsCleanly(final, bodiless, parser as unknown as Cursor));
   };
   return parser;

@@ -10,7 +10,12 @@ import { Buffer } from "node:buffer";
 import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
 import { type AnswerHead, answerParser, feed, finish, requestHead } from "./http1.ts";
-import { connectionKey, type ConnectionPool, countConnection } from "./pool.ts";
+import {
+  connectionKey,
+  type ConnectionPool,
+  countConnection,
+  type KeptConnection,
+} from "./pool.ts";
 import { sendThroughTunnel } from "./tunnel_hop.ts";
 import type { HopRequest, HopResponse } from "./types.ts";
 
@@ -33,25 +38,26 @@ export async function sendHop(hop: HopRequest): Promise<HopResponse> {
   // Already aborted: fail before any socket exists.
   hop.signal.throwIfAborted();
   const { pool } = hop;
-  if (!pool) return await exchange(await openConnection(hop), hop, null);
+  if (!pool) return await exchange(withBuffer(await openConnection(hop)), hop, null);
   const https = hop.url.protocol === "https:";
   const key = connectionKey(
     hop.url,
     hop.target,
     https ? { serverName: serverName(hop.url), ca: hop.ca } : null,
   );
-  const idle = pool.take(key);
-  if (idle) {
+  const kept = pool.take(key);
+  if (kept) {
     try {
-      return await exchange(idle, hop, { pool, key, reused: true });
+      return await exchange(kept, hop, { pool, key, reused: true });
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
-      // The server closed it while it waited: once more on a new connection (GET and HEAD
-      // are idempotent, and no byte of an answer arrived).
+      // The server closed it as the request went out: once more on a new connection (GET and
+      // HEAD are idempotent, and no byte of an answer arrived).
       countConnection("stale");
     }
   }
-  return await exchange(await openConnection(hop), hop, { pool, key, reused: false });
+  const fresh = withBuffer(await openConnection(hop));
+  return await exchange(fresh, hop, { pool, key, reused: false });
 }
 
 /** Where an exchange's connection goes when it ends: back to `pool` under `key` if clean. */
@@ -83,6 +89,11 @@ function closeQuietly(conn: Deno.Conn): void {
   }
 }
 
+/** A new connection and the buffer its reads go into, kept with it while it lives. */
+function withBuffer(conn: Deno.Conn): KeptConnection {
+  return { conn, buffer: new Uint8Array(READ_SIZE) };
+}
+
 /** A new connection to the pinned address, with TLS to the URL's name for https. */
 async function openConnection(hop: HopRequest): Promise<Deno.Conn> {
   const tcp = await connectPinned(hop);
@@ -105,12 +116,13 @@ async function openConnection(hop: HopRequest): Promise<Deno.Conn> {
   }
 }
 
-/** One request written on `conn` and its answer read; `reuse` says where `conn` goes after. */
+/** One request written on `connection` and its answer read; `reuse` says where it goes after. */
 async function exchange(
-  conn: Deno.Conn,
+  connection: KeptConnection,
   hop: HopRequest,
   reuse: Reuse | null,
 ): Promise<HopResponse> {
+  const { conn } = connection;
   const { signal } = hop;
   let ended = false;
   // Idempotent: the deadline, a redirect, the body cap and the body's end may all end it. Only
@@ -119,7 +131,7 @@ async function exchange(
     if (ended) return;
     ended = true;
     signal.removeEventListener("abort", close);
-    if (clean && reuse) reuse.pool.release(reuse.key, conn);
+    if (clean && reuse) reuse.pool.release(reuse.key, connection);
     else closeQuietly(conn);
   };
   const close = () => end(false);
@@ -128,7 +140,7 @@ async function exchange(
   const progress = { received: 0 };
   try {
     await writeAll(conn, requestHead(hop, reuse !== null));
-    return await readAnswer(conn, hop, end, progress);
+    return await readAnswer(connection, hop, end, progress);
   } catch (error) {
     close();
     if (signal.aborted) throw signal.reason;
@@ -183,7 +195,7 @@ async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
  * as it is iterated: a body cap stops reading, it does not buffer the rest.
  */
 async function readAnswer(
-  conn: Deno.Conn,
+  { conn, buffer, pendingRead }: KeptConnection,
   hop: HopRequest,
   end: (clean: boolean) => void,
   progress: { received: number },
@@ -202,10 +214,13 @@ async function readAnswer(
       reusable = clean;
     },
   });
-  const buffer = new Uint8Array(READ_SIZE);
+  // A kept connection's first bytes come from the read that watched it while it was idle.
+  let handedOver = pendingRead;
   /** One read fed to the parser; false at the end of the connection. */
   const readMore = async (): Promise<boolean> => {
-    const read = await conn.read(buffer);
+    const reading = handedOver ?? conn.read(buffer);
+    handedOver = undefined;
+    const read = await reading;
     if (read === null) {
       finish(parser); // a body read to the connection's close ends here
       return false;

@@ -3,6 +3,11 @@
  * names everything that made the connection safe and correct: the scheme, the checked address
  * and where it was dialled, and for TLS the name it was verified for and the CA set it trusted.
  * The guard still checks every request; a connection only skips the connect (and handshake).
+ *
+ * An idle connection is watched: one read stays pending on it. Whatever that read gets while the
+ * connection waits (a 408 sent before closing, a stray body, the server's close, an error) ends
+ * it, since those bytes answer no request; when a request takes it, the read goes along as that
+ * exchange's first read, so no byte is lost or read twice and one read at most is pending.
  */
 import type { PinnedAddress } from "../guard/pin.ts";
 
@@ -18,7 +23,10 @@ export interface PoolLimits {
 
 export const POOL_DEFAULTS: PoolLimits = { idleMs: 2_000, perKey: 2, total: 32 };
 
-/** Connections of direct hops since the start: opened, taken from a pool, found closed there. */
+/**
+ * Connections of direct hops since the start: opened, taken from a pool, and kept ones the
+ * server closed (or spoke on unasked), found while idle or by the request sent on them.
+ */
 export const CONNECTION_KINDS = ["new", "reused", "stale"] as const;
 export type ConnectionKind = typeof CONNECTION_KINDS[number];
 const counts: Record<ConnectionKind, number> = { new: 0, reused: 0, stale: 0 };
@@ -53,9 +61,17 @@ export function connectionKey(
     : `${url.protocol} ${dialled}`;
 }
 
-interface Idle {
-  key: string;
+/** A connection between two exchanges, with the buffer its reads go into. */
+export interface KeptConnection {
   conn: Deno.Conn;
+  buffer: Uint8Array;
+  /** Taken from a pool: the read begun when it went idle, the next exchange's first read. */
+  pendingRead?: Promise<number | null>;
+}
+
+interface Idle extends KeptConnection {
+  key: string;
+  pendingRead: Promise<number | null>;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -86,25 +102,37 @@ export class ConnectionPool {
     return this.#idle.size;
   }
 
-  /** The most recently released idle connection for `key`, now the caller's; or null. */
-  take(key: string): Deno.Conn | null {
+  /**
+   * The most recently released idle connection for `key`, now the caller's, or null. Its
+   * `pendingRead` must be the first read of the caller's exchange.
+   */
+  take(key: string): KeptConnection | null {
     const entry = this.#byKey.get(key)?.at(-1);
     if (!entry) return null;
     this.#forget(entry);
+    entry.conn.ref();
     countConnection("reused");
-    return entry.conn;
+    const { conn, buffer, pendingRead } = entry;
+    return { conn, buffer, pendingRead };
   }
 
-  /** Keeps `conn`, whose last exchange ended cleanly, for the next request with `key`. */
-  release(key: string, conn: Deno.Conn): void {
+  /**
+   * Keeps `conn`, whose last exchange ended cleanly (every byte it read was consumed), for the
+   * next request with `key`; `buffer` is free for the read that watches it while idle.
+   */
+  release(key: string, { conn, buffer }: KeptConnection): void {
     if (this.#closed) return closeQuietly(conn);
     // Make room first: dropping may empty (and so forget) this key's list.
     const own = this.#byKey.get(key);
     if (own && own.length >= this.#limits.perKey) this.#drop(own[0]!);
     if (this.#idle.size >= this.#limits.total) this.#drop(this.#idle.values().next().value!);
-    const entry: Idle = { key, conn, timer: undefined };
+    // An idle connection never keeps the process alive: neither its read nor its timer.
+    conn.unref();
+    const entry: Idle = { key, conn, buffer, pendingRead: conn.read(buffer), timer: undefined };
+    // Handled here whatever the read gets, so a read failed by close() is no unhandled rejection.
+    const spoiled = () => this.#spoiled(entry);
+    entry.pendingRead.then(spoiled, spoiled);
     const timer = setTimeout(() => this.#drop(entry), this.#limits.idleMs);
-    // An idle connection never keeps the process alive.
     Deno.unrefTimer(timer);
     entry.timer = timer;
     const list = this.#byKey.get(key) ?? [];
@@ -117,6 +145,13 @@ export class ConnectionPool {
   close(): void {
     this.#closed = true;
     for (const entry of [...this.#idle]) this.#drop(entry);
+  }
+
+  /** The watching read ended: if the connection still waits here, it is over. */
+  #spoiled(entry: Idle): void {
+    if (!this.#idle.has(entry)) return; // taken (the read is the exchange's now) or dropped
+    this.#drop(entry);
+    countConnection("stale");
   }
 
   #drop(entry: Idle): void {

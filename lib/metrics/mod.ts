@@ -197,7 +197,8 @@ export class Metrics implements AsyncDisposable {
       .family("linkpeek_fetch_connections_total", {
         type: "counter",
         help: "Connections of direct fetches: opened (new), kept-alive ones used again (reused), " +
-          "and kept-alive ones the target had closed, the request then sent on a new one (stale).",
+          "and kept-alive ones the target closed or spoke on unasked, dropped while idle or " +
+          "found by a request then sent on a new one (stale).",
         samples: connectionSamples(),
       })
       .family("linkpeek_guard_refusals_total", {

@@ -203,8 +203,9 @@ Deno.test("keep-alive: an answer with connection: close is not kept", async () =
 
 /**
  * A raw HTTP/1.1 server whose answers are scripted by path: a clean answer, one with bytes after
- * its end, an HTTP/1.0 one, and one that says nothing but closes the connection after it (a
- * lying server). It reads request heads one after another on each connection it accepts.
+ * its end, an HTTP/1.0 one, a 204, and one after which the connection's next request is read but never
+ * answered (the connection closes). It reads request heads one after another on each connection
+ * it accepts; `sayToIdle` and `hangUp` act on its open connections between requests.
  */
 function scriptedServer() {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -215,11 +216,13 @@ function scriptedServer() {
     "/clean": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
     "/extra": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokEXTRA",
     "/http10": "HTTP/1.0 200 OK\r\ncontent-length: 2\r\n\r\nok",
-    "/lying": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
+    "/no-content": "HTTP/1.1 204 No Content\r\n\r\n",
+    "/then-hang-up": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
   };
   const serveConn = async (conn: Deno.Conn) => {
     const buffer = new Uint8Array(16 * 1024);
     let pending = "";
+    let hangUpNext = false;
     try {
       for (;;) {
         const read = await conn.read(buffer);
@@ -229,9 +232,11 @@ function scriptedServer() {
           const head = pending.slice(0, end);
           pending = pending.slice(end + 4);
           heads.push(head);
+          // Closed after the request arrived: the client cannot have known before sending it.
+          if (hangUpNext) throw new Error("closing");
           const path = head.split(" ")[1]!;
           await conn.write(new TextEncoder().encode(answers[path] ?? answers["/clean"]));
-          if (path === "/lying") throw new Error("closing");
+          hangUpNext = path === "/then-hang-up";
         }
       }
     } catch {
@@ -253,6 +258,18 @@ function scriptedServer() {
     heads,
     get accepted() {
       return accepted;
+    },
+    /** Writes `bytes` on every open connection (answered, so idle), unasked; then may close. */
+    async sayToIdle(bytes: string, close = false) {
+      for (const conn of open) {
+        await conn.write(new TextEncoder().encode(bytes));
+        if (close && open.delete(conn)) conn.close();
+      }
+    },
+    /** Closes every open connection. */
+    hangUp() {
+      for (const conn of open) conn.close();
+      open.clear();
     },
     async [Symbol.asyncDispose]() {
       listener.close();
@@ -281,18 +298,21 @@ Deno.test("keep-alive: only a clean HTTP/1.1 end gives the connection back", asy
 });
 
 Deno.test("keep-alive: a connection the server closed is retried once on a new one", async (t) => {
-  await t.step("a server that closes after its answer without saying so", async () => {
+  await t.step("a server that closes when the next request arrives", async () => {
     await using server = scriptedServer();
     await using fetcher = keepAliveFetcher(server.port);
     const stale = connectionCount("stale");
-    assert.equal(text((await fetcher.fetch("http://site.test/lying")).body), "ok");
-    // Kept: the answer claimed the connection stays open.
+    assert.equal(text((await fetcher.fetch("http://site.test/then-hang-up")).body), "ok");
     assert.equal(fetcher.idleConnections, 1);
+    // Sent on the kept connection, which the server then closes unanswered: sent again.
     assert.equal(text((await fetcher.fetch("http://site.test/clean")).body), "ok");
     assert.equal(connectionCount("stale") - stale, 1);
     assert.equal(server.accepted, 2);
-    // The retry sent the request once on the new connection: the lost one never reached it.
-    assert.deepEqual(server.heads.map((head) => head.split(" ")[1]), ["/lying", "/clean"]);
+    assert.deepEqual(server.heads.map((head) => head.split(" ")[1]), [
+      "/then-hang-up",
+      "/clean",
+      "/clean",
+    ]);
     assert.doesNotMatch(server.heads[0]!, /connection: close/i);
   });
   await t.step("a Deno.serve target shut down while its connection waits", async () => {
@@ -307,6 +327,52 @@ Deno.test("keep-alive: a connection the server closed is retried once on a new o
     assert.equal(text((await fetcher.fetch("http://site.test/")).body), "second");
     assert.equal(second.connections.size, 1);
   });
+});
+
+Deno.test("keep-alive: bytes sent on an idle connection never answer the next request", async (t) => {
+  const unasked: [string, string, boolean][] = [
+    [
+      "a 408 on a connection left open",
+      "HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n",
+      false,
+    ],
+    ["a 408, then the close", "HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n", true],
+    ["a body sent late after a bodiless answer", "stray body", false],
+  ];
+  for (const [name, bytes, close] of unasked) {
+    await t.step(name, async () => {
+      await using server = scriptedServer();
+      await using fetcher = keepAliveFetcher(server.port, { limits: { idleMs: 60_000 } });
+      const stale = connectionCount("stale");
+      assert.equal((await fetcher.fetch("http://site.test/no-content")).statusCode, 204);
+      assert.equal(fetcher.idleConnections, 1);
+      // The answer was read and the connection is idle: these bytes answer nothing asked.
+      await server.sayToIdle(bytes, close);
+      assert.ok(await waitFor(() => fetcher.idleConnections === 0), "the idle connection dropped");
+      assert.equal(connectionCount("stale") - stale, 1);
+      server.heads.length = 0;
+      assert.equal(text((await fetcher.fetch("http://site.test/second")).body), "ok");
+      assert.equal(server.accepted, 2);
+      assert.deepEqual(server.heads.map((head) => head.split(" ")[1]), ["/second"]);
+    });
+  }
+});
+
+Deno.test("keep-alive: a connection the server closes while idle leaves the pool", async () => {
+  await using server = scriptedServer();
+  await using fetcher = keepAliveFetcher(server.port, { limits: { idleMs: 60_000 } });
+  await fetcher.fetch("http://site.test/clean");
+  assert.equal(fetcher.idleConnections, 1);
+  server.hangUp();
+  assert.ok(await waitFor(() => fetcher.idleConnections === 0), "the closed connection dropped");
+  // The next request dials at once: nothing is taken from the pool, so nothing is retried.
+  const reused = connectionCount("reused");
+  const stale = connectionCount("stale");
+  assert.equal(text((await fetcher.fetch("http://site.test/clean")).body), "ok");
+  assert.equal(connectionCount("reused"), reused);
+  assert.equal(connectionCount("stale"), stale);
+  assert.equal(server.accepted, 2);
+  assert.equal(server.heads.length, 2);
 });
 
 Deno.test("keep-alive: an idle connection is closed after the idle time", async () => {

@@ -204,7 +204,7 @@ Deno.test("keep-alive: an answer with connection: close is not kept", async () =
 /**
  * A raw HTTP/1.1 server whose answers are scripted by path: a clean answer, one with bytes after
  * its end, an HTTP/1.0 one, a 204, and one after which the connection's next request is read but never
- * answered (the connection closes). It reads request heads one after another on each connection
+ * answered (the connection closes); any other path is answered with itself. It reads request heads one after another on each connection
  * it accepts; `sayToIdle` and `hangUp` act on its open connections between requests.
  */
 function scriptedServer() {
@@ -235,7 +235,9 @@ function scriptedServer() {
           // Closed after the request arrived: the client cannot have known before sending it.
           if (hangUpNext) throw new Error("closing");
           const path = head.split(" ")[1]!;
-          await conn.write(new TextEncoder().encode(answers[path] ?? answers["/clean"]));
+          const answer = answers[path] ??
+            `HTTP/1.1 200 OK\r\ncontent-length: ${path.length}\r\n\r\n${path}`;
+          await conn.write(new TextEncoder().encode(answer));
           hangUpNext = path === "/then-hang-up";
         }
       }
@@ -351,28 +353,45 @@ Deno.test("keep-alive: bytes sent on an idle connection never answer the next re
       assert.ok(await waitFor(() => fetcher.idleConnections === 0), "the idle connection dropped");
       assert.equal(connectionCount("stale") - stale, 1);
       server.heads.length = 0;
-      assert.equal(text((await fetcher.fetch("http://site.test/second")).body), "ok");
+      assert.equal(text((await fetcher.fetch("http://site.test/second")).body), "/second");
       assert.equal(server.accepted, 2);
       assert.deepEqual(server.heads.map((head) => head.split(" ")[1]), ["/second"]);
     });
   }
 });
 
-Deno.test("keep-alive: a connection the server closes while idle leaves the pool", async () => {
-  await using server = scriptedServer();
-  await using fetcher = keepAliveFetcher(server.port, { limits: { idleMs: 60_000 } });
-  await fetcher.fetch("http://site.test/clean");
-  assert.equal(fetcher.idleConnections, 1);
-  server.hangUp();
-  assert.ok(await waitFor(() => fetcher.idleConnections === 0), "the closed connection dropped");
-  // The next request dials at once: nothing is taken from the pool, so nothing is retried.
-  const reused = connectionCount("reused");
-  const stale = connectionCount("stale");
-  assert.equal(text((await fetcher.fetch("http://site.test/clean")).body), "ok");
-  assert.equal(connectionCount("reused"), reused);
-  assert.equal(connectionCount("stale"), stale);
-  assert.equal(server.accepted, 2);
-  assert.equal(server.heads.length, 2);
+Deno.test("keep-alive: a connection the server closes while idle leaves the pool", async (t) => {
+  await t.step("plain HTTP", async () => {
+    await using server = scriptedServer();
+    await using fetcher = keepAliveFetcher(server.port, { limits: { idleMs: 60_000 } });
+    await fetcher.fetch("http://site.test/clean");
+    assert.equal(fetcher.idleConnections, 1);
+    server.hangUp();
+    assert.ok(await waitFor(() => fetcher.idleConnections === 0), "the closed connection dropped");
+    // The next request dials at once: nothing is taken from the pool, so nothing is retried.
+    const reused = connectionCount("reused");
+    const stale = connectionCount("stale");
+    assert.equal(text((await fetcher.fetch("http://site.test/clean")).body), "ok");
+    assert.equal(connectionCount("reused"), reused);
+    assert.equal(connectionCount("stale"), stale);
+    assert.equal(server.accepted, 2);
+    assert.equal(server.heads.length, 2);
+  });
+  await t.step("HTTPS: the idle read is a read of the TLS connection", async () => {
+    const { ca, cert, key } = await certsFor(["site.test"]);
+    const first = countingServer(() => new Response("first"), { tls: { cert, key } });
+    const port = first.port;
+    await using fetcher = keepAliveFetcher(port, { ca: [ca], limits: { idleMs: 60_000 } });
+    assert.equal(text((await fetcher.fetch("https://site.test/")).body), "first");
+    assert.equal(fetcher.idleConnections, 1);
+    await first.shutdown();
+    assert.ok(await waitFor(() => fetcher.idleConnections === 0), "the closed connection dropped");
+    await using second = countingServer(() => new Response("second"), { port, tls: { cert, key } });
+    const reused = connectionCount("reused");
+    assert.equal(text((await fetcher.fetch("https://site.test/")).body), "second");
+    assert.equal(connectionCount("reused"), reused);
+    assert.equal(second.connections.size, 1);
+  });
 });
 
 Deno.test("keep-alive: an idle connection is closed after the idle time", async () => {

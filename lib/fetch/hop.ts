@@ -2,12 +2,20 @@
  * One HTTP request to one checked address, on Deno's own sockets: the TCP connection goes to
  * the pinned IP, while the Host header and TLS (SNI and certificate check) use the URL's real
  * host name. node:http, which Deno emulates in layers of streams, took twice as long for the
- * same exchange. A hop through a proxy's tunnel is sendThroughTunnel's.
+ * same exchange. With a pool, a connection whose exchange ended cleanly is kept for the next
+ * request with the same key (see ConnectionPool). A hop through a proxy's tunnel is
+ * sendThroughTunnel's, one connection per request.
  */
 import { Buffer } from "node:buffer";
 import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
 import { type AnswerHead, answerParser, feed, finish, requestHead } from "./http1.ts";
+import {
+  connectionKey,
+  type ConnectionPool,
+  countConnection,
+  type KeptConnection,
+} from "./pool.ts";
 import { sendThroughTunnel } from "./tunnel_hop.ts";
 import type { HopRequest, HopResponse } from "./types.ts";
 
@@ -27,40 +35,117 @@ const READ_SIZE = 64 * 1024;
 export async function sendHop(hop: HopRequest): Promise<HopResponse> {
   // Through a proxy the request must cross the tunnel opened to the pinned address.
   if (hop.tunnel) return await sendThroughTunnel({ ...hop, tunnel: hop.tunnel });
-  const { url, signal } = hop;
   // Already aborted: fail before any socket exists.
-  signal.throwIfAborted();
-  const tcp = await connectPinned(hop);
-  let conn: Deno.Conn = tcp;
-  let closed = false;
-  // Idempotent: the deadline, a redirect, the body cap and the body's end may all close it.
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    signal.removeEventListener("abort", close);
+  hop.signal.throwIfAborted();
+  const { pool } = hop;
+  if (!pool) return await exchange(withBuffer(await openConnection(hop)), hop, null);
+  const https = hop.url.protocol === "https:";
+  const key = connectionKey(
+    hop.url,
+    hop.target,
+    https ? { serverName: serverName(hop.url), ca: hop.ca } : null,
+  );
+  const kept = pool.take(key);
+  if (kept) {
     try {
-      conn.close();
-    } catch {
-      // already closed by Deno (a failed TLS handshake)
+      return await exchange(kept, hop, { pool, key, reused: true });
+    } catch (error) {
+      if (!(error instanceof StaleConnection)) throw error;
+      // The server closed it as the request went out: once more on a new connection (GET and
+      // HEAD are idempotent, and no byte of an answer arrived).
+      countConnection("stale");
     }
+  }
+  const fresh = withBuffer(await openConnection(hop));
+  return await exchange(fresh, hop, { pool, key, reused: false });
+}
+
+/** Where an exchange's connection goes when it ends: back to `pool` under `key` if clean. */
+interface Reuse {
+  pool: ConnectionPool;
+  key: string;
+  /** Taken from the pool (it may have been closed by the server meanwhile). */
+  reused: boolean;
+}
+
+/** A reused connection that failed before any byte of an answer: the request may be sent again. */
+class StaleConnection extends Error {
+  constructor(override readonly cause: unknown) {
+    super("kept-alive connection closed by the server");
+  }
+}
+
+/** The name TLS is verified for: an IP literal against the certificate's IP addresses. */
+function serverName(url: URL): string {
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  return ipLiteral(hostname) ?? hostname;
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // already closed by Deno (a failed TLS handshake)
+  }
+}
+
+/** A new connection and the buffer its reads go into, kept with it while it lives. */
+function withBuffer(conn: Deno.Conn): KeptConnection {
+  return { conn, buffer: new Uint8Array(READ_SIZE) };
+}
+
+/** A new connection to the pinned address, with TLS to the URL's name for https. */
+async function openConnection(hop: HopRequest): Promise<Deno.Conn> {
+  const tcp = await connectPinned(hop);
+  countConnection("new");
+  if (hop.url.protocol !== "https:") return tcp;
+  const { signal } = hop;
+  const abort = () => closeQuietly(tcp);
+  signal.addEventListener("abort", abort, { once: true });
+  try {
+    return await Deno.startTls(tcp, {
+      hostname: serverName(hop.url),
+      caCerts: hop.ca,
+      alpnProtocols: ["http/1.1"],
+    });
+  } catch (error) {
+    closeQuietly(tcp);
+    throw signal.aborted ? signal.reason : error;
+  } finally {
+    signal.removeEventListener("abort", abort);
+  }
+}
+
+/** One request written on `connection` and its answer read; `reuse` says where it goes after. */
+async function exchange(
+  connection: KeptConnection,
+  hop: HopRequest,
+  reuse: Reuse | null,
+): Promise<HopResponse> {
+  const { conn } = connection;
+  const { signal } = hop;
+  let ended = false;
+  // Idempotent: the deadline, a redirect, the body cap and the body's end may all end it. Only
+  // a clean end (the whole answer read, nothing after it) hands the connection back.
+  const end = (clean: boolean) => {
+    if (ended) return;
+    ended = true;
+    signal.removeEventListener("abort", close);
+    if (clean && reuse) reuse.pool.release(reuse.key, connection);
+    else closeQuietly(conn);
   };
+  const close = () => end(false);
   // An abort closes the socket: a pending read then fails, and the caller reads signal.reason.
   signal.addEventListener("abort", close, { once: true });
+  const progress = { received: 0 };
   try {
-    if (url.protocol === "https:") {
-      const hostname = url.hostname.replace(/^\[|\]$/g, "");
-      conn = await Deno.startTls(tcp, {
-        // An IP literal is checked against the certificate's IP addresses, a name by SNI.
-        hostname: ipLiteral(hostname) ?? hostname,
-        caCerts: hop.ca,
-        alpnProtocols: ["http/1.1"],
-      });
-    }
-    await writeAll(conn, requestHead(hop));
-    return await readAnswer(conn, hop, close);
+    await writeAll(conn, requestHead(hop, reuse !== null));
+    return await readAnswer(connection, hop, end, progress);
   } catch (error) {
     close();
-    throw signal.aborted ? signal.reason : error;
+    if (signal.aborted) throw signal.reason;
+    if (reuse?.reused && progress.received === 0) throw new StaleConnection(error);
+    throw error;
   }
 }
 
@@ -110,36 +195,47 @@ async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
  * as it is iterated: a body cap stops reading, it does not buffer the rest.
  */
 async function readAnswer(
-  conn: Deno.Conn,
+  { conn, buffer, pendingRead }: KeptConnection,
   hop: HopRequest,
-  close: () => void,
+  end: (clean: boolean) => void,
+  progress: { received: number },
 ): Promise<HopResponse> {
   let head: AnswerHead | null = null;
   let complete = false;
+  let reusable = false;
   let ended = false;
   const pending: Uint8Array[] = [];
   const parser = answerParser(hop.method, {
     head: (info) => void (head = info),
     // The parser's bytes are a view of the read buffer, which the next read overwrites.
     body: (bytes) => void pending.push(new Uint8Array(bytes)),
-    complete: () => void (complete = true),
+    complete: (clean) => {
+      complete = true;
+      reusable = clean;
+    },
   });
-  const buffer = new Uint8Array(READ_SIZE);
+  // A kept connection's first bytes come from the read that watched it while it was idle.
+  let handedOver = pendingRead;
   /** One read fed to the parser; false at the end of the connection. */
   const readMore = async (): Promise<boolean> => {
-    const read = await conn.read(buffer);
+    const reading = handedOver ?? conn.read(buffer);
+    handedOver = undefined;
+    const read = await reading;
     if (read === null) {
       finish(parser); // a body read to the connection's close ends here
       return false;
     }
+    progress.received += read;
     feed(parser, Buffer.from(buffer.buffer, 0, read));
+    // The whole answer is read off the socket: it is free, whatever the reader does next.
+    if (complete) end(reusable);
     return true;
   };
   while (head === null) {
     if (!(await readMore())) throw new Error("socket hang up");
   }
   const { statusCode, headers } = head as AnswerHead;
-  if (complete) close();
+  const close = () => end(false);
   async function* body(): AsyncGenerator<Uint8Array> {
     try {
       for (;;) {

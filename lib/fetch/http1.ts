@@ -19,14 +19,18 @@ const MAX_HEAD = 16 * 1024;
 /** Bodies that an answer to GET never has (RFC 9110: 204, 304; HEAD has none at all). */
 const NO_BODY = new Set([204, 304]);
 
-/** The request head: the URL's own Host, the hop's headers, and one exchange per connection. */
-export function requestHead(hop: HopRequest): Buffer {
+/**
+ * The request head: the URL's own Host and the hop's headers. One exchange per connection
+ * (`connection: close`) unless `keepAlive`: then HTTP/1.1's default, a persistent connection.
+ */
+export function requestHead(hop: HopRequest, keepAlive = false): Buffer {
   const { url } = hop;
   const head = [`${hop.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
   for (const [name, value] of Object.entries(hop.headers)) {
     if (name !== "host" && name !== "connection") head.push(`${name}: ${value}`);
   }
-  head.push("connection: close", "", "");
+  if (!keepAlive) head.push("connection: close");
+  head.push("", "");
   return Buffer.from(head.join("\r\n"), "latin1");
 }
 
@@ -50,27 +54,62 @@ export interface AnswerEvents {
   head(info: AnswerHead): void;
   /** A piece of the body as sent; `bytes` is the parser's view, copy it to keep it. */
   body(bytes: Buffer): void;
-  /** The final answer is over. */
-  complete(): void;
+  /**
+   * The final answer is over. `reusable`: its connection may carry another exchange (see
+   * answerEndsCleanly).
+   */
+  complete(reusable: boolean): void;
+}
+
+/** The parser's cursor in the bytes being fed (http-parser-js keeps it on the instance). */
+interface Cursor {
+  offset: number;
+  end: number;
+}
+
+/**
+ * Whether the connection is clean after this answer, ready for another exchange: HTTP/1.1
+ * without `connection: close`, an end the answer itself marks (a length, chunks, or no body;
+ * never the connection's close), and not one byte after it.
+ */
+function answerEndsCleanly(
+  info: { versionMajor: number; versionMinor: number; headers: string[] },
+  bodiless: boolean,
+  cursor: Cursor,
+): boolean {
+  if (info.versionMajor !== 1 || info.versionMinor !== 1) return false;
+  let framed = bodiless;
+  for (let i = 0; i < info.headers.length; i += 2) {
+    const name = info.headers[i]!.toLowerCase();
+    const value = info.headers[i + 1]!.toLowerCase();
+    if (name === "connection" && /(^|[\s,])close($|[\s,])/.test(value)) return false;
+    if (name === "content-length" || (name === "transfer-encoding" && value.includes("chunked"))) {
+      framed = true;
+    }
+  }
+  return framed && cursor.offset === cursor.end;
 }
 
 /** A parser for the answer to `method`; feed it with `execute` and end it with `finish`. */
 export function answerParser(method: HopRequest["method"], events: AnswerEvents): Parser {
   const parser = new HTTPParser(HTTPParser.RESPONSE);
   parser.maxHeaderSize = MAX_HEAD;
-  let final = false;
+  let final: { versionMajor: number; versionMinor: number; headers: string[] } | null = null;
+  let bodiless = false;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
     // An interim answer (100 Continue, 103 Early Hints): the final one follows.
     if (info.statusCode >= 100 && info.statusCode < 200) return 1;
-    final = true;
+    final = info;
     events.head(info);
-    return method === "HEAD" || NO_BODY.has(info.statusCode) ? 1 : 0;
+    bodiless = method === "HEAD" || NO_BODY.has(info.statusCode);
+    return bodiless ? 1 : 0;
   };
   parser[HTTPParser.kOnBody] = (chunk, offset, length) => {
     events.body(chunk.subarray(offset, offset + length));
   };
   parser[HTTPParser.kOnMessageComplete] = () => {
-    if (final) events.complete(); // else the end of an interim answer
+    // The end of an interim answer is not the answer's.
+    if (final) events.complete(answerEndsCleanly(final, bodiless, parser as unknown as Cursor));
   };
   return parser;
 }

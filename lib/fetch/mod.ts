@@ -14,6 +14,7 @@ import { dialChecked } from "./dial.ts";
 import { toApiError } from "./failure.ts";
 import { hopHeaders } from "./headers.ts";
 import { ConnectError, type HopResponse, sendHop } from "./hop.ts";
+import { ConnectionPool, type PoolLimits } from "./pool.ts";
 import { handshakeBudget, openTunnel, type ProxySpec } from "./proxy_client.ts";
 import { withRetries } from "./retry.ts";
 import type { Fetcher, FetchOptions, FetchResult } from "./types.ts";
@@ -45,11 +46,20 @@ export interface FetcherOptions {
   ca?: string[];
   /** How long one TCP connect may take; default min(5 s, the fetch deadline). */
   connectTimeoutMs?: number;
+  /**
+   * Keep direct hops' connections alive for the next request to the same address (the
+   * service's fetcher does; see ConnectionPool); `close()` then ends the idle ones. Absent, one
+   * connection per request, and nothing to close.
+   */
+  keepAlive?: boolean | Partial<PoolLimits>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** The Fetcher every part of the service shares: it holds no sockets between fetches. */
+/**
+ * The Fetcher every part of the service shares. Between fetches it holds at most its pool's idle
+ * connections (with `keepAlive`), which `close()` ends.
+ */
 export class GuardedFetcher implements Fetcher {
   readonly ownPorts: Set<number> = new Set();
   readonly #settings: FetcherSettings;
@@ -57,6 +67,7 @@ export class GuardedFetcher implements Fetcher {
   readonly #guard: GuardConfig;
   readonly #ca: string[] | undefined;
   readonly #connectTimeoutMs: number | undefined;
+  readonly #pool: ConnectionPool | undefined;
 
   constructor(options: FetcherOptions) {
     const settings = options.config;
@@ -71,6 +82,23 @@ export class GuardedFetcher implements Fetcher {
     };
     this.#ca = options.ca;
     this.#connectTimeoutMs = options.connectTimeoutMs;
+    const { keepAlive } = options;
+    if (keepAlive) this.#pool = new ConnectionPool(keepAlive === true ? {} : keepAlive);
+  }
+
+  /** Idle kept-alive connections now (0 without `keepAlive`). */
+  get idleConnections(): number {
+    return this.#pool?.size ?? 0;
+  }
+
+  /** Closes every idle connection; fetches still under way close theirs when they end. */
+  close(): void {
+    this.#pool?.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    this.close();
+    return Promise.resolve();
   }
 
   fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
@@ -206,7 +234,8 @@ export class GuardedFetcher implements Fetcher {
             timeoutMs: Math.min(connectTimeoutMs, handshakeBudget(limit.remainingMs())),
           })
           : undefined;
-        return await sendHop({ url, target, ...init, connectTimeoutMs, ca, tunnel });
+        const pool = this.#pool;
+        return await sendHop({ url, target, ...init, connectTimeoutMs, ca, tunnel, pool });
       } catch (error) {
         if (!(error instanceof ConnectError)) throw error;
         if (error.timedOut) throw new ApiError("ETIMEOUT", `${subject} timed out connecting.`);

@@ -1,6 +1,7 @@
 import type { Redirect } from "../util/payload_types.ts";
 import type { Socket } from "node:net";
 import type { PinnedAddress } from "../guard/pin.ts";
+import type { ConnectionPool } from "./pool.ts";
 
 export interface ProxySpec {
   /** The proxy without its userinfo. */
@@ -103,6 +104,8 @@ export interface HopRequest {
   ca?: string[];
   /** A tunnel to `target` through a proxy (openTunnel), already open: the hop goes over it. */
   tunnel?: Socket;
+  /** Kept-alive connections of direct hops (never a tunnel's): absent, one per request. */
+  pool?: ConnectionPool;
 }
 
 export interface HopResponse {

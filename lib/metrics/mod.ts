@@ -6,6 +6,7 @@
 import process from "node:process";
 import type { BrowserStats } from "../browser/types.ts";
 import { REFUSAL_KINDS, REFUSAL_STAGES, refusalCount } from "../guard/refusal.ts";
+import { CONNECTION_KINDS, connectionCount } from "../fetch/pool.ts";
 import { eventLoopDelay } from "./event_loop.ts";
 import { Exposition, Histogram, type Labels } from "./exposition.ts";
 import { maxFds, NO_TREE, openFds, processTree } from "./process.ts";
@@ -42,6 +43,10 @@ function* refusalSamples(): Iterable<[Labels, number]> {
   for (const kind of REFUSAL_KINDS) {
     for (const stage of REFUSAL_STAGES) yield [{ kind, stage }, refusalCount(kind, stage)];
   }
+}
+
+function* connectionSamples(): Iterable<[Labels, number]> {
+  for (const kind of CONNECTION_KINDS) yield [{ kind }, connectionCount(kind)];
 }
 
 /** Process-wide series: memory, CPU, descriptors, event-loop delay, Chromium's processes. */
@@ -188,6 +193,13 @@ export class Metrics implements AsyncDisposable {
         type: "counter",
         help: "Body bytes read from targets.",
         value: this.#bytes,
+      })
+      .family("linkpeek_fetch_connections_total", {
+        type: "counter",
+        help: "Connections of direct fetches: opened (new), kept-alive ones used again (reused), " +
+          "and kept-alive ones the target closed or spoke on unasked, dropped while idle or " +
+          "found by a request then sent on a new one (stale).",
+        samples: connectionSamples(),
       })
       .family("linkpeek_guard_refusals_total", {
         type: "counter",

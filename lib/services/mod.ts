@@ -57,7 +57,8 @@ export interface ServiceHooks extends NetworkHooks {
 }
 
 export async function createServices(config: Config, hooks: ServiceHooks = {}): Promise<Services> {
-  const fetcher = new GuardedFetcher({ config, network: hooks });
+  // Kept-alive connections: a page's images and icons are mostly on the page's own host.
+  const fetcher = new GuardedFetcher({ config, network: hooks, keepAlive: true });
   const store = await openStore(config);
   const browser = new BrowserPool({ config, fetcher, onVisit: hooks.onVisit });
   const metrics = new Metrics();
@@ -109,6 +110,7 @@ export async function createServices(config: Config, hooks: ServiceHooks = {}): 
       await browser.close();
       await store.close();
       await metrics.close();
+      fetcher.close();
     },
   };
 }

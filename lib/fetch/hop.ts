@@ -11,6 +11,7 @@ import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
 import { type AnswerHead, answerParser, feed, finish, requestHead } from "./http1.ts";
 import {
+  closeQuietly,
   connectionKey,
   type ConnectionPool,
   countConnection,
@@ -79,14 +80,6 @@ class StaleConnection extends Error {
 function serverName(url: URL): string {
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
   return ipLiteral(hostname) ?? hostname;
-}
-
-function closeQuietly(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch {
-    // already closed by Deno (a failed TLS handshake)
-  }
 }
 
 /** A new connection and the buffer its reads go into, kept with it while it lives. */

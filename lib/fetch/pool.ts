@@ -75,7 +75,8 @@ interface Idle extends KeptConnection {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-function closeQuietly(conn: Deno.Conn): void {
+/** Closes `conn` unless it is closed already (by the server, or a failed TLS handshake). */
+export function closeQuietly(conn: Deno.Conn): void {
   try {
     conn.close();
   } catch {

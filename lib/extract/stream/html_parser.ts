@@ -10,12 +10,8 @@ import { Parser, type ParserOptions, type QuoteType, type Tokenizer } from "html
 import { DomHandler, type DomHandlerOptions } from "domhandler";
 import type { Document } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import {
-  decodeAttribute,
-  decodeText,
-  ScanningTokenizer,
-  textDecodes,
-} from "./scanning_tokenizer.ts";
+import { decodeEntities } from "../fields/text.ts";
+import { decodeAttribute, ScanningTokenizer, textDecodes } from "./scanning_tokenizer.ts";
 
 type Callbacks = NonNullable<ConstructorParameters<typeof Parser>[0]>;
 
@@ -130,8 +126,8 @@ export class LinearParser extends Parser {
     spend();
     const self = this as unknown as Internals;
     if (!this.#decodes || !textDecodes(self.tokenizer)) return super.ontext(start, endIndex);
-    // As Parser.ontext, with the text decoded.
-    const text = decodeText(self.getSlice(start, endIndex));
+    // As Parser.ontext, with the text decoded (the Tokenizer's own mode for text).
+    const text = decodeEntities(self.getSlice(start, endIndex));
     self.endIndex = endIndex - 1;
     self.cbs.ontext?.(text);
     self.startIndex = endIndex;

@@ -585,3 +585,39 @@ Deno.test("sentences of a story that only mention tips, apps or signing up stay"
   const text = mainText(page);
   for (const line of lines) assert.ok(text.includes(line), `${line} dropped:\n${text}`);
 });
+
+Deno.test("forum software's edit notes, folds, join calls and loading placeholders go", () => {
+  const post = (n: number) =>
+    `<article class="message"><div class="message-content"><p>Post ${n}: ${PROSE.repeat(2)}</p>
+    <div>Edited June 19, 2024 by user${n}</div><div>Click to expand...</div></div></article>`;
+  const page = `<html><head><title>A thread</title></head><body><main><h1>A thread</h1>
+    ${[1, 2, 3].map(post).join("")}<p>Create an account or sign in to comment</p>
+    <p>You need to be a member in order to leave a comment</p><p>Recently Browsing 0 members</p>
+    <div>Loading comments...</div></main></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Post ${n}: A sentence`));
+  assertDropped(text, [
+    "Edited June",
+    "Click to expand",
+    "Create an account",
+    "need to be a member",
+    "Recently Browsing",
+    "Loading comments",
+  ]);
+});
+
+Deno.test("a page builder's blocks named 'widget' under its prefix are content", () => {
+  const block = (n: number) =>
+    `<div class="pb-element pb-element-${n} pb-widget__width-initial pb-widget pb-widget-icon-box">
+    <div class="pb-widget-container"><div class="pb-icon-box-wrapper"><div class="pb-icon-box">
+    <h3>Benefit ${n}</h3><p>Benefit ${n} of the service: we plan, write and measure campaigns
+    that reach the people you serve.</p></div></div></div></div>`;
+  const page = `<html><head><title>Our services</title></head><body><main class="site-main">
+    <h1>Our services</h1><p>${PROSE.repeat(20)}</p>
+    ${Array.from({ length: 8 }, (_, i) => block(i)).join("")}
+    <div class="widget widget_text"><h3>Latest posts</h3><p>A sidebar widget, not the page's own
+    words, with a line or two of text in it.</p></div></main></body></html>`;
+  const text = mainText(page);
+  for (const n of [0, 7]) assert.match(text, new RegExp(`Benefit ${n} of the service`));
+  assertDropped(text, ["sidebar widget"]);
+});

@@ -46,6 +46,12 @@ const CHROME_LINE = new RegExp(
     "rate this (?:article|post|story)",
     "(?:like|share) this:?$|like loading",
     "loading\\.{0,3}$|wird geladen|chargement",
+    // A widget's placeholder until its script fills it ("Loading comments...").
+    "(?:loading|checking)\\b[^.]{0,40}(?:\\.{3}|…)$",
+    // Forum software's lines around posts: an edit note, a fold, a call to join, who reads.
+    "(?:last )?edited\\b.{0,60}\\bby\\b",
+    "click to (?:expand|collapse|enlarge)\\b",
+    "create an account\\b|you need to be a member\\b|recently browsing\\b|no registered users\\b",
     "disclaimer\\s*:",
     "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
     // A photo's credit line ending on an agency ("Jane Doe / Staff via Getty Images").

@@ -621,3 +621,27 @@ Deno.test("a page builder's blocks named 'widget' under its prefix are content",
   for (const n of [0, 7]) assert.match(text, new RegExp(`Benefit ${n} of the service`));
   assertDropped(text, ["sidebar widget"]);
 });
+
+Deno.test("cards of other stories, each cut off with an ellipsis, go whatever heads them", () => {
+  const card = (n: number) =>
+    `<article class="card"><h3>Another story ${n}</h3><div><p>When the tutor ${n} signed up
+    for the program, she did not imagine it would open the door to a…</p></div>
+    <footer><a href="/story-${n}">Read more</a></footer></article>`;
+  const page = `<html><head><title>Story</title></head><body><main>
+    <div class="page-section"><h1>Story</h1><p>${PROSE.repeat(12)}</p><p>${PROSE.repeat(12)}</p>
+    </div><div class="page-section"><h2>In action.</h2>
+    <div class="grid">${[1, 2, 3, 4].map(card).join("")}</div></div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assertDropped(text, ["Another story", "the tutor"]);
+});
+
+Deno.test("a story's lead in its header above the body is kept with the body", () => {
+  const page = `<html><head><title>Rates rise</title></head><body><main><article>
+    <header><h1>Rates rise</h1><p class="article__deck">The central bank raised its rate for
+    the third time this year, and said more rises may follow.</p></header>
+    <div class="article-body"><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    <p>${PROSE.repeat(5)}</p></div></article><aside><p>${PROSE}</p></aside></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The central bank raised its rate[^\n]*\nA sentence of the article/);
+});

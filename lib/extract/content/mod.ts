@@ -19,6 +19,7 @@ import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
 import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
+import { leadBefore } from "./lead.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -64,6 +65,8 @@ interface Choice {
   roots: Element[];
   drop: Set<Element>;
   kept: number;
+  /** The whole main region, not an article the scores chose. */
+  wide?: boolean;
 }
 
 /**
@@ -97,6 +100,9 @@ export function extractMainContent(doc: Document): AnyNode {
   removeAll(best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
+  // The story's lead, set in its header above the body the scores chose.
+  const lead = best.wide || !roots.length ? null : leadBefore(roots[0]!, stats, body);
+  if (lead) roots.unshift(lead);
   if (roots.length === 1) return roots[0]!;
   return adopt(new Element("div", {}), roots);
 }
@@ -270,7 +276,7 @@ function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
   });
   let kept = contentText;
   for (const el of drop) kept -= stats.of(el).text;
-  return { roots: [region], drop, kept };
+  return { roots: [region], drop, kept, wide: true };
 }
 
 /** Characters outside links kept by `choice`. */

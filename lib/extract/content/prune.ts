@@ -4,6 +4,7 @@
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
 import type { ChildNode, Element, ParentNode } from "domhandler";
+import { spend } from "../dom/budget.ts";
 import { select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import {
@@ -202,6 +203,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
+  if (small && !ctx.wide && SECTIONS.has(el.name) && isTeaserList(el, ctx)) return true;
   // The publisher's lines around the story: appeals and disclosures, the author's bio (a
   // listing's or a region's too, but for the bio: a team page's people are its content).
   if (s.text <= BIO_LINE && isLine(el, s)) {
@@ -296,6 +298,41 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
   }
   return false;
 }
+
+/** Fewest teasers that make a block a list of other pages' teasers. */
+const TEASERS = 3;
+/** Longest text read as one teaser (a headline and the opening of a story). */
+const TEASER_MAX = 400;
+
+/**
+ * Cards of other stories under the article, each a link and the opening words of its story
+ * cut off ("When Tamara signed up to be a tutor, she didn't imagine…"): a list of teasers,
+ * whatever heads it. Most of the block's children are such cards.
+ */
+function isTeaserList(el: Element, ctx: PruneContext): boolean {
+  let cards = 0;
+  let others = 0;
+  for (const child of el.children) {
+    spend();
+    if (child.type !== "tag") continue;
+    const s = ctx.stats.of(child as Element);
+    if (s.text === 0) continue;
+    if (s.linkText > 0 && s.text <= TEASER_MAX && endsCutOff(child as Element, ctx)) cards++;
+    else if (++others > cards + 1) return false;
+  }
+  return cards >= TEASERS && cards >= others * 2;
+}
+
+/**
+ * Whether an element's text ends on an ellipsis, or on one and a short "Read more" link: the
+ * opening of a text cut off.
+ */
+function endsCutOff(el: Element, ctx: PruneContext): boolean {
+  return CUT_OFF.test(ctx.stats.textOf(el));
+}
+
+/** An ellipsis (WordPress's "[…]" too), then at most a few words of a "more" link. */
+const CUT_OFF = /(?:…|\.\.\.)\]?(?:\s*[\p{L}\s›»→>]{0,30})?$/u;
 
 function firstWithText(el: Element, ctx: PruneContext): Element | null {
   for (const child of el.children) {

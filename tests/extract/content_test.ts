@@ -645,3 +645,14 @@ Deno.test("a story's lead in its header above the body is kept with the body", (
   const text = mainText(page);
   assert.match(text, /The central bank raised its rate[^\n]*\nA sentence of the article/);
 });
+
+Deno.test("a caption ending on its photo's credit and a bulleted filing line go", () => {
+  const page = `<html><head><title>Tattoo</title></head><body><article><h1>Tattoo</h1>
+    <div>February 4, 2020 • words written by Jane Doe • Art by John Roe</div>
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p>
+    <p>The epidemiologist at one of the agency's daily briefings. Photo: Jon Smith/AFP</p>
+    <p>${PROSE.repeat(4)}</p><p>Crédit photo : KB / Blog</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assertDropped(text, ["words written by", "daily briefings", "Crédit photo"]);
+});

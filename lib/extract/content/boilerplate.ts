@@ -238,6 +238,11 @@ const APPEAL = new RegExp(
     "^(?:disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4}))",
     // A longer caption opening with its picture's label ("Abbildung: ... (links) ...").
     "^(?:photo|image|picture|foto|bild|abbildung|grafik)s?\\s*:",
+    // A caption ending on its photo's credit ("... daily briefings. Photo: Jane Doe/AFP").
+    "\\b(?:photo|foto|photograph|bild|image|picture)s?\\s*(?:credit)?\\s*:\\s*[^:.!?]{2,60}$",
+    "^cr[ée]dits? photos?\\s*:",
+    // A story's filing line: its date and its people, set apart by bullets.
+    "^[^•·|]{0,40}\\d[^•·|]{0,40}[•·|][^•·|]{0,60}\\b(?:written )?by\\b[^.]{0,80}$",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",

@@ -656,3 +656,20 @@ Deno.test("a caption ending on its photo's credit and a bulleted filing line go"
   assert.match(text, /A sentence of the article/);
   assertDropped(text, ["words written by", "daily briefings", "Crédit photo"]);
 });
+
+Deno.test("a collapsed accordion or tab panel is content; a hidden block is not", () => {
+  const item = (n: number) =>
+    `<div class="accordion__item"><h4 id="t${n}">Course ${n}</h4>
+    <div id="c${n}" role="region" aria-labelledby="t${n}" style="visibility: hidden">
+    <p>Course ${n} teaches how to define, plan and run a project, whether simple or complex.</p>
+    </div></div>`;
+  const page = `<html><head><title>Certificate</title></head><body><main><h1>Certificate</h1>
+    <p>${PROSE.repeat(3)}</p>${[1, 2, 3, 4].map(item).join("")}
+    <div role="tabpanel" hidden><p>Python: pip install the package and run the script.</p></div>
+    <div style="display: none"><p>A modal's text that no reader sees on this page at all.</p>
+    </div></main></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 4]) assert.match(text, new RegExp(`Course ${n} teaches`));
+  assert.match(text, /pip install the package/);
+  assertDropped(text, ["A modal's text"]);
+});

@@ -673,3 +673,18 @@ Deno.test("a collapsed accordion or tab panel is content; a hidden block is not"
   assert.match(text, /pip install the package/);
   assertDropped(text, ["A modal's text"]);
 });
+
+Deno.test("a cookie banner is never the content, even of a listing of links", () => {
+  const items = Array.from(
+    { length: 10 },
+    (_, i) => `<article><h3><a href="/s${i}">Story number ${i} of the day</a></h3></article>`,
+  );
+  const notice = "We and selected third parties use cookies or similar technologies for " +
+    "technical purposes and, with your consent, for other purposes as specified in the policy. ";
+  const page = `<html><head><title>Tech stories</title></head><body><main><h1>Top stories</h1>
+    ${items.join("")}</main><div id="cs-banner" class="cs-banner"><p>${notice.repeat(2)}</p>
+    </div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Story number 0 of the day/);
+  assertDropped(text, ["third parties use cookies"]);
+});

@@ -229,6 +229,11 @@ function choose(
   const roots = withSiblings(top, scores, stats);
   let contentText = 0;
   for (const root of roots) contentText += stats.of(root).text;
+  // A cookie banner's text can outweigh a listing's, in passes that ignore its names: it is
+  // never the content.
+  if (contentText <= NOTICE_MAX && roots.every((root) => isCookieNotice(stats.textOf(root)))) {
+    return { roots, drop: new Set(), kept: 0 };
+  }
   const drop = chromeWithin(roots, {
     stats,
     scores,
@@ -242,6 +247,16 @@ function choose(
     kept -= stats.of(el).text;
   }
   return { roots, drop, kept };
+}
+
+/** Longest content read for a cookie notice. */
+const NOTICE_MAX = 2000;
+/** A notice about cookies: the word, and what only such notices speak of beside it. */
+const COOKIE_NOTICE =
+  /\bcookies?\b[^]{0,300}?\b(?:consent|third[- ]part(?:y|ies)|similar technologies|accept all|privacy (?:policy|settings)|manage (?:your )?(?:preferences|settings|choices))\b|\b(?:consent|third[- ]part(?:y|ies)|accept all)\b[^]{0,300}?\bcookies?\b/i;
+
+function isCookieNotice(text: string): boolean {
+  return COOKIE_NOTICE.test(text);
 }
 
 const LD_JSON = 'script[type="application/ld+json"]';

@@ -688,3 +688,22 @@ Deno.test("a cookie banner is never the content, even of a listing of links", ()
   assert.match(text, /Story number 0 of the day/);
   assertDropped(text, ["third parties use cookies"]);
 });
+
+Deno.test("skip links, paywall buttons, date-and-name lines and Italian labels go", () => {
+  const page = `<html><head><title>Variablen</title></head><body><article>
+    <a href="#main">Skip to main content</a><div>Zum Inhalt springen</div><h1>Variablen</h1>
+    <div>11.12.2019 - Amelie Loevenich</div><div>Tempo di lettura: 3 minuti</div>
+    <div>Pubblicato il: 30 Settembre 2020</div><p>${PROSE.repeat(4)}</p>
+    <p>${PROSE.repeat(4)}</p><div>View All Plans</div><div>Sign In</div></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assertDropped(text, [
+    "Skip to main",
+    "Zum Inhalt",
+    "Loevenich",
+    "Tempo di lettura",
+    "Pubblicato",
+    "View All Plans",
+    "Sign In",
+  ]);
+});

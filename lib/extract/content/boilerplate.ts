@@ -30,7 +30,17 @@ const CHROME_LINE = new RegExp(
     "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to)",
     "(?:support|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
-    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado)\\b.{0,60}\\d",
+    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado|" +
+    "pubblicato|aggiornato|ultimo aggiornamento|opublikowano|zaktualizowano|atualizado)\\b.{0,60}\\d",
+    // A date and a name, set apart by a dash or a bar: "11.12.2019 - Jane Doe".
+    "(?:\\d{1,4}[./-]\\d{1,2}[./-]\\d{2,4}|\\p{L}{3,}\\.? \\d{1,2},? \\d{4}|\\d{1,2}\\.? \\p{L}{3,}\\.? \\d{4})" +
+    "\\s*[-–|·•]\\s*(?:by |von |par |por )?\\p{Lu}[\\p{L}.'-]+(?:\\s+\\p{Lu}[\\p{L}.'-]+){0,3}$",
+    // A paywall's buttons alone on their line.
+    "(?:subscribe|sign in|log in|register)(?: now| today| here)?[.!]?$|" +
+    "(?:view|see|compare) (?:all )?(?:plans|subscription options|offers)$",
+    // Links that skip to the page's content, for keyboard and screen reader users.
+    "skip to (?:the )?(?:main )?(?:content|navigation|search|footer)|(?:zum|direkt zum) inhalt" +
+    "(?: springen)?$|aller au contenu|(?:saltar|ir) al contenido|przejdź do (?:treści|zawartości)",
     "advertisements?|anzeige|werbung|publicidad|publicité",
     // Share buttons' words (WordPress's "Click to share on X (Opens in new window)").
     "click to (?:share|email|print)\\b|\\(?opens in (?:a )?new (?:window|tab)\\)?$",
@@ -60,7 +70,8 @@ const CHROME_LINE = new RegExp(
     "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
-    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura)\\s*:?",
+    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura|tempo di lettura|" +
+    "tempo de leitura|czas (?:czytania|lektury))\\s*:?",
     "(?:top|nach oben|haut de page|volver arriba)$",
     // Calls to act, alone on their line or button.
     "(?:learn|see|find out|discover|show|load|view) (?:more|all)$|get started$|shop now|buy now",

@@ -60,7 +60,7 @@ const HEADER_MAX = 3000;
 /** A lead's length: a sentence or a short paragraph. */
 const LEAD_MIN = 40;
 const LEAD_MAX = 800;
-/** Elements looked at in each header, at most. */
+/** Elements looked at in all, at most: the lead sits close to the body or is not there. */
 const LOOKS = 200;
 
 /**
@@ -69,19 +69,21 @@ const LOOKS = 200;
  * link. Null when there is none or it is already in the content.
  */
 export function leadBefore(first: Element, stats: PageStats, body: Element): Element | null {
+  const looks = { left: LOOKS };
   let child = first;
   for (
     let up = parentElement(first), level = 0;
     up && up !== body && level < LEVELS;
     child = up, up = parentElement(up), level++
   ) {
-    for (let sib = child.prev; sib; sib = sib.prev) {
+    for (let sib = child.prev; sib && looks.left > 0; sib = sib.prev) {
       spend();
+      looks.left--;
       if (sib.type !== "tag") continue;
       const el = sib as Element;
       if (SILENT.has(el.name) || stats.hidden.has(el)) continue;
       if (stats.of(el).text > HEADER_MAX) return null;
-      const lead = namedLead(el, stats);
+      const lead = namedLead(el, stats, looks);
       if (lead) return lead;
     }
   }
@@ -89,14 +91,15 @@ export function leadBefore(first: Element, stats: PageStats, body: Element): Ele
 }
 
 /** The first element in `root` (itself included) named as a lead and shaped as one. */
-function namedLead(root: Element, stats: PageStats): Element | null {
+function namedLead(root: Element, stats: PageStats, looks: { left: number }): Element | null {
   const stack: Element[] = [root];
-  for (let looks = 0; stack.length && looks < LOOKS; looks++) {
+  while (stack.length && looks.left > 0) {
     spend();
+    looks.left--;
     const el = stack.pop()!;
     const s = stats.of(el);
     if (s.text < LEAD_MIN || SILENT.has(el.name) || stats.hidden.has(el)) continue;
-    if (namesSay(el, LEAD_NAMES) && !/^h1$/.test(el.name)) {
+    if (namesSay(el, LEAD_NAMES) && el.name !== "h1") {
       if (s.text <= LEAD_MAX && linkDensity(s) < 0.3) return el;
       continue;
     }

@@ -30,6 +30,7 @@ const LEAD_WORDS = new Set([
   "bajada",
   "vorspann",
   "teasertext",
+  "teaser",
 ]);
 /** Words that make a token name something else: a lead video, a rating's summary. */
 const NOT_LEAD = new Set([

@@ -725,3 +725,16 @@ Deno.test("skip links, paywall buttons, date-and-name lines and Italian labels g
     "Sign In",
   ]);
 });
+
+Deno.test("a paragraph opening with an appeal and asking for support goes whole", () => {
+  const page = `<html><head><title>Climbing news</title></head><body><article><h1>News</h1>
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p>
+    <p><strong>Gefällt dir unser Klettermagazin? Bei der Lancierung haben wir entschieden, keine
+    Bezahlschranke (Paywall) einzuführen. Das wird auch so bleiben.</strong><br><br><strong>Um
+    zukünftig unabhängiger von Werbeeinnahmen zu sein und um dir noch mehr und noch bessere
+    Inhalte zu liefern, brauchen wir deine Unterstützung.</strong><br><br>Darum: Hilf mit und
+    unterstütze unser Magazin mit einem kleinen Beitrag.</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assertDropped(text, ["Klettermagazin", "Unterstützung"]);
+});

@@ -268,6 +268,23 @@ const APPEAL = new RegExp(
   "iu",
 );
 
+/** Longest paragraph read as an appeal for the readers' support. */
+export const APPEAL_BOX = 1200;
+/** Where an appeal for support opens its paragraph. */
+const APPEAL_OPENING = 200;
+/** What an appeal asks for: money, membership, a subscription. */
+const SUPPORT =
+  /\b(?:support|donat\w*|contribut\w*|unterstütz\w*|spende\w*|membership|mitglied\w*|abonn\w*|subscri\w*|paywall|bezahlschranke|soutien|soutenir|apoy\w*)\b/iu;
+
+/**
+ * A paragraph longer than a line that opens with one of the publisher's appeals ("Like our
+ * magazine? We chose to have no paywall ...") and asks for the readers' support in it.
+ */
+export function isAppealBox(text: string): boolean {
+  return text.length <= APPEAL_BOX && APPEAL.test(text.slice(0, APPEAL_OPENING)) &&
+    SUPPORT.test(text);
+}
+
 /** Longest line read for an appeal anywhere in it. */
 export const APPEAL_LINE = 320;
 

@@ -8,8 +8,11 @@ import { spend } from "../dom/budget.ts";
 import { select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import {
+  APPEAL_BOX,
+  APPEAL_LINE,
   BIO_LINE,
   isAppeal,
+  isAppealBox,
   isAuthorBio,
   isChromeHeading,
   isChromeText,
@@ -209,6 +212,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (s.text <= BIO_LINE && isLine(el, s)) {
     const text = ctx.stats.textOf(el);
     if (isAppeal(text) || (!ctx.wide && isAuthorBio(text))) return true;
+  }
+  if (s.text > APPEAL_LINE && s.text <= APPEAL_BOX && isLine(el, s)) {
+    if (isAppealBox(ctx.stats.textOf(el))) return true;
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".

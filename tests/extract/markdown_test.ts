@@ -91,6 +91,12 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
       md("<p><b>S</b><b>unshine:</b> <i>a</i><i>b</i> <b>c</b> <b>d</b> <b>e\\</b><b>f</b></p>"),
       "**Sunshine:** *ab* **c** **d** **e\\\\f**",
     );
+    // The same in a block's own inline run (a <div> of inline children), and across wrappers.
+    assert.equal(md("<div><b>S</b><b>unshine:</b></div>"), "**Sunshine:**");
+    assert.equal(
+      md("<div><b><font>Agent, REALTOR</font></b><font><strong>®<br>(702)</strong></font></div>"),
+      "**Agent, REALTOR®\\\n(702)**",
+    );
     // Line breaks at its ends stay outside the markers; those inside are the emphasis's own.
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");

@@ -194,13 +194,13 @@ function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
   for (const node of nodes) {
     spend();
     if (isText(node)) {
-      inline.push(escapeText(node.data));
+      addInline(inline, escapeText(node.data));
       continue;
     }
     if (!isTag(node) || skip(node, ctx)) continue;
     const rendered = block(node, ctx);
     if (rendered === null) {
-      inline.push(inlineNode(node, ctx));
+      addInline(inline, inlineNode(node, ctx));
     } else {
       flush();
       for (const b of rendered) if (b) out.push(b);

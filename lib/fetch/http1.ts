@@ -90,13 +90,77 @@ function answerEndsCleanly(
   return framed && cursor.offset === cursor.end;
 }
 
+/** The parser members read or replaced by `strict` (pinned: http-parser-js 0.5.10). */
+interface ParserInternals {
+  state: string;
+  /** A line read so far, its end not yet seen. */
+  line: string;
+  offset: number;
+  body_bytes: number | null;
+  consumeLine(): string | undefined;
+  BODY_CHUNKHEAD(): void;
+  BODY_CHUNKTRAILERS(): void;
+}
+
+/** A chunk size: hex digits (at most 13, a safe integer), then any chunk extensions. */
+const CHUNK_SIZE = /^([0-9A-Fa-f]{1,13})[ \t]*(?:;.*)?$/;
+/** A Content-Length: digits only (RFC 9112), a safe integer. */
+const CONTENT_LENGTH = /^[ \t]*\d{1,15}[ \t]*$/;
+
+function parseFailure(code: string): Error {
+  return Object.assign(new Error("Parse Error"), { code });
+}
+
+/**
+ * http-parser-js made strict where it trusts the answer's framing. It read a chunk size with
+ * parseInt: `-5` sent its cursor back over its own bytes forever, freezing the event loop, and
+ * `zz` ended the body early. It read Content-Length with `+`: `abc` or `2.5` framed a body of
+ * nothing or half a byte. And it kept a chunk-size line of any length, and any number of
+ * trailer lines, in memory: outside the head's cap (MAX_HEAD), a target could fill the heap.
+ */
+function strict(parser: Parser): void {
+  const internals = parser as unknown as ParserInternals;
+  const consumeLine = internals.consumeLine;
+  internals.consumeLine = function (this: ParserInternals) {
+    const line = consumeLine.call(this);
+    if ((line ?? this.line).length > MAX_HEAD) throw parseFailure("HPE_HEADER_OVERFLOW");
+    return line;
+  };
+  internals.BODY_CHUNKHEAD = function (this: ParserInternals) {
+    const line = this.consumeLine();
+    if (line === undefined) return;
+    const size = CHUNK_SIZE.exec(line);
+    if (!size) throw parseFailure("HPE_INVALID_CHUNK_SIZE");
+    this.body_bytes = parseInt(size[1]!, 16);
+    this.state = this.body_bytes === 0 ? "BODY_CHUNKTRAILERS" : "BODY_CHUNK";
+  };
+  const readTrailers = internals.BODY_CHUNKTRAILERS;
+  let trailerBytes = 0;
+  internals.BODY_CHUNKTRAILERS = function (this: ParserInternals) {
+    const from = this.offset;
+    readTrailers.call(this);
+    trailerBytes += this.offset - from;
+    if (trailerBytes > MAX_HEAD) throw parseFailure("HPE_HEADER_OVERFLOW");
+  };
+}
+
+/** Throws when a Content-Length of the head `headers` is not a number of bytes. */
+function checkLengths(headers: string[]): void {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() !== "content-length") continue;
+    if (!CONTENT_LENGTH.test(headers[i + 1]!)) throw parseFailure("HPE_INVALID_CONTENT_LENGTH");
+  }
+}
+
 /** A parser for the answer to `method`; feed it with `execute` and end it with `finish`. */
 export function answerParser(method: HopRequest["method"], events: AnswerEvents): Parser {
   const parser = new HTTPParser(HTTPParser.RESPONSE);
   parser.maxHeaderSize = MAX_HEAD;
+  strict(parser);
   let final: { versionMajor: number; versionMinor: number; headers: string[] } | null = null;
   let bodiless = false;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
+    checkLengths(info.headers);
     // An interim answer (100 Continue, 103 Early Hints): the final one follows.
     if (info.statusCode >= 100 && info.statusCode < 200) return 1;
     final = info;

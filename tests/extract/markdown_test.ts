@@ -91,9 +91,25 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
       md("<p><b>S</b><b>unshine:</b> <i>a</i><i>b</i> <b>c</b> <b>d</b> <b>e\\</b><b>f</b></p>"),
       "**Sunshine:** *ab* **c** **d** **e\\\\f**",
     );
+    // The same in a block's own inline run (a <div> of inline children), and across wrappers.
+    assert.equal(md("<div><b>S</b><b>unshine:</b></div>"), "**Sunshine:**");
+    assert.equal(
+      md("<div><b><font>Agent, REALTOR</font></b><font><strong>®<br>(702)</strong></font></div>"),
+      "**Agent, REALTOR®\\\n(702)**",
+    );
     // Line breaks at its ends stay outside the markers; those inside are the emphasis's own.
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");
+  });
+  await t.step("an ordered list keeps a start Markdown can write, else starts at 1", () => {
+    assert.equal(md('<ol start="7"><li>a</li><li>b</li></ol>'), "7. a\n8. b");
+    // CommonMark reads 1-9 digits as a list marker: these would be paragraphs of text.
+    assert.equal(md('<ol start="99999999999999999999"><li>a</li><li>b</li></ol>'), "1. a\n2. b");
+    assert.equal(md('<ol start="-3"><li>a</li></ol>'), "1. a");
+    assert.equal(
+      md('<ol start="999999999"><li>a</li><li>b</li></ol>'),
+      "999999999. a\n999999999. b",
+    );
   });
   await t.step("inline code with backticks gets a longer fence", () => {
     assert.equal(md("<p><code>a `b` c</code></p>"), "``a `b` c``");

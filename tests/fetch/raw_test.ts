@@ -137,3 +137,84 @@ Deno.test("fetch() with an already aborted signal fails cleanly and sends nothin
   );
   assert.equal(site.hits, 0);
 });
+
+Deno.test("fetch() refuses answers whose framing is not a number", async (t) => {
+  const chunked = (size: string) =>
+    `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${size}\r\nhello\r\n0\r\n\r\n`;
+  const sized = (length: string) => `HTTP/1.1 200 OK\r\nContent-Length: ${length}\r\n\r\nhello`;
+  const answers: Record<string, string> = {
+    // http-parser-js read these with parseInt and `+`: "-5" looped forever on the event loop,
+    // the others framed an empty or cut body that passed for the page.
+    "/chunk-negative": chunked("-5"),
+    "/chunk-letters": chunked("zz"),
+    "/chunk-spaced": chunked(" 5"),
+    "/length-negative": sized("-5"),
+    "/length-letters": sized("abc"),
+    "/length-fraction": sized("2.5"),
+    "/length-hex": sized("0x5"),
+    "/ok-extension": chunked("5;name=value"),
+    "/ok-trailer": `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n` +
+      `X-Checksum: 1\r\n\r\n`,
+  };
+  await using site = await replyWith((path) => answers[path] ?? null);
+  const fetcher = trusted(site.port);
+  for (const path of Object.keys(answers)) {
+    await t.step(path, async () => {
+      const fetching = fetcher.fetch(`${site.origin}${path}`);
+      if (path.startsWith("/ok-")) {
+        assert.equal(new TextDecoder().decode((await fetching).body), "hello");
+        return;
+      }
+      await assert.rejects(fetching, (e: ApiError) => {
+        assert.equal(e.code, "EFETCH", e.message);
+        assert.match(e.message, /invalid HTTP response/);
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("fetch() holds a bounded chunk-size line and bounded trailers", async (t) => {
+  /** Sends `head`, then `piece` again and again while the client reads (64 MB at most). */
+  const flood = (head: string, piece: string) => {
+    const sent = { bytes: 0 };
+    const server = rawServer((socket) => {
+      socket.once("data", async () => {
+        socket.write(head);
+        const bytes = new TextEncoder().encode(piece);
+        while (sent.bytes < 64 * 1024 * 1024 && !socket.destroyed) {
+          sent.bytes += bytes.length;
+          if (!socket.write(bytes)) {
+            await new Promise((resolve) => {
+              socket.once("drain", resolve);
+              socket.once("close", resolve);
+            });
+          }
+        }
+      });
+    });
+    return { server, sent };
+  };
+  const cases = {
+    "a chunk-size line without end": flood(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+      "0".repeat(64 * 1024),
+    ),
+    "trailer lines without end": flood(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n",
+      "X-A: 1\r\n".repeat(8192),
+    ),
+  };
+  for (const [name, { server, sent }] of Object.entries(cases)) {
+    await t.step(name, async () => {
+      await using site = await server;
+      await assert.rejects(trusted(site.port).fetch(`${site.origin}/`), (e: ApiError) => {
+        assert.equal(e.code, "EFETCH", e.message);
+        return true;
+      });
+      // The read stopped at the head's cap: what the target got out is that and the kernel's
+      // socket buffers, not the 64 MB it had (the old parser kept every byte, in memory).
+      assert.ok(sent.bytes < 16 * 1024 * 1024, `the target sent ${sent.bytes} bytes`);
+    });
+  }
+});

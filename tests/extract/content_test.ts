@@ -738,3 +738,14 @@ Deno.test("a paragraph opening with an appeal and asking for support goes whole"
   assert.match(text, /A sentence of the article/);
   assertDropped(text, ["Klettermagazin", "Unterstützung"]);
 });
+
+Deno.test("the publisher's app promotions go: install, download to your phone, a QR code", () => {
+  const page = `<html><head><title>Tours</title></head><body><article><h1>Tours</h1>
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p><h3>Install the biggest travel app</h3>
+    <p>Download the biggest travel marketplace to your phone to manage your entire trip.</p>
+    <p>Scan this QR code with your phone camera and press the link that appears.</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assertDropped(text, ["Install the biggest", "to your phone", "QR code"]);
+});

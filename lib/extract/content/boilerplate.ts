@@ -219,6 +219,9 @@ const APPEAL = new RegExp(
     "support (?:our|independent|quality|local) (?:journalism|reporting|newsroom)",
     "become a (?:member|subscriber|patron|supporter)\\b",
     "download (?:the|our) [^.]{0,40}\\bapps?\\b",
+    // The publisher's app: "Install our travel app", "Download ... to your phone", a QR code.
+    "(?:install|download) (?:and subscribe to )?(?:the |our )?[^.]{0,50}\\b(?:app|marketplace)\\b" +
+    "[^.]{0,40}\\b(?:phone|device|pocket)\\b|^install [^.]{0,50}\\bapp$|scan (?:this|the) qr code",
     "follow (?:us|me|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
     // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
     "sign up (?:here|now|today|below)\\s*[.!]?$|" +

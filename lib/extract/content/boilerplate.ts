@@ -274,7 +274,7 @@ const APPEAL = new RegExp(
 /** Longest paragraph read as an appeal for the readers' support. */
 export const APPEAL_BOX = 1200;
 /** Where an appeal for support opens its paragraph. */
-const APPEAL_OPENING = 200;
+export const APPEAL_OPENING = 200;
 /** What an appeal asks for: money, membership, a subscription. */
 const SUPPORT =
   /\b(?:support|donat\w*|contribut\w*|unterstütz\w*|spende\w*|membership|mitglied\w*|abonn\w*|subscri\w*|paywall|bezahlschranke|soutien|soutenir|apoy\w*)\b/iu;
@@ -284,8 +284,12 @@ const SUPPORT =
  * magazine? We chose to have no paywall ...") and asks for the readers' support in it.
  */
 export function isAppealBox(text: string): boolean {
-  return text.length <= APPEAL_BOX && APPEAL.test(text.slice(0, APPEAL_OPENING)) &&
-    SUPPORT.test(text);
+  return text.length <= APPEAL_BOX && opensWithAppeal(text) && SUPPORT.test(text);
+}
+
+/** Whether a text's first APPEAL_OPENING characters make one of the publisher's appeals. */
+export function opensWithAppeal(text: string): boolean {
+  return APPEAL.test(text.slice(0, APPEAL_OPENING));
 }
 
 /** Longest line read for an appeal anywhere in it. */

@@ -10,6 +10,7 @@ import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./
 import {
   APPEAL_BOX,
   APPEAL_LINE,
+  APPEAL_OPENING,
   BIO_LINE,
   isAppeal,
   isAppealBox,
@@ -17,6 +18,7 @@ import {
   isChromeHeading,
   isChromeText,
   isDateLine,
+  opensWithAppeal,
   SHORT_BLOCK,
   startsAsChrome,
 } from "./boilerplate.ts";
@@ -214,7 +216,8 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     if (isAppeal(text) || (!ctx.wide && isAuthorBio(text))) return true;
   }
   if (s.text > APPEAL_LINE && s.text <= APPEAL_BOX && isLine(el, s)) {
-    if (isAppealBox(ctx.stats.textOf(el))) return true;
+    // The opening is read first: most such paragraphs are the story's own.
+    if (opensWithAppeal(openingOf(el)) && isAppealBox(ctx.stats.textOf(el))) return true;
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
@@ -305,9 +308,30 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
   return false;
 }
 
+/** The first APPEAL_OPENING characters or so of an element's visible text, read no further. */
+function openingOf(el: Element): string {
+  const parts: string[] = [];
+  let length = 0;
+  const stack: ChildNode[] = [...el.children].reverse();
+  while (stack.length && length < APPEAL_OPENING) {
+    spend();
+    const node = stack.pop()!;
+    if (node.type === "text") {
+      const data = (node as unknown as { data: string }).data;
+      parts.push(data);
+      length += data.length;
+    } else if ("children" in node && !SILENT.has((node as Element).name)) {
+      const children = (node as Element).children;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+  }
+  return parts.join("").replace(/\s+/g, " ").trim();
+}
+
 /** Fewest teasers that make a block a list of other pages' teasers. */
 const TEASERS = 3;
-/** Longest text read as one teaser (a headline and the opening of a story). */
+/** Shortest and longest text read as one teaser (a headline and the opening of a story). */
+const TEASER_MIN = 40;
 const TEASER_MAX = 400;
 
 /**
@@ -316,17 +340,32 @@ const TEASER_MAX = 400;
  * whatever heads it. Most of the block's children are such cards.
  */
 function isTeaserList(el: Element, ctx: PruneContext): boolean {
-  let cards = 0;
+  // By the counts first: enough children shaped as cards (some link, a teaser's length)
+  // before any card's text is read.
+  let shaped = 0;
   let others = 0;
   for (const child of el.children) {
     spend();
     if (child.type !== "tag") continue;
     const s = ctx.stats.of(child as Element);
     if (s.text === 0) continue;
-    if (s.linkText > 0 && s.text <= TEASER_MAX && endsCutOff(child as Element, ctx)) cards++;
-    else if (++others > cards + 1) return false;
+    if (isCardShaped(s)) shaped++;
+    else others++;
+  }
+  if (shaped < TEASERS || shaped < others * 2) return false;
+  let cards = 0;
+  for (const child of el.children) {
+    spend();
+    if (child.type !== "tag" || !isCardShaped(ctx.stats.of(child as Element))) continue;
+    if (endsCutOff(child as Element, ctx)) cards++;
+    else if (++others > cards + shaped) return false;
   }
   return cards >= TEASERS && cards >= others * 2;
+}
+
+/** A teaser's shape by its counts: a link in it, a headline and an opening's length. */
+function isCardShaped(s: Stats): boolean {
+  return s.linkText > 0 && s.text >= TEASER_MIN && s.text <= TEASER_MAX;
 }
 
 /**

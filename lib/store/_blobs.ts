@@ -110,6 +110,12 @@ export class Blobs {
       await this.#remove(name);
       return null;
     }
+    // A file cut short (a crash before the disk had it all, a full disk) is a miss, not a
+    // truncated answer; unless the file was replaced while it was read.
+    if (bytes.byteLength !== meta.size) {
+      if (this.#index.get(name) === meta) await this.#remove(name);
+      return null;
+    }
     // Still indexed (not evicted meanwhile): mark as most recently used.
     if (this.#index.get(name) === meta) {
       this.#touch(name, meta);
@@ -198,8 +204,14 @@ export class Blobs {
         await Deno.mkdir(join(this.#dir, ns), { recursive: true });
         this.#made.add(ns);
       }
-      await Deno.writeFile(tmp, value.bytes);
-      await Deno.rename(tmp, path);
+      try {
+        await Deno.writeFile(tmp, value.bytes);
+        await Deno.rename(tmp, path);
+      } catch (error) {
+        // A half-written file (a full disk) would sit outside the budget until a restart.
+        await Deno.remove(tmp).catch(() => {});
+        throw error;
+      }
       this.#persist(ns, id, meta, null);
     }
     const old = this.#index.get(name);

@@ -43,6 +43,17 @@ async function startService(): Promise<void> {
   }
 }
 
+/** A setting or DATA_DIR that stops the start: one line saying why, exit 1, no stack trace. */
+async function startOrExplain(): Promise<void> {
+  try {
+    await startService();
+  } catch (error) {
+    log.error("cannot start", { error: error instanceof Error ? error.message : String(error) });
+    flushLog();
+    Deno.exit(1);
+  }
+}
+
 // `linkpeek mcp`: the MCP tools over stdio, forwarding to a running service (lib/cli/mcp.ts).
 if (Deno.args[0] === "mcp") await runStdio();
-else await startService();
+else await startOrExplain();

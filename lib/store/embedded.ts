@@ -32,8 +32,16 @@ export class EmbeddedStore implements Store {
   }
 
   static async open(options: { dataDir: string; maxBytes: number }): Promise<EmbeddedStore> {
-    await Deno.mkdir(options.dataDir, { recursive: true });
-    const kv = await Deno.openKv(join(options.dataDir, "state.kv"));
+    let kv: Deno.Kv;
+    try {
+      await Deno.mkdir(options.dataDir, { recursive: true });
+      kv = await Deno.openKv(join(options.dataDir, "state.kv"));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`DATA_DIR "${options.dataDir}" cannot hold the state: ${reason}`, {
+        cause: error,
+      });
+    }
     try {
       const blobs = await Blobs.open({
         kv,

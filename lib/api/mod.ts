@@ -151,6 +151,7 @@ async function answer(
       target,
       meta,
       compute,
+      wait: (work) => limit.run(work),
       gate: admitted,
       scope: endpoint.cacheScope,
     });

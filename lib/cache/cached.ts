@@ -36,6 +36,11 @@ export interface CachedOptions {
    * Its rejection is what cached() rejects with.
    */
   gate?: Promise<unknown>;
+  /**
+   * Bounds how long this caller waits for a computation, its own or one it joined (e.g. its
+   * deadline's run()): a joined one was started with another request's deadline, or none left.
+   */
+  wait?: <T>(work: Promise<T>) => Promise<T>;
   /** Makes the answer; createdAt defaults to when it finished. */
   compute: () => Promise<Omit<Entry, "createdAt"> & { createdAt?: number }>;
 }
@@ -120,7 +125,8 @@ function decodeOnce(bytes: Uint8Array): StoredEntry | null {
 async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise<CachedResult> {
   let stored: StoredEntry;
   try {
-    stored = await flight(options);
+    const computing = flight(options);
+    stored = await (options.wait ? options.wait(computing) : computing);
   } catch (error) {
     throw missed(error, { status, ttlMs: options.ttlMs });
   }

@@ -138,13 +138,24 @@ async function answer(
   });
   try {
     const compute = async () => {
-      const signal = limit.signal;
-      const result = await limit.run(
-        buildPayload({ params, target, services, signal, credentialed, rules, timings }),
-      );
-      if (!endpoint.complete) return result;
-      const payload = await limit.run(endpoint.complete(result.payload, signal));
-      return { ...result, payload };
+      // Its own deadline, of the same end: a STALE refresh outlives this request (and `limit`).
+      using work = new Deadline({
+        timeoutMs: ms,
+        startedAt: meta.startedAt,
+        error: () => new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`),
+      });
+      const signal = work.signal;
+      try {
+        const result = await work.run(
+          buildPayload({ params, target, services, signal, credentialed, rules, timings }),
+        );
+        if (!endpoint.complete) return result;
+        const payload = await work.run(endpoint.complete(result.payload, signal));
+        return { ...result, payload };
+      } catch (error) {
+        if (work.reason && !isApiError(error)) throw work.reason;
+        throw error;
+      }
     };
     const { payload, json } = await cachedPayload(services, {
       params,

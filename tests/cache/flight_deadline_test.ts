@@ -4,7 +4,7 @@
  * one, nor for a STALE refresh that outlives the request that started it.
  */
 import assert from "node:assert/strict";
-import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
+import { html, q, serve, testApp, testConfig, waitFor } from "../_fixtures.ts";
 
 /** A page that answers at once until `drip()`; then it sends its body a comment at a time. */
 function drippingSite() {
@@ -17,20 +17,24 @@ function drippingSite() {
       if (!dripping) return html(`<title>made ${Date.now()}</title>`);
       open++;
       let timer: ReturnType<typeof setInterval> | undefined;
+      let done = false;
+      /** Whether the answer was still being sent (not cancelled by its reader). */
       const stop = () => {
+        if (done) return false;
+        done = true;
         clearInterval(timer);
         open--;
+        return true;
       };
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(encoder.encode("<html><head><title>slow</title>"));
           timer = setInterval(() => controller.enqueue(encoder.encode("<!-- more -->")), 200);
           release.promise.then(() => {
-            stop();
-            controller.close();
+            if (stop()) controller.close();
           });
         },
-        cancel: stop,
+        cancel: () => void stop(),
       });
       return new Response(body, { headers: { "content-type": "text/html" } });
     },
@@ -98,4 +102,25 @@ Deno.test("a request joining a STALE refresh answers ETIMEOUT at its own deadlin
   assert.ok(forced, "no answer within 15 s for a request with timeout=1s");
   assert.equal(forced.status, 504);
   assert.ok(stillRefreshing, "answered only once the refresh was over");
+});
+
+Deno.test("a STALE refresh ends at the deadline of the request that started it", async () => {
+  await using site = drippingSite();
+  await using app = await testApp(
+    testConfig({
+      trustPorts: [site.port],
+      env: { REQUEST_TIMEOUT_MS: "1000", FETCH_TIMEOUT_MS: "60000" },
+    }),
+  );
+  const url = q(`${site.origin}/`, "&ping=false&staleTtl=0");
+  await (await app.get(url)).body?.cancel();
+  site.drip();
+  const stale = await app.get(url);
+  assert.equal(stale.headers.get("x-cache-status"), "STALE");
+  await stale.body?.cancel();
+  while (site.open() === 0) await new Promise((r) => setTimeout(r, 20));
+  // The request answered at once; its refresh must still give up at REQUEST_TIMEOUT_MS.
+  const ended = await waitFor(() => site.open() === 0, 15_000);
+  site.release();
+  assert.ok(ended, "the refresh was still reading the page 15 s later");
 });

@@ -15,6 +15,8 @@ import { decodeEntry, encodeEntry, type Entry, type StoredEntry } from "./entry.
 export type CacheStatus = "MISS" | "HIT" | "BYPASS" | "STALE";
 
 export const ERROR_TTL_MS = 60_000;
+/** How far ahead of this clock an entry's stamp may be and still count as made now. */
+const CLOCK_SKEW_MS = 60_000;
 export const CACHEABLE_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "ETIMEOUT",
   "EFETCH",
@@ -162,12 +164,15 @@ export async function cached(options: CachedOptions): Promise<CachedResult> {
   const bytes = await read;
   const stored = bytes ? decodeOnce(bytes) : null;
   const now = Date.now();
-  if (stored) {
+  // Stamped later than now by more than instances' clocks differ: made under a clock that was
+  // wrong, its age is unknown (else it would live its ttl plus however far the clock was off).
+  if (stored && stored.createdAt <= now + CLOCK_SKEW_MS) {
+    const madeAt = Math.min(stored.createdAt, now);
     // The shorter of the stored lifetime and this request's ttl decides freshness.
-    const expiresAt = stored.createdAt + Math.min(stored.ttlMs, options.ttlMs);
+    const expiresAt = madeAt + Math.min(stored.ttlMs, options.ttlMs);
     if (now < expiresAt) {
       const staleAfter = options.staleTtlMs;
-      if (staleAfter === null || staleAfter === undefined || now - stored.createdAt < staleAfter) {
+      if (staleAfter === null || staleAfter === undefined || now - madeAt < staleAfter) {
         return unpack(stored, "HIT", expiresAt - now, null);
       }
       const refresh = flight(options).then(() => {}, (error) => {

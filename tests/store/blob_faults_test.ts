@@ -68,3 +68,19 @@ Deno.test("EmbeddedStore leaves no temporary file behind when writing a blob fai
     }
   });
 });
+
+Deno.test("EmbeddedStore refuses an asset over CACHE_MAX_BYTES instead of dropping it", async () => {
+  await withDataDir(async (dataDir) => {
+    const store = await EmbeddedStore.open({ dataDir, maxBytes: 1024 * 1024 });
+    try {
+      // Accepted and dropped, its URL would be handed out and answer 404.
+      await assert.rejects(
+        store.putAsset("huge", asset(new Uint8Array(2 * 1024 * 1024))),
+        /CACHE_MAX_BYTES/,
+      );
+      assert.equal((await store.getAsset("huge"))?.bytes.byteLength ?? null, null);
+    } finally {
+      await store.close();
+    }
+  });
+});

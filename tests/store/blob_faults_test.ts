@@ -84,3 +84,24 @@ Deno.test("EmbeddedStore refuses an asset over CACHE_MAX_BYTES instead of droppi
     }
   });
 });
+
+Deno.test("EmbeddedStore bounds how many tiny blobs it keeps, not only their bytes", async () => {
+  await withDataDir(async (dataDir) => {
+    // 2 MiB: room for 20,000 blobs of 100 bytes, but at most 2,048 entries (1 KiB each).
+    const store = await EmbeddedStore.open({ dataDir, maxBytes: 2 * 1024 * 1024 });
+    const count = 3000;
+    const key = (i: number) => `tiny${i}`;
+    try {
+      for (let i = 0; i < count; i++) {
+        await store.setCache(key(i), { value: new Uint8Array(100).fill(i % 256), ttlMs: 60_000 });
+      }
+      let kept = 0;
+      for (let i = 0; i < count; i++) if (await store.getCache(key(i))) kept++;
+      assert.equal(kept, 2048, "each entry costs memory and KV rows beside its bytes");
+      assert.ok(await store.getCache(key(count - 1)), "the newest are kept");
+      assert.equal(await store.getCache(key(0)), null, "the oldest went first");
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -16,6 +16,7 @@ import { admit } from "./admit.ts";
 import { prepare, type Prepared } from "./prepare.ts";
 import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
+import { callersOwn } from "../cache/mod.ts";
 import { templatedJsonResponse } from "./templates.ts";
 import { preferredEncoding } from "../util/compress.ts";
 import { withApiHeaders } from "./api_headers.ts";
@@ -153,8 +154,12 @@ async function answer(
         const payload = await work.run(endpoint.complete(result.payload, signal));
         return { ...result, payload };
       } catch (error) {
-        if (work.reason && !isApiError(error)) throw work.reason;
-        throw error;
+        const failure = work.reason && !isApiError(error) ? work.reason : error;
+        // Given up within a `timeout` shorter than the service's: that says nothing of the
+        // target for the requests after this one.
+        const hasty = params.timeoutMs != null && params.timeoutMs < config.requestTimeoutMs;
+        if (hasty && isApiError(failure) && failure.code === "ETIMEOUT") throw callersOwn(failure);
+        throw failure;
       }
     };
     const { payload, json } = await cachedPayload(services, {

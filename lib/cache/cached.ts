@@ -56,6 +56,22 @@ export interface CachedResult {
   refresh: Promise<void> | null;
 }
 
+/** Errors of one caller's own making (see callersOwn): answered, never cached. */
+const callersOwnErrors = new WeakSet<object>();
+
+/**
+ * Marks `error` as caused by what only this caller asked (e.g. a `timeout` shorter than the
+ * service's, which is not part of the key): it is not cached for the requests after it.
+ */
+export function callersOwn<E extends object>(error: E): E {
+  callersOwnErrors.add(error);
+  return error;
+}
+
+function cacheable(error: unknown): error is ApiError {
+  return isApiError(error) && CACHEABLE_ERRORS.has(error.code) && !callersOwnErrors.has(error);
+}
+
 /** In-flight computations per store and key: the single-flight table. */
 const flights = new WeakMap<Store, Map<string, Promise<StoredEntry>>>();
 
@@ -76,7 +92,7 @@ async function computeAndStore(options: CachedOptions): Promise<StoredEntry> {
     const entry: Entry = { ...made, createdAt: made.createdAt ?? Date.now() };
     stored = { entry, error: null, createdAt: entry.createdAt, ttlMs: options.ttlMs };
   } catch (error) {
-    if (isApiError(error) && CACHEABLE_ERRORS.has(error.code)) {
+    if (cacheable(error)) {
       const cachedError = { code: error.code, message: error.message, headers: error.headers };
       const ttlMs = Math.min(ERROR_TTL_MS, options.ttlMs);
       await save(options, { entry: null, error: cachedError, createdAt: Date.now(), ttlMs });
@@ -123,14 +139,35 @@ function decodeOnce(bytes: Uint8Array): StoredEntry | null {
   return stored;
 }
 
+/**
+ * This caller's computation: its own, or the identical one under way; a joined one that failed
+ * for its starter's own reason (callersOwn) is run again, once, for this caller.
+ */
+async function computeFor(options: CachedOptions): Promise<StoredEntry> {
+  const joined = flights.get(options.store)?.has(options.key) ?? false;
+  try {
+    return await flight(options);
+  } catch (error) {
+    if (!joined || !callersOwnErrors.has(Object(error))) throw error;
+    return await flight(options);
+  }
+}
+
 /** Computes (or joins the identical computation under way): a MISS, or a BYPASS with force. */
 async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise<CachedResult> {
   let stored: StoredEntry;
+  // What the computation failed with, to tell it from this caller's wait running out.
+  let failure: { error: unknown } | null = null;
   try {
-    const computing = flight(options);
+    const computing = computeFor(options).catch((error) => {
+      failure = { error };
+      throw error;
+    });
     stored = await (options.wait ? options.wait(computing) : computing);
   } catch (error) {
-    throw missed(error, { status, ttlMs: options.ttlMs });
+    // A wait that ran out left nothing cached: x-cache-ttl 0.
+    const computed = (failure as { error: unknown } | null)?.error === error;
+    throw missed(error, { status, ttlMs: computed ? options.ttlMs : 0 });
   }
   return unpack(stored, status, stored.ttlMs, null);
 }
@@ -142,7 +179,7 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
  */
 function missed(error: unknown, options: { status: CacheStatus; ttlMs: number }): unknown {
   if (!isApiError(error)) return error;
-  const ttlMs = CACHEABLE_ERRORS.has(error.code) ? Math.min(ERROR_TTL_MS, options.ttlMs) : 0;
+  const ttlMs = cacheable(error) ? Math.min(ERROR_TTL_MS, options.ttlMs) : 0;
   return new ApiError(error.code, error.message, {
     headers: { ...error.headers, "x-cache-status": options.status, "x-cache-ttl": String(ttlMs) },
     status: error.status,

@@ -4,14 +4,53 @@
  * (internal or external, recursive or not) are never expanded, so "billion laughs" stays a short
  * literal, and nothing a document names (external entities, XInclude) is ever fetched.
  */
-import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
+import { type AnyNode, type Document, DomHandler, type Element, isTag, isText } from "domhandler";
 import { spend } from "../extract/dom/budget.ts";
-import { parseDocument } from "../extract/stream/html_parser.ts";
+import { LinearParser, MAX_DOM_NODES } from "../extract/stream/html_parser.ts";
+import { DocumentRefused } from "./refused.ts";
 
 export type { Document, Element };
 
+/**
+ * Elements one part may nest. Real documents nest a few dozen deep (a table in a table adds
+ * four); the readers look things up inside an element (a cell's value, a table's rows, a
+ * paragraph's runs), so each node is visited once per enclosing element looked into: the bound
+ * keeps that linear (100,000 nested rows of a 2 KB sheet held a converter for its whole budget).
+ */
+export const MAX_XML_DEPTH = 256;
+
+/**
+ * The DOM builder of parseXml: a part past MAX_XML_DEPTH or MAX_DOM_NODES is refused at once
+ * (the page parser's cap would keep the first MAX_DOM_NODES and read the document in part).
+ */
+class BoundedXmlHandler extends DomHandler {
+  #nodes = 0;
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    this.#count();
+    super.onopentag(name, attribs);
+    // The stack holds the document itself below the elements.
+    if (this.tagStack.length > MAX_XML_DEPTH + 1) {
+      throw new DocumentRefused("too-large", `xml nests deeper than ${MAX_XML_DEPTH} elements`);
+    }
+  }
+
+  override ontext(data: string): void {
+    this.#count();
+    super.ontext(data);
+  }
+
+  #count(): void {
+    if (++this.#nodes > MAX_DOM_NODES) {
+      throw new DocumentRefused("too-large", `an xml part holds more than ${MAX_DOM_NODES} nodes`);
+    }
+  }
+}
+
 export function parseXml(xml: string): Document {
-  return parseDocument(xml, { xmlMode: true });
+  const handler = new BoundedXmlHandler(undefined, { xmlMode: true });
+  new LinearParser(handler, { xmlMode: true }).end(xml);
+  return handler.root;
 }
 
 /** An element's name without its namespace prefix. */

@@ -1,0 +1,94 @@
+/**
+ * Hostile documents' bounds, converter by converter, each made here: a refusal ("too-large") in
+ * a few milliseconds of work, where the old readers spent the whole request's budget on a file
+ * of a few kilobytes (nested XML looked into once per enclosing element) or read a document in
+ * part without saying so (a part past the parser's node cap).
+ */
+import assert from "node:assert/strict";
+import { zipSync } from "fflate";
+import { convertDocument } from "../../lib/documents/convert.ts";
+import type { DocumentFormat } from "../../lib/documents/detect.ts";
+import { DocumentRefused } from "../../lib/documents/refused.ts";
+
+const text = (value: string) => new TextEncoder().encode(value);
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+function docx(body: string): Uint8Array {
+  return zipSync({
+    "word/document.xml": text(`<w:document ${W}><w:body>${body}</w:body></w:document>`),
+  });
+}
+
+function xlsx(sheetData: string, sharedStrings?: string): Uint8Array {
+  return zipSync({
+    "xl/workbook.xml": text(
+      `<workbook xmlns:r="${REL}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ),
+    "xl/_rels/workbook.xml.rels": text(
+      `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>`,
+    ),
+    "xl/worksheets/sheet1.xml": text(`<worksheet><sheetData>${sheetData}</sheetData></worksheet>`),
+    ...(sharedStrings ? { "xl/sharedStrings.xml": text(`<sst>${sharedStrings}</sst>`) } : {}),
+  });
+}
+
+/**
+ * The refusal's reason and message, within a budget far past what the bounded readers need: the
+ * old ones ran the budget out (BudgetExceeded) or converted the document in part.
+ */
+async function refusal(format: DocumentFormat, bytes: Uint8Array): Promise<DocumentRefused> {
+  const outcome = await convertDocument(format, bytes, { endsAt: Date.now() + 10_000 }).then(
+    (converted) => `converted (${converted.html.length} characters of HTML)`,
+    (error: unknown) => error,
+  );
+  assert.ok(outcome instanceof DocumentRefused, `not refused: ${String(outcome)}`);
+  return outcome;
+}
+
+Deno.test("nested XML in a few kilobytes is refused, not looked into once per level", async () => {
+  const cases: Array<[DocumentFormat, string, Uint8Array]> = [
+    ["xlsx", "rows in cells", xlsx("<row><c>".repeat(100_000))],
+    [
+      "xlsx",
+      "shared strings in strings",
+      xlsx(`<row><c t="s"><v>0</v></c></row>`, "<si>".repeat(50_000)),
+    ],
+    [
+      "docx",
+      "tables in cells",
+      docx("<w:tbl><w:tr><w:tc><w:p><w:r><w:t>x</w:t></w:r></w:p>".repeat(20_000)),
+    ],
+    ["docx", "paragraphs in a cell", docx("<w:tbl><w:tr><w:tc>" + "<w:p>".repeat(100_000))],
+  ];
+  for (const [format, name, bytes] of cases) {
+    assert.ok(bytes.length < 4096, `${name}: ${bytes.length} bytes`);
+    const refused = await refusal(format, bytes);
+    assert.equal(refused.reason, "too-large", `${name}: ${refused.message}`);
+    assert.match(refused.message, /nests deeper than 256 elements/, name);
+  }
+});
+
+Deno.test("a part past the parser's node cap is refused, never read in part", async () => {
+  // 200,000 cells (under the 250,000-cell budget) in 600,000 nodes: the old reader kept the
+  // first 500,000 nodes and answered with two thirds of the sheet.
+  const row = `<row>${"<c><v>1</v></c>".repeat(100)}</row>`;
+  const refused = await refusal("xlsx", xlsx(row.repeat(2000)));
+  assert.equal(refused.reason, "too-large", refused.message);
+  assert.match(refused.message, /more than 500000 nodes/);
+  // A million shared strings in 42 KB: the old reader dropped half of them.
+  const strings = await refusal(
+    "xlsx",
+    xlsx(`<row><c t="s"><v>999999</v></c></row>`, "<si><t>a</t></si>".repeat(1_000_000)),
+  );
+  assert.equal(strings.reason, "too-large", strings.message);
+});
+
+Deno.test("XML as deep as real documents nest is still read", async () => {
+  // 60 tables, each in the previous one's cell: 240 elements deep, under the bound.
+  const nested = "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p>".repeat(60) +
+    "</w:tc></w:tr></w:tbl>".repeat(60);
+  const { html } = await convertDocument("docx", docx(nested));
+  assert.ok(html.includes("<td>") || html.includes("<th>"), html.slice(0, 400));
+  assert.ok(html.includes("cell"), html.slice(0, 400));
+});

@@ -8,6 +8,7 @@
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { BudgetExceeded } from "../extract/dom/budget.ts";
+import { MAX_INFLATED_BYTES, streamsCut } from "./decompression.ts";
 import { documentHtml, type DocumentProperties, HtmlBody } from "./html.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
 
@@ -56,6 +57,16 @@ export async function pdfToHtml(
   check: () => void = () => {},
 ): Promise<PdfResult> {
   const pdfjs = await loadPdfjs();
+  // A stream cut at its bound (in a document worker, see boundDecompression) while this
+  // document is read: it is refused rather than read in part. A worker reads one at a time.
+  const cutBefore = streamsCut();
+  const refuseCut = () => {
+    if (streamsCut() === cutBefore) return;
+    throw new DocumentRefused(
+      "too-large",
+      `pdf has a stream that inflates past ${MAX_INFLATED_BYTES} bytes`,
+    );
+  };
   const task = pdfjs.getDocument({
     // pdf.js detaches the buffer it is given: it gets a copy.
     data: bytes.slice(),
@@ -85,8 +96,10 @@ export async function pdfToHtml(
       const page = await doc.getPage(number);
       const content = await page.getTextContent();
       // No page.cleanup(): it drops the fonts and resources pages share, to parse them again.
+      refuseCut();
       pages.push(linesOf(content.items as TextItem[]));
     }
+    refuseCut();
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
   } catch (error) {
     if (error instanceof DocumentRefused || error instanceof BudgetExceeded) throw error;

@@ -18,7 +18,14 @@ const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const text = (value: string) => new TextEncoder().encode(value);
 
-/** A PDF from its objects, with a correct cross-reference table. */
+/** Bytes of a string whose characters are bytes (latin1): a PDF's binary streams stay as they are. */
+export function latin1(value: string): Uint8Array {
+  const bytes = new Uint8Array(value.length);
+  for (let i = 0; i < value.length; i++) bytes[i] = value.charCodeAt(i);
+  return bytes;
+}
+
+/** A PDF from its objects (characters as bytes), with a correct cross-reference table. */
 export function pdfOf(objects: string[]): Uint8Array {
   let out = "%PDF-1.7\n";
   const offsets: number[] = [];
@@ -30,7 +37,7 @@ export function pdfOf(objects: string[]): Uint8Array {
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return text(out);
+  return latin1(out);
 }
 
 /** A one-line text page's content stream. */

@@ -2,13 +2,17 @@
  * Hostile documents' bounds, converter by converter, each made here: a refusal ("too-large") in
  * a few milliseconds of work, where the old readers spent the whole request's budget on a file
  * of a few kilobytes (nested XML looked into once per enclosing element) or read a document in
- * part without saying so (a part past the parser's node cap).
+ * part without saying so (a part past the parser's node cap), or inflated a PDF's stream whole
+ * outside the worker's heap cap.
  */
 import assert from "node:assert/strict";
-import { zipSync } from "fflate";
+import { zipSync, Zlib } from "fflate";
 import { convertDocument } from "../../lib/documents/convert.ts";
+import { BoundedDecompressionStream } from "../../lib/documents/decompression.ts";
 import type { DocumentFormat } from "../../lib/documents/detect.ts";
 import { DocumentRefused } from "../../lib/documents/refused.ts";
+import { DocumentWorkers } from "../../lib/documents/workers.ts";
+import { pdfOf } from "./_hostile.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
@@ -91,4 +95,63 @@ Deno.test("XML as deep as real documents nest is still read", async () => {
   const { html } = await convertDocument("docx", docx(nested));
   assert.ok(html.includes("<td>") || html.includes("<th>"), html.slice(0, 400));
   assert.ok(html.includes("cell"), html.slice(0, 400));
+});
+
+/** A one-page PDF whose content stream inflates from ~`mb` KB to `mb` MB of spaces, then text. */
+function pdfStreamBomb(mb: number, filter = "/FlateDecode"): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
+  const spaces = new Uint8Array(1 << 20).fill(0x20);
+  for (let i = 0; i < mb; i++) zlib.push(spaces);
+  zlib.push(text(" BT /F1 12 Tf 10 100 Td (after the spaces) Tj ET"), true);
+  let stream = "";
+  for (const part of parts) {
+    for (let at = 0; at < part.length; at += 8192) {
+      stream += String.fromCharCode(...part.subarray(at, at + 8192));
+    }
+  }
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] " +
+    "/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+    `<< /Length ${stream.length} /Filter ${filter} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ]);
+}
+
+Deno.test("a PDF stream bomb is refused in the document worker, not inflated whole", async () => {
+  // 96 KB inflating to 96 MB: the old worker inflated it whole outside its heap cap (a 4 MB
+  // one took the process past 7 GB) and converted it.
+  const bomb = pdfStreamBomb(96);
+  assert.ok(bomb.length < 200_000, `${bomb.length} bytes`);
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("pdf", bomb, { endsAt: Date.now() + 20_000, whole: true });
+  assert.ok(!outcome.ok, `converted: ${outcome.ok && outcome.converted.html.slice(-200)}`);
+  assert.equal(outcome.failure, "too-large", outcome.message);
+  assert.match(outcome.message, /inflates past 33554432 bytes/);
+  // Under the bound, the same kind of stream is read whole, text after the spaces included.
+  const fine = await workers.convert("pdf", pdfStreamBomb(8), {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(fine.ok, fine.ok ? "" : fine.message);
+  assert.ok(fine.converted.html.includes("after the spaces"), fine.converted.html);
+});
+
+Deno.test("the bounded decompression gives the native one's bytes, whatever the pieces", async () => {
+  const input = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
+  for (const format of ["deflate", "gzip", "deflate-raw"] as const) {
+    const compressed = new Uint8Array(
+      await new Response(new Blob([input]).stream().pipeThrough(new CompressionStream(format)))
+        .arrayBuffer(),
+    );
+    const stream = new BoundedDecompressionStream(format);
+    const writer = stream.writable.getWriter();
+    writer.write(compressed).catch(() => {});
+    writer.close().catch(() => {});
+    const output = new Uint8Array(await new Response(stream.readable).arrayBuffer());
+    assert.equal(output.length, input.length, format);
+    assert.ok(output.every((byte, i) => byte === input[i]), `${format}: bytes differ`);
+  }
 });

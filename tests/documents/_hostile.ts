@@ -2,9 +2,9 @@
  * Hostile documents, made here rather than committed: zip bombs, archives of thousands of
  * entries, damaged files, PDFs that lie about their page count or nest objects deeply, XML entity
  * expansion and external entities, EPUB chapters naming remote resources, RTF that claims huge
- * binary runs or nests groups deeply. Shared by tests/documents/ and bench/documents.ts.
+ * binary runs or nests groups deeply, XML nested 100,000 deep, a PDF stream bomb. Shared by tests/documents/ and bench/documents.ts.
  */
-import { zipSync } from "fflate";
+import { zipSync, Zlib } from "fflate";
 
 export interface Hostile {
   name: string;
@@ -132,6 +132,10 @@ export function hostileDocuments(origin: string): Hostile[] {
   add("rtf binary claim", "/bin.rtf", "application/rtf", text(`{\\rtf1 {\\bin999999999 x}}`));
   add("rtf deep groups", "/deep.rtf", "application/rtf", text(`{\\rtf1 ${"{".repeat(200_000)}x}`));
   add("sheet of sparse cells", "/sparse.xlsx", XLSX, sparseSheet());
+  // 2 KB of rows nested in cells, 100,000 deep.
+  add("nested sheet", "/nested.xlsx", XLSX, xlsxOf("<row><c>".repeat(100_000)));
+  // 64 KB inflating to 64 MB of content.
+  add("pdf stream bomb", "/inflates.pdf", "application/pdf", pdfStreamBomb(64));
   return cases;
 }
 
@@ -166,6 +170,11 @@ function sparseSheet(): Uint8Array {
     { length: 300 },
     (_, i) => `<row r="${i + 1}"><c r="XFD${i + 1}"><v>1</v></c></row>`,
   ).join("");
+  return xlsxOf(rows);
+}
+
+/** A one-sheet workbook of `sheetData` (the rows), with `sharedStrings` (the <si> items). */
+export function xlsxOf(sheetData: string, sharedStrings?: string): Uint8Array {
   const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
   return zipSync({
     "xl/workbook.xml": text(
@@ -174,6 +183,32 @@ function sparseSheet(): Uint8Array {
     "xl/_rels/workbook.xml.rels": text(
       `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>`,
     ),
-    "xl/worksheets/sheet1.xml": text(`<worksheet><sheetData>${rows}</sheetData></worksheet>`),
+    "xl/worksheets/sheet1.xml": text(`<worksheet><sheetData>${sheetData}</sheetData></worksheet>`),
+    ...(sharedStrings ? { "xl/sharedStrings.xml": text(`<sst>${sharedStrings}</sst>`) } : {}),
   });
+}
+
+/**
+ * A one-page PDF whose content stream (through `filter`) inflates from about `mb` KB to `mb` MB
+ * of spaces, then a line of text.
+ */
+export function pdfStreamBomb(mb: number, filter = "/FlateDecode"): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
+  const spaces = new Uint8Array(1 << 20).fill(0x20);
+  for (let i = 0; i < mb; i++) zlib.push(spaces);
+  zlib.push(text(" BT /F1 12 Tf 10 100 Td (after the spaces) Tj ET"), true);
+  let stream = "";
+  for (const part of parts) {
+    for (let at = 0; at < part.length; at += 8192) {
+      stream += String.fromCharCode(...part.subarray(at, at + 8192));
+    }
+  }
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< /Font << /F1 5 0 R >> >>"),
+    `<< /Length ${stream.length} /Filter ${filter} >>\nstream\n${stream}\nendstream`,
+    FONT,
+  ]);
 }

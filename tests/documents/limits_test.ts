@@ -6,34 +6,20 @@
  * outside the worker's heap cap.
  */
 import assert from "node:assert/strict";
-import { zipSync, Zlib } from "fflate";
+import { zipSync } from "fflate";
 import { convertDocument } from "../../lib/documents/convert.ts";
 import { BoundedDecompressionStream } from "../../lib/documents/decompression.ts";
 import type { DocumentFormat } from "../../lib/documents/detect.ts";
 import { DocumentRefused } from "../../lib/documents/refused.ts";
 import { DocumentWorkers } from "../../lib/documents/workers.ts";
-import { pdfOf } from "./_hostile.ts";
+import { pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
-const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
 function docx(body: string): Uint8Array {
   return zipSync({
     "word/document.xml": text(`<w:document ${W}><w:body>${body}</w:body></w:document>`),
-  });
-}
-
-function xlsx(sheetData: string, sharedStrings?: string): Uint8Array {
-  return zipSync({
-    "xl/workbook.xml": text(
-      `<workbook xmlns:r="${REL}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    ),
-    "xl/_rels/workbook.xml.rels": text(
-      `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>`,
-    ),
-    "xl/worksheets/sheet1.xml": text(`<worksheet><sheetData>${sheetData}</sheetData></worksheet>`),
-    ...(sharedStrings ? { "xl/sharedStrings.xml": text(`<sst>${sharedStrings}</sst>`) } : {}),
   });
 }
 
@@ -96,29 +82,6 @@ Deno.test("XML as deep as real documents nest is still read", async () => {
   assert.ok(html.includes("<td>") || html.includes("<th>"), html.slice(0, 400));
   assert.ok(html.includes("cell"), html.slice(0, 400));
 });
-
-/** A one-page PDF whose content stream inflates from ~`mb` KB to `mb` MB of spaces, then text. */
-function pdfStreamBomb(mb: number, filter = "/FlateDecode"): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
-  const spaces = new Uint8Array(1 << 20).fill(0x20);
-  for (let i = 0; i < mb; i++) zlib.push(spaces);
-  zlib.push(text(" BT /F1 12 Tf 10 100 Td (after the spaces) Tj ET"), true);
-  let stream = "";
-  for (const part of parts) {
-    for (let at = 0; at < part.length; at += 8192) {
-      stream += String.fromCharCode(...part.subarray(at, at + 8192));
-    }
-  }
-  return pdfOf([
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] " +
-    "/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-    `<< /Length ${stream.length} /Filter ${filter} >>\nstream\n${stream}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ]);
-}
 
 Deno.test("a PDF stream bomb is refused in the document worker, not inflated whole", async () => {
   // 96 KB inflating to 96 MB: the old worker inflated it whole outside its heap cap (a 4 MB

@@ -93,6 +93,17 @@ Deno.test("a PDF stream bomb is refused in the document worker, not inflated who
   assert.ok(!outcome.ok, `converted: ${outcome.ok && outcome.converted.html.slice(-200)}`);
   assert.equal(outcome.failure, "too-large", outcome.message);
   assert.match(outcome.message, /inflates past 33554432 bytes/);
+  // The same kind of bomb encrypted by qpdf with an empty user password: pdf.js decrypts it
+  // without asking, then inflates it through the same bound.
+  const encrypted = Deno.readFileSync(
+    new URL("../fixtures/documents/encrypted-bomb.pdf", import.meta.url),
+  );
+  const sealed = await workers.convert("pdf", encrypted, {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(!sealed.ok, "the encrypted bomb was converted");
+  assert.equal(sealed.failure, "too-large", sealed.message);
   // Under the bound, the same kind of stream is read whole, text after the spaces included.
   const fine = await workers.convert("pdf", pdfStreamBomb(8), {
     endsAt: Date.now() + 20_000,

@@ -8,6 +8,7 @@
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { BudgetExceeded } from "../extract/dom/budget.ts";
+import { buffersRefused, MAX_BUFFER_BYTES } from "./allocation.ts";
 import { MAX_INFLATED_BYTES, streamsCut } from "./decompression.ts";
 import { documentHtml, type DocumentProperties, HtmlBody } from "./html.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
@@ -57,15 +58,24 @@ export async function pdfToHtml(
   check: () => void = () => {},
 ): Promise<PdfResult> {
   const pdfjs = await loadPdfjs();
-  // A stream cut at its bound (in a document worker, see boundDecompression) while this
-  // document is read: it is refused rather than read in part. A worker reads one at a time.
+  // A stream cut or a buffer refused at its bound (in a document worker, see boundDecompression
+  // and boundBuffers) while this document is read: it is refused rather than read in part. A
+  // worker reads one document at a time.
   const cutBefore = streamsCut();
+  const refusedBefore = buffersRefused();
   const refuseCut = () => {
-    if (streamsCut() === cutBefore) return;
-    throw new DocumentRefused(
-      "too-large",
-      `pdf has a stream that inflates past ${MAX_INFLATED_BYTES} bytes`,
-    );
+    if (streamsCut() !== cutBefore) {
+      throw new DocumentRefused(
+        "too-large",
+        `pdf has a stream that inflates past ${MAX_INFLATED_BYTES} bytes`,
+      );
+    }
+    if (buffersRefused() !== refusedBefore) {
+      throw new DocumentRefused(
+        "too-large",
+        `pdf has a stream that decodes past ${MAX_BUFFER_BYTES} bytes`,
+      );
+    }
   };
   const task = pdfjs.getDocument({
     // pdf.js detaches the buffer it is given: it gets a copy.

@@ -1,7 +1,6 @@
 /**
  * Ordinary requests while hostile documents are read, against main.ts run as `deno task start`
- * runs it (one conversion thread): a page is answered while a document holds the thread to its
- * deadline, and an ordinary document sent right behind a hostile one is converted, not starved
+ * runs it (one conversion thread): a page is answered while a document holds the thread, and an ordinary document sent right behind a hostile one is converted, not starved
  * (the old readers spent the whole budget on 2 KB of nested XML, so the next document's budget
  * ran out in the queue).
  */
@@ -20,7 +19,7 @@ Deno.test("ordinary requests are served while hostile documents are read", async
     "/sample.docx": [DOCX, Deno.readFileSync(new URL("sample.docx", FIXTURES))],
     "/nested.xlsx": [XLSX, xlsxOf("<row><c>".repeat(100_000))],
     // pdf.js inflates a stream with a predictor in its own code, a block at a time as it reads
-    // it: 512 MB of spaces hold the conversion thread past its deadline (about 40 MB/s here).
+    // it: seconds before its buffer bound refuses it (about 15 MB/s here).
     "/predicted.pdf": [
       "application/pdf",
       pdfStreamBomb(512, "/FlateDecode /DecodeParms << /Predictor 2 /Columns 1000 >>"),
@@ -47,7 +46,7 @@ Deno.test("ordinary requests are served while hostile documents are read", async
   };
   const logged = () => main.lines.map((line) => JSON.parse(line));
 
-  // A document read to its deadline: a page asked meanwhile is answered first.
+  // A document read for seconds: a page asked meanwhile is answered first.
   let slowDone = false;
   const slow = ask("/predicted.pdf").finally(() => slowDone = true);
   assert.ok(await waitFor(() => served.includes("/predicted.pdf")), "the PDF was never fetched");

@@ -113,6 +113,25 @@ Deno.test("a PDF stream bomb is refused in the document worker, not inflated who
   assert.ok(fine.converted.html.includes("after the spaces"), fine.converted.html);
 });
 
+Deno.test("a PDF stream pdf.js decodes itself is refused at its buffer bound; the thread lives", async () => {
+  // A predictor makes pdf.js inflate in its own code, one growing buffer, in a run no budget
+  // check interrupts: the old worker ran past its deadline, was replaced, and ran on (Deno's
+  // terminate() does not stop a busy thread), a core busy and 50 MB more memory each second.
+  const bomb = pdfStreamBomb(160, "/FlateDecode /DecodeParms << /Predictor 2 /Columns 1000 >>");
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("pdf", bomb, { endsAt: Date.now() + 20_000, whole: true });
+  assert.ok(!outcome.ok, "the bomb was converted");
+  assert.equal(outcome.failure, "too-large", outcome.message);
+  assert.match(outcome.message, /decodes past 67108864 bytes/);
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  // The same thread converts the next document.
+  const sample = Deno.readFileSync(new URL("../fixtures/documents/sample.pdf", import.meta.url));
+  const next = await workers.convert("pdf", sample, { endsAt: Date.now() + 20_000, whole: true });
+  assert.ok(next.ok, next.ok ? "" : next.message);
+  assert.ok(next.converted.html.includes("Moss on the north wall"), next.converted.html);
+  assert.equal(workers.stats().replaced, 0);
+});
+
 Deno.test("the bounded decompression gives the native one's bytes, whatever the pieces", async () => {
   const input = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
   for (const format of ["deflate", "gzip", "deflate-raw"] as const) {

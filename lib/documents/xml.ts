@@ -4,10 +4,9 @@
  * (internal or external, recursive or not) are never expanded, so "billion laughs" stays a short
  * literal, and nothing a document names (external entities, XInclude) is ever fetched.
  */
-import { type AnyNode, type Document, DomHandler, type Element, isTag, isText } from "domhandler";
+import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
 import { spend } from "../extract/dom/budget.ts";
-import { LinearParser, MAX_DOM_NODES } from "../extract/stream/html_parser.ts";
-import { DocumentRefused } from "./refused.ts";
+import { parseBounded } from "./bounded_parse.ts";
 
 export type { Document, Element };
 
@@ -19,38 +18,9 @@ export type { Document, Element };
  */
 export const MAX_XML_DEPTH = 256;
 
-/**
- * The DOM builder of parseXml: a part past MAX_XML_DEPTH or MAX_DOM_NODES is refused at once
- * (the page parser's cap would keep the first MAX_DOM_NODES and read the document in part).
- */
-class BoundedXmlHandler extends DomHandler {
-  #nodes = 0;
-
-  override onopentag(name: string, attribs: Record<string, string>): void {
-    this.#count();
-    super.onopentag(name, attribs);
-    // The stack holds the document itself below the elements.
-    if (this.tagStack.length > MAX_XML_DEPTH + 1) {
-      throw new DocumentRefused("too-large", `xml nests deeper than ${MAX_XML_DEPTH} elements`);
-    }
-  }
-
-  override ontext(data: string): void {
-    this.#count();
-    super.ontext(data);
-  }
-
-  #count(): void {
-    if (++this.#nodes > MAX_DOM_NODES) {
-      throw new DocumentRefused("too-large", `an xml part holds more than ${MAX_DOM_NODES} nodes`);
-    }
-  }
-}
-
+/** A part parsed whole, or refused past MAX_XML_DEPTH levels or the parser's node cap. */
 export function parseXml(xml: string): Document {
-  const handler = new BoundedXmlHandler(undefined, { xmlMode: true });
-  new LinearParser(handler, { xmlMode: true }).end(xml);
-  return handler.root;
+  return parseBounded(xml, { xmlMode: true }, MAX_XML_DEPTH);
 }
 
 /** An element's name without its namespace prefix. */

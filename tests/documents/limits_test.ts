@@ -74,6 +74,25 @@ Deno.test("a part past the parser's node cap is refused, never read in part", as
   assert.equal(strings.reason, "too-large", strings.message);
 });
 
+Deno.test("an EPUB chapter past the parser's node cap is refused, never read in part", async () => {
+  // 300,000 paragraphs: the old reader ended the chapter at the 249,998th without a word.
+  const paragraphs = Array.from({ length: 300_000 }, (_, i) => `<p>n${i}</p>`).join("");
+  const epub = zipSync({
+    mimetype: [text("application/epub+zip"), { level: 0 }],
+    "META-INF/container.xml": text(
+      `<container><rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>`,
+    ),
+    "OPS/book.opf": text(
+      `<package><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>` +
+        `</manifest><spine><itemref idref="c"/></spine></package>`,
+    ),
+    "OPS/c.xhtml": text(`<html><body>${paragraphs}<p>The end.</p></body></html>`),
+  });
+  const refused = await refusal("epub", epub);
+  assert.equal(refused.reason, "too-large", refused.message);
+  assert.match(refused.message, /more than 500000 nodes/);
+});
+
 Deno.test("XML as deep as real documents nest is still read", async () => {
   // 60 tables, each in the previous one's cell: 240 elements deep, under the bound.
   const nested = "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p>".repeat(60) +

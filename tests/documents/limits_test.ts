@@ -13,6 +13,7 @@ import type { DocumentFormat } from "../../lib/documents/detect.ts";
 import { DocumentRefused } from "../../lib/documents/refused.ts";
 import { DocumentWorkers } from "../../lib/documents/workers.ts";
 import { pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
+import { q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
@@ -91,6 +92,30 @@ Deno.test("an EPUB chapter past the parser's node cap is refused, never read in 
   const refused = await refusal("epub", epub);
   assert.equal(refused.reason, "too-large", refused.message);
   assert.match(refused.message, /more than 500000 nodes/);
+});
+
+/** An RTF of `count` one-word paragraphs, then "The end." (3 nodes of HTML a paragraph). */
+function paragraphsRtf(count: number): Uint8Array {
+  return text(
+    `{\\rtf1 ${Array.from({ length: count }, (_, i) => `p${i}\\par `).join("")}The end.\\par}`,
+  );
+}
+
+Deno.test("a document converting past the page parser's node cap is refused, never cut", async () => {
+  // 170,000 paragraphs, 510,000 nodes: the old converter wrote them all and the content views
+  // ended at the 166,663rd paragraph without a word.
+  const refused = await refusal("rtf", paragraphsRtf(170_000));
+  assert.equal(refused.reason, "too-large", refused.message);
+  assert.match(refused.message, /passes 499900 nodes/);
+  // Under it, the content views read the document to its end.
+  const rtf = paragraphsRtf(165_000);
+  await using site = serve(() =>
+    new Response(rtf.slice(), { headers: { "content-type": "application/rtf" } })
+  );
+  await using app = await testApp(testConfig({ trustPorts: [site.port] }));
+  const { status, body } = await app.json(q(`${site.origin}/long.rtf`, "&markdown=true"));
+  assert.equal(status, 200, JSON.stringify(body).slice(0, 400));
+  assert.ok(body.data.markdown.endsWith("The end."), body.data.markdown.slice(-200));
 });
 
 Deno.test("XML as deep as real documents nest is still read", async () => {

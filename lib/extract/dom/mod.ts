@@ -5,6 +5,7 @@
 import { parseDocument } from "../stream/html_parser.ts";
 import { compile } from "css-select";
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
+import * as DomUtils from "domutils";
 import { getInnerHTML, getOuterHTML } from "domutils";
 import { spend } from "./budget.ts";
 import { BoundedMap } from "../../util/bounded_map.ts";
@@ -21,11 +22,24 @@ export function parseHtml(html: string): Document {
   return parseDocument(html, { lowerCaseAttributeNames: true, lowerCaseTags: true });
 }
 
+/**
+ * css-select's view of the DOM, spending a step of the job's budget on every node it looks at:
+ * a caller's selector (`:has(~ *, :has(~ *, :has(~ span)))`) can cost far more than linear time
+ * inside one match, where no loop of ours could check the budget.
+ */
+const SPENDING_ADAPTER = {
+  ...DomUtils,
+  isTag(node: AnyNode): node is Element {
+    spend();
+    return isTag(node);
+  },
+};
+
 /** Compiles a CSS selector; throws (css-what or css-select) on bad syntax or unknown pseudos. */
 export function compileSelector(selector: string): Query {
   let query = compiled.get(selector);
   if (!query) {
-    query = compile<AnyNode, Element>(selector) as Query;
+    query = compile<AnyNode, Element>(selector, { adapter: SPENDING_ADAPTER }) as Query;
     compiled.set(selector, query);
   }
   return query;

@@ -256,6 +256,33 @@ Deno.test("errors are tool results with the API's code; bad arguments never cras
   assert.equal(text(ok), "<h1>Calm interfaces</h1>");
 });
 
+Deno.test("arguments nested past the API's deepest name are EINVALQUERY, not a stack overflow", async () => {
+  await using service = await startService();
+  // Written by hand: a client's JSON.stringify would overflow its own stack first.
+  const nested = '{"a":'.repeat(40_000) + '"x"' + "}".repeat(40_000);
+  const args = `{"url":"http://page.invalid/","data":{"x":{"attr":${nested}}}}`;
+  const response = await fetch(`${service.origin}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: `{"jsonrpc":"2.0","id":7,"method":"tools/call",` +
+      `"params":{"name":"linkpeek_metadata","arguments":${args}}}`,
+  });
+  assert.equal(response.status, 200);
+  const { id, result, error } = await response.json();
+  assert.equal(id, 7);
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.equal(result.isError, true);
+  assert.equal(result._meta.code, "EINVALQUERY");
+  assert.match(result.content[0].text, /^EINVALQUERY: .*`data\.x\.attr\.\.\.` nests too deep/);
+  // The server answers the next call as ever.
+  await using client = await httpClient(service.origin);
+  const shallow = await call(client, "linkpeek_metadata", {
+    url: "http://page.invalid/",
+    data: { x: { attr: { a: { selector: "h1" } } } },
+  });
+  assert.equal(shallow._meta.code, "EFETCH");
+});
+
 Deno.test("keys: x-api-key and Bearer select pro with that key's limit; a bad key is EAUTH", async () => {
   await using target = site();
   await using service = await startService({

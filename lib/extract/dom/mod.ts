@@ -15,15 +15,15 @@ export type { AnyNode, Document, Element };
 
 type Query = (element: Element) => boolean;
 
-/** Compiled selectors, reused across requests: rules repeat, compiling does not need to. */
-const compiled = new BoundedMap<string, Query>(1000);
-
 /**
  * Longest selector kept compiled. A compiled selector holds ~75 bytes a character (a 50 KB
  * list, ~4 MB): 1000 long ones would be gigabytes. Real rules are short and repeat; a long
  * one is compiled again when it comes again (linear, ~20 ms for 50 KB).
  */
 export const MAX_CACHED_SELECTOR_CHARS = 512;
+
+/** Compiled selectors, reused across requests: rules repeat, compiling does not need to. */
+const compiled = new BoundedMap<string, Query>(1000, { maxKeyLength: MAX_CACHED_SELECTOR_CHARS });
 
 export function parseHtml(html: string): Document {
   return parseDocument(html, { lowerCaseAttributeNames: true, lowerCaseTags: true });
@@ -47,7 +47,7 @@ export function compileSelector(selector: string): Query {
   let query = compiled.get(selector);
   if (!query) {
     query = compile<AnyNode, Element>(selector, { adapter: SPENDING_ADAPTER }) as Query;
-    if (selector.length <= MAX_CACHED_SELECTOR_CHARS) compiled.set(selector, query);
+    compiled.set(selector, query);
   }
   return query;
 }

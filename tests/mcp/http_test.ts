@@ -251,6 +251,12 @@ Deno.test("errors are tool results with the API's code; bad arguments never cras
   assert.match(text(ttl), /ttl/);
 
   await assert.rejects(call(client, "linkpeek_nothing", { url }), /Unknown tool: linkpeek_nothing/);
+  // A huge name is not echoed back whole.
+  await assert.rejects(call(client, "x".repeat(100_000), { url }), (error: Error) => {
+    assert.match(error.message, /Unknown tool: x+\.\.\./);
+    assert.ok(error.message.length < 300, `${error.message.length} characters`);
+    return true;
+  });
   // The server still answers after all that.
   const ok = await call(client, "linkpeek_html", { url, selector: "h1" });
   assert.equal(text(ok), "<h1>Calm interfaces</h1>");

@@ -289,6 +289,42 @@ Deno.test("arguments nested past the API's deepest name are EINVALQUERY, not a s
   assert.equal(shallow._meta.code, "EFETCH");
 });
 
+Deno.test("a POST whose body stops arriving is answered 408 at the deadline, not held", async () => {
+  await using service = await startService({ env: { REQUEST_TIMEOUT_MS: "1500" } });
+  const conn = await Deno.connect({
+    hostname: "127.0.0.1",
+    port: Number(new URL(service.origin).port),
+  });
+  const head = "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n" +
+    "content-type: application/json\r\naccept: application/json, text/event-stream\r\n" +
+    "content-length: 100\r\n\r\n";
+  // The head and a tenth of the body; the rest never comes.
+  await conn.write(new TextEncoder().encode(`${head}{"jsonrpc"`));
+  let answer = "";
+  // Until the whole answer is in (the server need not close a connection whose body it skipped).
+  const reading = (async () => {
+    for await (const chunk of conn.readable) {
+      answer += new TextDecoder().decode(chunk);
+      const [head, body] = answer.split("\r\n\r\n");
+      const length = /content-length: (\d+)/i.exec(head!)?.[1];
+      if (body !== undefined && length && body.length >= Number(length)) break;
+    }
+  })();
+  // Generous: the deadline is 1.5 s; a held request would never answer.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const held = new Promise<"held">((resolve) => timer = setTimeout(() => resolve("held"), 20_000));
+  const outcome = await Promise.race([reading.then(() => "answered" as const), held]);
+  clearTimeout(timer);
+  // Leaving the loop closed the connection; a held one is closed here.
+  if (outcome === "held") conn.close();
+  assert.equal(outcome, "answered");
+  assert.match(answer, /^HTTP\/1\.1 408 /);
+  assert.match(answer, /"code":-32000,"message":"Request Timeout: the body did not arrive within/);
+  // The service answers the next request as ever.
+  await using client = await httpClient(service.origin);
+  assert.equal((await client.listTools()).tools.length, TOOLS.length);
+});
+
 Deno.test("keys: x-api-key and Bearer select pro with that key's limit; a bad key is EAUTH", async () => {
   await using target = site();
   await using service = await startService({

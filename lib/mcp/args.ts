@@ -8,6 +8,7 @@
  */
 import { type ParamDef, PARAMS, type Schema } from "../params/schema.ts";
 import { RULE_TYPES } from "../extract/custom/value_types.ts";
+import { MAX_ATTRS } from "../extract/custom/rules.ts";
 import { type JsonObject, valueSchema } from "../openapi/query.ts";
 import { MAX_NAME_DEPTH } from "../params/tree.ts";
 import { ApiError } from "../util/errors.ts";
@@ -33,7 +34,7 @@ const RULE_SCHEMA: JsonObject = {
         "json; or nested rules run inside the match.",
       anyOf: [
         { type: "string" },
-        { type: "array", items: { type: "string" } },
+        { type: "array", items: { type: "string" }, maxItems: MAX_ATTRS },
         { type: "object" },
       ],
     },
@@ -41,7 +42,11 @@ const RULE_SCHEMA: JsonObject = {
       description: "How the value is read and checked.",
       anyOf: [
         { type: "string", enum: [...RULE_TYPES] },
-        { type: "array", items: { type: "string", enum: [...RULE_TYPES] } },
+        {
+          type: "array",
+          items: { type: "string", enum: [...RULE_TYPES] },
+          maxItems: RULE_TYPES.length,
+        },
       ],
     },
     evaluate: { type: "string", description: "JavaScript computed in the page by the browser." },

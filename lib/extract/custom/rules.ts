@@ -28,6 +28,13 @@ export type CustomRules = { [name: string]: CustomRule[] };
 export const MAX_DEPTH = 5;
 export const MAX_RULES = 50;
 
+/**
+ * Attributes one rule tries. Every match tries each in turn, and each value each type: without
+ * a bound, one rule of 3,000 attrs or 2,500 types was millions of steps a page, inside one
+ * value, where the DOM budget is not checked (a worker ran past its deadline and was replaced).
+ */
+export const MAX_ATTRS = 16;
+
 /** Characters of one `evaluate` source. */
 export const MAX_EVALUATE_CHARS = 8192;
 
@@ -141,7 +148,7 @@ function validateRule(value: unknown, where: Where, state: State): CustomRule {
   if (attr !== undefined) {
     rule.attr = isObject(attr)
       ? validateSet(attr, { path: `${path}.attr`, depth: depth + 1 }, state)
-      : strings(attr, `${path}.attr`);
+      : atMost(MAX_ATTRS, "attributes", strings(attr, `${path}.attr`), `${path}.attr`);
   }
   if (type !== undefined) rule.type = types(type, `${path}.type`);
   if (!rule.selector && !rule.selectorAll && !rule.attr && !rule.evaluate) {
@@ -181,8 +188,18 @@ function selectors(value: unknown, path: string): string[] {
   return list;
 }
 
+/** `list`, unless it is longer than `max`. */
+function atMost<T>(max: number, what: string, list: T[], path: string): T[] {
+  if (list.length > max) {
+    invalid(`The parameter \`${path}\` lists ${list.length} ${what}, at most ${max}.`);
+  }
+  return list;
+}
+
 function types(value: unknown, path: string): RuleType[] {
-  return strings(value, path).map((type, i) => {
+  // Each type once is all there can be.
+  const list = atMost(RULE_TYPES.length, "types", strings(value, path), path);
+  return list.map((type, i) => {
     const lower = type.toLowerCase();
     if (!isRuleType(lower)) {
       const where = Array.isArray(value) ? `${path}.${i}` : path;

@@ -7,7 +7,7 @@ import {
 } from "../../lib/extract/custom/mod.ts";
 import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { applyType, toNumber } from "../../lib/extract/custom/value_types.ts";
-import { MAX_ATTRS } from "../../lib/extract/custom/rules.ts";
+import { MAX_ATTRS, MAX_SELECTOR_CHARS } from "../../lib/extract/custom/rules.ts";
 import { extract } from "../../lib/extract/mod.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 
@@ -173,6 +173,15 @@ Deno.test("validateRules() rejects bad rules naming the parameter", async (t) =>
     assert.throws(
       () => validateRules({ t: { selectorAll: "p", type: types } }),
       (e: ApiError) => invalid("data.t.type")(e) && /2500 types, at most 19/.test(e.message),
+    );
+  });
+  await t.step("selectors longer than MAX_SELECTOR_CHARS in all", () => {
+    // Compiled on the main thread as the query is checked: their length is its time.
+    const half = Array(MAX_SELECTOR_CHARS / 4).fill("p").join(","); // half the bound, less one
+    assert.doesNotThrow(() => validateRules({ a: { selector: half }, b: { selectorAll: half } }));
+    assert.throws(
+      () => validateRules({ a: { selector: half }, b: { selector: [half, "main h1"] } }),
+      (e: ApiError) => invalid("data.b.selector")(e) && /16384 characters in all/.test(e.message),
     );
   });
   await t.step("a __proto__ name", () => {

@@ -113,6 +113,8 @@ export async function pdfToHtml(
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
   } catch (error) {
     if (error instanceof DocumentRefused || error instanceof BudgetExceeded) throw error;
+    // A refused buffer may surface as pdf.js's own failure.
+    refuseCut();
     // What pdf.js reports while reading (a stack overflow on nested objects, a bad stream).
     const message = error instanceof Error ? error.message : String(error);
     throw new DocumentRefused("corrupt", `pdf does not read: ${message}`);

@@ -189,6 +189,49 @@ export function xlsxOf(sheetData: string, sharedStrings?: string): Uint8Array {
 }
 
 /**
+ * A one-page PDF whose content stream is LZW codes that each repeat the longest sequence so far:
+ * `codes` 12-bit codes (1.5 bytes each) decode to some 3,800 spaces apiece once the table is full.
+ */
+export function pdfLzwBomb(codes: number): Uint8Array {
+  const out: number[] = [];
+  let pending = 0;
+  let bits = 0;
+  const put = (code: number, length: number) => {
+    pending = (pending << length) | code;
+    bits += length;
+    while (bits >= 8) {
+      out.push((pending >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+    pending &= (1 << bits) - 1;
+  };
+  // The decoder's state, as pdf.js keeps it (early change 1): the code width grows with the table.
+  let nextCode = 258;
+  let width = 9;
+  const emit = (code: number, first = false) => {
+    put(code, width);
+    if (first) return;
+    nextCode++;
+    const next = nextCode + 1;
+    if ((next & (next - 1)) === 0) width = Math.min(Math.log2(next) + 1, 12);
+  };
+  emit(0x20, true);
+  for (let i = 0; i < codes; i++) emit(Math.min(nextCode, 4095));
+  put(257, width);
+  if (bits) put(0, 8 - bits);
+  let stream = "";
+  for (let at = 0; at < out.length; at += 8192) {
+    stream += String.fromCharCode(...out.slice(at, at + 8192));
+  }
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< >>"),
+    `<< /Length ${stream.length} /Filter /LZWDecode >>\nstream\n${stream}\nendstream`,
+  ]);
+}
+
+/**
  * A one-page PDF whose content stream (through `filter`) inflates from about `mb` KB to `mb` MB
  * of spaces, then a line of text.
  */

@@ -12,7 +12,7 @@ import { BoundedDecompressionStream } from "../../lib/documents/decompression.ts
 import type { DocumentFormat } from "../../lib/documents/detect.ts";
 import { DocumentRefused } from "../../lib/documents/refused.ts";
 import { DocumentWorkers } from "../../lib/documents/workers.ts";
-import { pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
+import { pdfLzwBomb, pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
 import { q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -167,6 +167,14 @@ Deno.test("a PDF stream pdf.js decodes itself is refused at its buffer bound; th
   assert.ok(!outcome.ok, "the bomb was converted");
   assert.equal(outcome.failure, "too-large", outcome.message);
   assert.match(outcome.message, /decodes past 67108864 bytes/);
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  // LZW, decoded by pdf.js alone: 900 KB took the old worker to 2.7 GB with no answer in time.
+  const lzw = await workers.convert("pdf", pdfLzwBomb(600_000), {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(!lzw.ok, "the LZW bomb was converted");
+  assert.equal(lzw.failure, "too-large", lzw.message);
   assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
   // The same thread converts the next document.
   const sample = Deno.readFileSync(new URL("../fixtures/documents/sample.pdf", import.meta.url));

@@ -9,7 +9,7 @@
 import { Buffer } from "node:buffer";
 import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
-import { type AnswerHead, answerParser, feed, finish, requestHead } from "./http1.ts";
+import { type AnswerHead, answerParser, requestHead } from "./http1.ts";
 import {
   closeQuietly,
   connectionKey,
@@ -215,11 +215,11 @@ async function readAnswer(
     handedOver = undefined;
     const read = await reading;
     if (read === null) {
-      finish(parser); // a body read to the connection's close ends here
+      parser.finish(); // a body read to the connection's close ends here
       return false;
     }
     progress.received += read;
-    feed(parser, Buffer.from(buffer.buffer, 0, read));
+    parser.feed(Buffer.from(buffer.buffer, 0, read));
     // The whole answer is read off the socket: it is free, whatever the reader does next.
     if (complete) end(reusable);
     return true;

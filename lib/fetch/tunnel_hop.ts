@@ -98,6 +98,9 @@ function exchange(
             callback(error);
           },
         });
+        // Its reader hears a failure when it reads (iteration rethrows it). Unheard, a failure
+        // before the first read (a malformed body in the head's own packet) crashed the process.
+        stream.on("error", () => {});
         resolve({
           statusCode: info.statusCode,
           headers: joinRawHeaders(info.headers),

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { answerParser } from "../../lib/fetch/http1.ts";
+import { parseProxy } from "../../lib/fetch/proxy_client.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import { testConfig } from "../_fixtures.ts";
 import { flood, rawServer, replyWith } from "./_raw.ts";
@@ -147,4 +148,25 @@ Deno.test("a body in 1-byte chunks is handed on a read at a time, not a chunk at
   for (let read = 0; read < 4; read++) reader.feed(Buffer.from("1\r\na\r\n".repeat(10_000)));
   assert.equal(pieces.length, 4, `${pieces.length} pieces for 4 reads`);
   assert.deepEqual(pieces, [10_000, 10_000, 10_000, 10_000]);
+});
+
+Deno.test("a malformed body in the tunnel's first packet is EFETCH, not a crash", async () => {
+  // The proxy answers CONNECT and relays, in one write, a head and a chunk size of -5: the
+  // body stream failed before anyone read it, and its unheard error ended the process.
+  await using proxy = await rawServer((socket) => {
+    socket.once("data", () => {
+      socket.write(
+        "HTTP/1.1 200 Connection established\r\n\r\n" +
+          "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nhello\r\n",
+      );
+    });
+  });
+  const fetcher = trusted(proxy.port);
+  const options = { proxy: parseProxy(proxy.origin, (why) => new Error(why)) };
+  for (let i = 0; i < 3; i++) {
+    await assert.rejects(
+      fetcher.fetch(`${proxy.origin}/`, options),
+      isCode("EFETCH", /invalid HTTP response/),
+    );
+  }
 });

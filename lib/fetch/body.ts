@@ -66,7 +66,9 @@ async function collect(
 /**
  * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of up to three) and reads
  * at most maxBytes. Unknown codings and longer chains are returned as they are. The caller destroys the
- * connection afterwards when the result is truncated.
+ * connection afterwards when the result is truncated. Corrupt compressed data yields what decoded
+ * before it; an answer that could not be read to its end (the deadline, a reset, a body shorter
+ * than its length) throws, as it does uncompressed.
  */
 export async function readBody(
   raw: AsyncIterable<Uint8Array>,
@@ -92,9 +94,16 @@ export async function readBody(
     const decoder = decoderFor(coding, head);
     if (decoder) decoders.push(decoder);
   }
+  /** Set when reading the answer failed (the deadline, a reset, a cut body), not decoding it. */
+  const unread: { failed: boolean; error?: unknown } = { failed: false };
   async function* replay(): AsyncGenerator<Uint8Array> {
     yield head;
-    for (let next = await rawChunks.next(); !next.done; next = await rawChunks.next()) {
+    for (;;) {
+      const next = await rawChunks.next().catch((error) => {
+        Object.assign(unread, { failed: true, error });
+        throw error;
+      });
+      if (next.done) return;
       yield next.value;
     }
   }
@@ -105,6 +114,8 @@ export async function readBody(
     const truncated = await collect(source, options.maxBytes, chunks);
     return { body: concatBytes(chunks), truncated, decoded: true };
   } catch (error) {
+    // The answer was not read to its end: the same failure as an uncompressed body's.
+    if (unread.failed) throw unread.error;
     // Corrupt compressed data: keep what decoded cleanly, as a browser would show it.
     if (chunks.length > 0) return { body: concatBytes(chunks), truncated: true, decoded: true };
     throw error;

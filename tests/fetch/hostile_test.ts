@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import zlib from "node:zlib";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { answerParser } from "../../lib/fetch/http1.ts";
 import { parseProxy } from "../../lib/fetch/proxy_client.ts";
@@ -169,4 +170,49 @@ Deno.test("a malformed body in the tunnel's first packet is EFETCH, not a crash"
       isCode("EFETCH", /invalid HTTP response/),
     );
   }
+});
+
+Deno.test("a compressed body cut short fails as an uncompressed one does", async (t) => {
+  const page = new TextEncoder().encode(
+    Array.from({ length: 3_000 }, (_, i) => `<p>${i} ${Math.sin(i)}</p>`).join(""),
+  );
+  const gzipped = zlib.gzipSync(page);
+  const head = (extra: string) =>
+    `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n${extra}\r\n`;
+  await using site = await rawServer((socket) => {
+    socket.once("data", (request: Uint8Array) => {
+      if (text(request).startsWith("GET /short ")) {
+        // Closed 2 KB into a body said to be longer, a moment later: by then the old reader had
+        // decoded those 2 KB, and kept them as the page.
+        socket.write(head(`Content-Length: ${gzipped.length}\r\n`));
+        socket.write(gzipped.subarray(0, 2_000));
+        const close = setTimeout(() => socket.end(), 200);
+        socket.on("close", () => clearTimeout(close));
+        return;
+      }
+      // 2 KB, then a byte now and then: past the deadline.
+      socket.write(head(""));
+      socket.write(gzipped.subarray(0, 2_000));
+      let at = 2_000;
+      const drip = setInterval(() => {
+        if (socket.destroyed) clearInterval(drip);
+        else socket.write(gzipped.subarray(at, ++at));
+      }, 200);
+      socket.on("close", () => clearInterval(drip));
+    });
+  });
+  // These passed for the page, cut (truncated: true), while the same answers uncompressed
+  // were the errors below.
+  await t.step("shorter than its Content-Length: EFETCH", async () => {
+    await assert.rejects(
+      trusted(site.port).fetch(`${site.origin}/short`),
+      isCode("EFETCH", /invalid HTTP response/),
+    );
+  });
+  await t.step("still arriving at the deadline: ETIMEOUT", async () => {
+    await assert.rejects(
+      trusted(site.port, 1_000).fetch(`${site.origin}/drip`),
+      isCode("ETIMEOUT", /after 1000 ms/),
+    );
+  });
 });

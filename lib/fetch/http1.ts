@@ -69,8 +69,8 @@ interface Cursor {
 
 /**
  * Whether the connection is clean after this answer, ready for another exchange: HTTP/1.1
- * without `connection: close`, an end the answer itself marks (a length, chunks, or no body;
- * never the connection's close), and not one byte after it.
+ * without `connection: close`, an end the answer itself marks (a length or chunks, not both, or
+ * no body; never the connection's close), and not one byte after it.
  */
 function answerEndsCleanly(
   info: { versionMajor: number; versionMinor: number; headers: string[] },
@@ -78,15 +78,19 @@ function answerEndsCleanly(
   cursor: Cursor,
 ): boolean {
   if (info.versionMajor !== 1 || info.versionMinor !== 1) return false;
-  let framed = bodiless;
+  let sized = false;
+  let encoded: string | null = null;
   for (let i = 0; i < info.headers.length; i += 2) {
     const name = info.headers[i]!.toLowerCase();
     const value = info.headers[i + 1]!.toLowerCase();
     if (name === "connection" && /(^|[\s,])close($|[\s,])/.test(value)) return false;
-    if (name === "content-length" || (name === "transfer-encoding" && value.includes("chunked"))) {
-      framed = true;
-    }
+    if (name === "content-length") sized = true;
+    if (name === "transfer-encoding") encoded = (encoded ?? "") + value;
   }
+  // Both framings (RFC 9112, 6.3: "ought to be handled as an error"): the server may have
+  // framed its body by the one not read, and what is left would answer the next request.
+  if (sized && encoded !== null) return false;
+  const framed = bodiless || sized || encoded?.includes("chunked") === true;
   return framed && cursor.offset === cursor.end;
 }
 

@@ -204,8 +204,8 @@ Deno.test("keep-alive: an answer with connection: close is not kept", async () =
 /**
  * A raw HTTP/1.1 server whose answers are scripted by path: a clean answer, one with bytes after
  * its end, an HTTP/1.0 one, a 204, one after which the connection's next request is read but never
- * answered (the connection closes), and a HEAD answer whose body is sent late, before the next
- * answer; any other path is answered with itself. It reads request heads one after another on each connection
+ * answered (the connection closes), a HEAD answer whose body is sent late, before the next
+ * answer, and one framed both by chunks and a length; any other path is answered with itself. It reads request heads one after another on each connection
  * it accepts; `sayToIdle` and `hangUp` act on its open connections between requests.
  */
 function scriptedServer() {
@@ -220,6 +220,8 @@ function scriptedServer() {
     "/no-content": "HTTP/1.1 204 No Content\r\n\r\n",
     "/then-hang-up": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
     "/body-late": "HTTP/1.1 200 OK\r\ncontent-length: 14\r\n\r\n",
+    "/two-framings":
+      "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-length: 9\r\n\r\n2\r\nok\r\n0\r\n\r\n",
   };
   const serveConn = async (conn: Deno.Conn) => {
     const buffer = new Uint8Array(16 * 1024);
@@ -289,7 +291,7 @@ function scriptedServer() {
 
 Deno.test("keep-alive: only a clean HTTP/1.1 end gives the connection back", async (t) => {
   await using server = scriptedServer();
-  for (const path of ["/extra", "/http10"]) {
+  for (const path of ["/extra", "/http10", "/two-framings"]) {
     await t.step(path, async () => {
       await using fetcher = keepAliveFetcher(server.port);
       const before = server.accepted;

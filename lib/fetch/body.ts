@@ -14,6 +14,8 @@ export interface BodyResult {
 }
 
 const KNOWN = new Set(["gzip", "x-gzip", "deflate", "br"]);
+/** The code of the error thrown for compressed data that does not decode. */
+export const CORRUPT_BODY = "ERR_CORRUPT_BODY";
 /**
  * Longest chain of codings undone. Each is a decoder with its own window (brotli's up to 16 MB),
  * and a target names as many as its headers hold: a longer chain is returned as sent.
@@ -118,7 +120,8 @@ export async function readBody(
     if (unread.failed) throw unread.error;
     // Corrupt compressed data: keep what decoded cleanly, as a browser would show it.
     if (chunks.length > 0) return { body: concatBytes(chunks), truncated: true, decoded: true };
-    throw error;
+    const message = `corrupt compressed body (${(error as Error)?.message ?? error})`;
+    throw Object.assign(new Error(message, { cause: error }), { code: CORRUPT_BODY });
   } finally {
     source.destroy();
   }

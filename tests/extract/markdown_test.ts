@@ -101,6 +101,16 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");
   });
+  await t.step("an ordered list keeps a start Markdown can write, else starts at 1", () => {
+    assert.equal(md('<ol start="7"><li>a</li><li>b</li></ol>'), "7. a\n8. b");
+    // CommonMark reads 1-9 digits as a list marker: these would be paragraphs of text.
+    assert.equal(md('<ol start="99999999999999999999"><li>a</li><li>b</li></ol>'), "1. a\n2. b");
+    assert.equal(md('<ol start="-3"><li>a</li></ol>'), "1. a");
+    assert.equal(
+      md('<ol start="999999999"><li>a</li><li>b</li></ol>'),
+      "999999999. a\n999999999. b",
+    );
+  });
   await t.step("inline code with backticks gets a longer fence", () => {
     assert.equal(md("<p><code>a `b` c</code></p>"), "``a `b` c``");
     assert.equal(md("<p><code>`x</code></p>"), "`` `x ``");

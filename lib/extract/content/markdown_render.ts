@@ -283,8 +283,7 @@ function headingLine(markdown: string): string {
 
 function list(el: Element, ctx: Ctx): string {
   const ordered = el.name === "ol";
-  let n = Number.parseInt(attr(el, "start") ?? "1", 10);
-  if (!Number.isFinite(n)) n = 1;
+  let n = listStart(attr(el, "start"));
   const items: string[] = [];
   for (const child of el.children) {
     spend();
@@ -297,12 +296,25 @@ function list(el: Element, ctx: Ctx): string {
     }
     const parts = child.name === "li" ? children(child, ctx) : blocks([child], ctx);
     if (!parts.length) continue;
-    const marker = ordered ? `${n++}. ` : "- ";
+    // Renderers number on from the first item: a number past nine digits would end the list.
+    const marker = ordered ? `${Math.min(n++, MAX_ITEM_NUMBER)}. ` : "- ";
     const tight = parts.length === 1 || (parts.length === 2 && isList(parts[1]!));
     const body = parts.join(tight ? "\n" : "\n\n");
     items.push(marker + indent(body, " ".repeat(marker.length)).slice(marker.length));
   }
   return items.join("\n");
+}
+
+/** Highest item number CommonMark reads as a list marker (1-9 digits). */
+const MAX_ITEM_NUMBER = 999_999_999;
+
+/**
+ * An ordered list's first number: `start` when Markdown can write it, else 1 (a negative
+ * start, or one past nine digits, makes no list in CommonMark).
+ */
+function listStart(start: string | null): number {
+  const n = Number.parseInt(start ?? "1", 10);
+  return n >= 0 && n <= MAX_ITEM_NUMBER ? n : 1;
 }
 
 function isList(text: string): boolean {

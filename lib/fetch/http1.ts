@@ -133,11 +133,12 @@ function parseFailure(code: string): Error {
  *
  * It also capped each head alone, and only between reads: endless interim answers (`100
  * Continue`) were read until the deadline, and after one the cap was back to its own 80 KB.
- * Here the heads of one exchange share MAX_HEAD. Its obs-fold pattern backtracks over a line of
- * blanks in quadratic time (16 KB of them held the event loop for 0.2 s): such a line, which
- * adds nothing, is skipped. And once `answered()`, the bytes after the answer are not parsed: a
- * body after a HEAD answer or a 204 read as the next answer's status line, which failed the
- * answer already read.
+ * Here the heads of one exchange share MAX_HEAD, and so do its chunk extensions, as in
+ * node:http since CVE-2024-22019 (a byte of body per 16 KB chunk line was read until the
+ * deadline). Its obs-fold pattern backtracks over a line of blanks in quadratic time (16 KB of
+ * them held the event loop for 0.2 s): such a line, which adds nothing, is skipped. And once
+ * `answered()`, the bytes after the answer are not parsed: a body after a HEAD answer or a 204
+ * read as the next answer's status line, which failed the answer already read.
  */
 function strict(parser: Parser, answered: () => boolean): void {
   const internals = parser as unknown as ParserInternals;
@@ -157,11 +158,15 @@ function strict(parser: Parser, answered: () => boolean): void {
   internals.parseHeader = function (this: ParserInternals, line, headers) {
     if (!BLANKS.test(line)) parseHeader.call(this, line, headers);
   };
+  let extensionBytes = 0;
   internals.BODY_CHUNKHEAD = function (this: ParserInternals) {
     const line = this.consumeLine();
     if (line === undefined) return;
     const size = CHUNK_SIZE.exec(line);
     if (!size) throw parseFailure("HPE_INVALID_CHUNK_SIZE");
+    if ((extensionBytes += line.length - size[1]!.length) > MAX_HEAD) {
+      throw parseFailure("HPE_CHUNK_EXTENSIONS_OVERFLOW");
+    }
     this.body_bytes = parseInt(size[1]!, 16);
     this.state = this.body_bytes === 0 ? "BODY_CHUNKTRAILERS" : "BODY_CHUNK";
   };

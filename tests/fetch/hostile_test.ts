@@ -49,9 +49,21 @@ Deno.test("a fold line of blanks costs the answer parser a pass, not a square", 
   assert.ok(took < 2_000, `32 heads with a blank fold line took ${took.toFixed(0)} ms`);
 });
 
-Deno.test("the heads of one answer, interim ones included, share the 16 KB cap", async (t) => {
+Deno.test("heads, interim ones included, and chunk extensions share the 16 KB cap", async (t) => {
   await t.step("endless 100 Continue answers are EFETCH, not read until the deadline", async () => {
     const { server, sent } = flood("", "HTTP/1.1 100 Continue\r\n\r\n".repeat(2_600));
+    await using site = await server;
+    await assert.rejects(
+      trusted(site.port).fetch(`${site.origin}/`),
+      isCode("EFETCH", /invalid HTTP response/),
+    );
+    assert.ok(sent.bytes < 16 * 1024 * 1024, `the target sent ${sent.bytes} bytes`);
+  });
+  await t.step("endless chunk extensions are EFETCH, as in node:http", async () => {
+    const { server, sent } = flood(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+      `1;${"x".repeat(16_000)}\r\na\r\n`,
+    );
     await using site = await server;
     await assert.rejects(
       trusted(site.port).fetch(`${site.origin}/`),

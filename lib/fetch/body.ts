@@ -4,7 +4,6 @@
  */
 import zlib from "node:zlib";
 import { pipeline, Readable, type Transform } from "node:stream";
-import { concatBytes } from "../util/bytes.ts";
 
 export interface BodyResult {
   body: Uint8Array;
@@ -46,21 +45,48 @@ function decoderFor(coding: string, first: Uint8Array): Transform | null {
   }
 }
 
-/** Collects chunks up to `max` bytes; returns true when more arrived than fit. */
-async function collect(
-  source: AsyncIterable<Uint8Array>,
-  max: number,
-  chunks: Uint8Array[],
-): Promise<boolean> {
-  let size = 0;
-  for await (const chunk of source) {
-    const room = max - size;
-    if (chunk.byteLength > room) {
-      if (room > 0) chunks.push(chunk.subarray(0, room));
-      return true;
+/**
+ * Body bytes up to a cap, in one buffer grown by doubling. Kept as the chunks they came in, a
+ * body read a byte at a time (a target writing one byte per packet) cost an array per byte:
+ * RSS grew 42 MB for 1 MB of body.
+ */
+class CappedBytes {
+  #buffer = new Uint8Array(0);
+  #size = 0;
+
+  constructor(readonly max: number) {}
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Adds what fits of `chunk`; returns true when it did not all fit. */
+  add(chunk: Uint8Array): boolean {
+    const taken = chunk.subarray(0, this.max - this.#size);
+    const needed = this.#size + taken.byteLength;
+    if (needed > this.#buffer.byteLength) {
+      const grown = new Uint8Array(
+        Math.min(this.max, Math.max(needed, 2 * this.#buffer.byteLength)),
+      );
+      grown.set(this.#buffer.subarray(0, this.#size));
+      this.#buffer = grown;
     }
-    chunks.push(chunk);
-    size += chunk.byteLength;
+    this.#buffer.set(taken, this.#size);
+    this.#size = needed;
+    return taken.byteLength < chunk.byteLength;
+  }
+
+  /** The bytes gathered, in a buffer of their own size. */
+  bytes(): Uint8Array {
+    const bytes = this.#buffer.subarray(0, this.#size);
+    return bytes.byteLength === this.#buffer.byteLength ? bytes : bytes.slice();
+  }
+}
+
+/** Gathers `source` into `sink` until it ends or overflows; returns true when it overflowed. */
+async function collect(source: AsyncIterable<Uint8Array>, sink: CappedBytes): Promise<boolean> {
+  for await (const chunk of source) {
+    if (sink.add(chunk)) return true;
   }
   return false;
 }
@@ -78,12 +104,12 @@ export async function readBody(
 ): Promise<BodyResult> {
   const codings = (options.contentEncoding ?? "").toLowerCase().split(",")
     .map((s) => s.trim()).filter((s) => s && s !== "identity");
-  const chunks: Uint8Array[] = [];
+  const sink = new CappedBytes(options.maxBytes);
   if (
     codings.length === 0 || codings.length > MAX_CODINGS || codings.some((c) => !KNOWN.has(c))
   ) {
-    const truncated = await collect(raw, options.maxBytes, chunks);
-    return { body: concatBytes(chunks), truncated, decoded: false };
+    const truncated = await collect(raw, sink);
+    return { body: sink.bytes(), truncated, decoded: false };
   }
   // Peek the first chunk (the deflate flavour depends on it) without ending the stream.
   const rawChunks = raw[Symbol.asyncIterator]();
@@ -113,13 +139,13 @@ export async function readBody(
   const stages = [Readable.from(replay()), ...decoders] as unknown as [Readable, Transform];
   const source = pipeline(...stages, () => {}) as unknown as Readable;
   try {
-    const truncated = await collect(source, options.maxBytes, chunks);
-    return { body: concatBytes(chunks), truncated, decoded: true };
+    const truncated = await collect(source, sink);
+    return { body: sink.bytes(), truncated, decoded: true };
   } catch (error) {
     // The answer was not read to its end: the same failure as an uncompressed body's.
     if (unread.failed) throw unread.error;
     // Corrupt compressed data: keep what decoded cleanly, as a browser would show it.
-    if (chunks.length > 0) return { body: concatBytes(chunks), truncated: true, decoded: true };
+    if (sink.size > 0) return { body: sink.bytes(), truncated: true, decoded: true };
     const message = `corrupt compressed body (${(error as Error)?.message ?? error})`;
     throw Object.assign(new Error(message, { cause: error }), { code: CORRUPT_BODY });
   } finally {

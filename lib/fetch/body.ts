@@ -48,7 +48,7 @@ function decoderFor(coding: string, first: Uint8Array): Transform | null {
 /**
  * Body bytes up to a cap, in one buffer grown by doubling. Kept as the chunks they came in, a
  * body read a byte at a time (a target writing one byte per packet) cost an array per byte:
- * RSS grew 42 MB for 1 MB of body.
+ * 2 MB of body held 260 MB of heap.
  */
 class CappedBytes {
   #buffer = new Uint8Array(0);

@@ -30,7 +30,17 @@ const CHROME_LINE = new RegExp(
     "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to)",
     "(?:support|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
-    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado)\\b.{0,60}\\d",
+    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado|" +
+    "pubblicato|aggiornato|ultimo aggiornamento|opublikowano|zaktualizowano|atualizado)\\b.{0,60}\\d",
+    // A date and a name, set apart by a dash or a bar: "11.12.2019 - Jane Doe".
+    "(?:\\d{1,4}[./-]\\d{1,2}[./-]\\d{2,4}|\\p{L}{3,}\\.? \\d{1,2},? \\d{4}|\\d{1,2}\\.? \\p{L}{3,}\\.? \\d{4})" +
+    "\\s*[-–|·•]\\s*(?:by |von |par |por )?\\p{Lu}[\\p{L}.'-]+(?:\\s+\\p{Lu}[\\p{L}.'-]+){0,3}$",
+    // A paywall's buttons alone on their line.
+    "(?:subscribe|sign in|log in|register)(?: now| today| here)?[.!]?$|" +
+    "(?:view|see|compare) (?:all )?(?:plans|subscription options|offers)$",
+    // Links that skip to the page's content, for keyboard and screen reader users.
+    "skip to (?:the )?(?:main )?(?:content|navigation|search|footer)|(?:zum|direkt zum) inhalt" +
+    "(?: springen)?$|aller au contenu|(?:saltar|ir) al contenido|przejdź do (?:treści|zawartości)",
     "advertisements?|anzeige|werbung|publicidad|publicité",
     // Share buttons' words (WordPress's "Click to share on X (Opens in new window)").
     "click to (?:share|email|print)\\b|\\(?opens in (?:a )?new (?:window|tab)\\)?$",
@@ -46,6 +56,12 @@ const CHROME_LINE = new RegExp(
     "rate this (?:article|post|story)",
     "(?:like|share) this:?$|like loading",
     "loading\\.{0,3}$|wird geladen|chargement",
+    // A widget's placeholder until its script fills it ("Loading comments...").
+    "(?:loading|checking)\\b[^.]{0,40}(?:\\.{3}|…)$",
+    // Forum software's lines around posts: an edit note, a fold, a call to join, who reads.
+    "(?:last )?edited\\b.{0,60}\\bby\\b",
+    "click to (?:expand|collapse|enlarge)\\b",
+    "create an account\\b|you need to be a member\\b|recently browsing\\b|no registered users\\b",
     "disclaimer\\s*:",
     "(?:photo|image|picture|illustration)s? (?:by|courtesy|via|from)\\b",
     // A photo's credit line ending on an agency ("Jane Doe / Staff via Getty Images").
@@ -54,7 +70,8 @@ const CHROME_LINE = new RegExp(
     "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
-    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura)\\s*:?",
+    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura|tempo di lettura|" +
+    "tempo de leitura|czas (?:czytania|lektury))\\s*:?",
     "(?:top|nach oben|haut de page|volver arriba)$",
     // Calls to act, alone on their line or button.
     "(?:learn|see|find out|discover|show|load|view) (?:more|all)$|get started$|shop now|buy now",
@@ -202,6 +219,9 @@ const APPEAL = new RegExp(
     "support (?:our|independent|quality|local) (?:journalism|reporting|newsroom)",
     "become a (?:member|subscriber|patron|supporter)\\b",
     "download (?:the|our) [^.]{0,40}\\bapps?\\b",
+    // The publisher's app: "Install our travel app", "Download ... to your phone", a QR code.
+    "(?:install|download) (?:and subscribe to )?(?:the |our )?[^.]{0,50}\\b(?:app|marketplace)\\b" +
+    "[^.]{0,40}\\b(?:phone|device|pocket)\\b|^install [^.]{0,50}\\bapp$|scan (?:this|the) qr code",
     "follow (?:us|me|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
     // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
     "sign up (?:here|now|today|below)\\s*[.!]?$|" +
@@ -232,6 +252,11 @@ const APPEAL = new RegExp(
     "^(?:disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4}))",
     // A longer caption opening with its picture's label ("Abbildung: ... (links) ...").
     "^(?:photo|image|picture|foto|bild|abbildung|grafik)s?\\s*:",
+    // A caption ending on its photo's credit ("... daily briefings. Photo: Jane Doe/AFP").
+    "\\b(?:photo|foto|photograph|bild|image|picture)s?\\s*(?:credit)?\\s*:\\s*[^:.!?]{2,60}$",
+    "^cr[ée]dits? photos?\\s*:",
+    // A story's filing line: its date and its people, set apart by bullets.
+    "^[^•·|]{0,40}\\d[^•·|]{0,40}[•·|][^•·|]{0,60}\\b(?:written )?by\\b[^.]{0,80}$",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",
@@ -245,6 +270,27 @@ const APPEAL = new RegExp(
   ].join("|"),
   "iu",
 );
+
+/** Longest paragraph read as an appeal for the readers' support. */
+export const APPEAL_BOX = 1200;
+/** Where an appeal for support opens its paragraph. */
+export const APPEAL_OPENING = 200;
+/** What an appeal asks for: money, membership, a subscription. */
+const SUPPORT =
+  /\b(?:support|donat\w*|contribut\w*|unterstütz\w*|spende\w*|membership|mitglied\w*|abonn\w*|subscri\w*|paywall|bezahlschranke|soutien|soutenir|apoy\w*)\b/iu;
+
+/**
+ * A paragraph longer than a line that opens with one of the publisher's appeals ("Like our
+ * magazine? We chose to have no paywall ...") and asks for the readers' support in it.
+ */
+export function isAppealBox(text: string): boolean {
+  return text.length <= APPEAL_BOX && opensWithAppeal(text) && SUPPORT.test(text);
+}
+
+/** Whether a text's first APPEAL_OPENING characters make one of the publisher's appeals. */
+export function opensWithAppeal(text: string): boolean {
+  return APPEAL.test(text.slice(0, APPEAL_OPENING));
+}
 
 /** Longest line read for an appeal anywhere in it. */
 export const APPEAL_LINE = 320;

@@ -283,13 +283,36 @@ function tokensWeight(tokens: string[][]): number {
   let weight = 0;
   let negative = false;
   let positive = false;
+  const builder = builderPrefix(tokens);
   for (const words of tokens) {
-    if (!negative && tokenIs(words, NEGATIVE)) negative = true;
+    const part = builder !== null && words[0] === builder && words.some((w) => PART_WORDS.has(w));
+    if (!negative && !part && tokenIs(words, NEGATIVE)) negative = true;
     if (!positive && words.some((w) => POSITIVE.has(w))) positive = true;
   }
   if (negative) weight -= 25;
   if (positive) weight += 25;
   return weight;
+}
+
+/**
+ * Words a page builder names every block of its page with (`builder-widget`,
+ * `builder-widget-text-editor`): under its prefix they name a kind of block, not chrome.
+ */
+const PART_WORDS = new Set(["widget", "widgets"]);
+/** Tokens of one element sharing a first word that mark it as a page builder's block. */
+const BUILDER_TOKENS = 3;
+
+/** The first word most of an element's class tokens share (a page builder's), if any. */
+function builderPrefix(tokens: string[][]): string | null {
+  if (tokens.length < BUILDER_TOKENS) return null;
+  const counts = new Map<string, number>();
+  for (const words of tokens) {
+    if (words.length < 2) continue;
+    const n = (counts.get(words[0]!) ?? 0) + 1;
+    if (n >= BUILDER_TOKENS) return words[0]!;
+    counts.set(words[0]!, n);
+  }
+  return null;
 }
 
 const UNLIKELY_ROLE = /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog)$/;

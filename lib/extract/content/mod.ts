@@ -19,6 +19,7 @@ import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
 import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
+import { leadBefore } from "./lead.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -64,6 +65,8 @@ interface Choice {
   roots: Element[];
   drop: Set<Element>;
   kept: number;
+  /** The whole main region, not an article the scores chose. */
+  wide?: boolean;
 }
 
 /**
@@ -97,6 +100,9 @@ export function extractMainContent(doc: Document): AnyNode {
   removeAll(best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
+  // The story's lead, set in its header above the body the scores chose.
+  const lead = best.wide || !roots.length ? null : leadBefore(roots[0]!, stats, body);
+  if (lead) roots.unshift(lead);
   if (roots.length === 1) return roots[0]!;
   return adopt(new Element("div", {}), roots);
 }
@@ -223,6 +229,11 @@ function choose(
   const roots = withSiblings(top, scores, stats);
   let contentText = 0;
   for (const root of roots) contentText += stats.of(root).text;
+  // A cookie banner's text can outweigh a listing's, in passes that ignore its names: it is
+  // never the content.
+  if (contentText <= NOTICE_MAX && roots.every((root) => isCookieNotice(stats.textOf(root)))) {
+    return { roots, drop: new Set(), kept: 0 };
+  }
   const drop = chromeWithin(roots, {
     stats,
     scores,
@@ -236,6 +247,16 @@ function choose(
     kept -= stats.of(el).text;
   }
   return { roots, drop, kept };
+}
+
+/** Longest content read for a cookie notice. */
+const NOTICE_MAX = 2000;
+/** A notice about cookies: the word, and what only such notices speak of beside it. */
+const COOKIE_NOTICE =
+  /\bcookies?\b[^]{0,300}?\b(?:consent|third[- ]part(?:y|ies)|similar technologies|accept all|privacy (?:policy|settings)|manage (?:your )?(?:preferences|settings|choices))\b|\b(?:consent|third[- ]part(?:y|ies)|accept all)\b[^]{0,300}?\bcookies?\b/i;
+
+function isCookieNotice(text: string): boolean {
+  return COOKIE_NOTICE.test(text);
 }
 
 const LD_JSON = 'script[type="application/ld+json"]';
@@ -270,7 +291,7 @@ function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
   });
   let kept = contentText;
   for (const el of drop) kept -= stats.of(el).text;
-  return { roots: [region], drop, kept };
+  return { roots: [region], drop, kept, wide: true };
 }
 
 /** Characters outside links kept by `choice`. */

@@ -4,15 +4,21 @@
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
 import type { ChildNode, Element, ParentNode } from "domhandler";
+import { spend } from "../dom/budget.ts";
 import { select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import {
+  APPEAL_BOX,
+  APPEAL_LINE,
+  APPEAL_OPENING,
   BIO_LINE,
   isAppeal,
+  isAppealBox,
   isAuthorBio,
   isChromeHeading,
   isChromeText,
   isDateLine,
+  opensWithAppeal,
   SHORT_BLOCK,
   startsAsChrome,
 } from "./boilerplate.ts";
@@ -202,11 +208,16 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
+  if (small && !ctx.wide && SECTIONS.has(el.name) && isTeaserList(el, ctx)) return true;
   // The publisher's lines around the story: appeals and disclosures, the author's bio (a
   // listing's or a region's too, but for the bio: a team page's people are its content).
   if (s.text <= BIO_LINE && isLine(el, s)) {
     const text = ctx.stats.textOf(el);
     if (isAppeal(text) || (!ctx.wide && isAuthorBio(text))) return true;
+  }
+  if (s.text > APPEAL_LINE && s.text <= APPEAL_BOX && isLine(el, s)) {
+    // The opening is read first: most such paragraphs are the story's own.
+    if (opensWithAppeal(openingOf(el)) && isAppealBox(ctx.stats.textOf(el))) return true;
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".
@@ -296,6 +307,77 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
   }
   return false;
 }
+
+/** The first APPEAL_OPENING characters or so of an element's visible text, read no further. */
+function openingOf(el: Element): string {
+  const parts: string[] = [];
+  let length = 0;
+  const stack: ChildNode[] = [...el.children].reverse();
+  while (stack.length && length < APPEAL_OPENING) {
+    spend();
+    const node = stack.pop()!;
+    if (node.type === "text") {
+      const data = (node as unknown as { data: string }).data;
+      parts.push(data);
+      length += data.length;
+    } else if ("children" in node && !SILENT.has((node as Element).name)) {
+      const children = (node as Element).children;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+  }
+  return parts.join("").replace(/\s+/g, " ").trim();
+}
+
+/** Fewest teasers that make a block a list of other pages' teasers. */
+const TEASERS = 3;
+/** Shortest and longest text read as one teaser (a headline and the opening of a story). */
+const TEASER_MIN = 40;
+const TEASER_MAX = 400;
+
+/**
+ * Cards of other stories under the article, each a link and the opening words of its story
+ * cut off ("When Tamara signed up to be a tutor, she didn't imagine…"): a list of teasers,
+ * whatever heads it. Most of the block's children are such cards.
+ */
+function isTeaserList(el: Element, ctx: PruneContext): boolean {
+  // By the counts first: enough children shaped as cards (some link, a teaser's length)
+  // before any card's text is read.
+  let shaped = 0;
+  let others = 0;
+  for (const child of el.children) {
+    spend();
+    if (child.type !== "tag") continue;
+    const s = ctx.stats.of(child as Element);
+    if (s.text === 0) continue;
+    if (isCardShaped(s)) shaped++;
+    else others++;
+  }
+  if (shaped < TEASERS || shaped < others * 2) return false;
+  let cards = 0;
+  for (const child of el.children) {
+    spend();
+    if (child.type !== "tag" || !isCardShaped(ctx.stats.of(child as Element))) continue;
+    if (endsCutOff(child as Element, ctx)) cards++;
+    else if (++others > cards + shaped) return false;
+  }
+  return cards >= TEASERS && cards >= others * 2;
+}
+
+/** A teaser's shape by its counts: a link in it, a headline and an opening's length. */
+function isCardShaped(s: Stats): boolean {
+  return s.linkText > 0 && s.text >= TEASER_MIN && s.text <= TEASER_MAX;
+}
+
+/**
+ * Whether an element's text ends on an ellipsis, or on one and a short "Read more" link: the
+ * opening of a text cut off.
+ */
+function endsCutOff(el: Element, ctx: PruneContext): boolean {
+  return CUT_OFF.test(ctx.stats.textOf(el));
+}
+
+/** An ellipsis (WordPress's "[…]" too), then at most a few words of a "more" link. */
+const CUT_OFF = /(?:…|\.\.\.)\]?(?:\s*[\p{L}\s›»→>]{0,30})?$/u;
 
 function firstWithText(el: Element, ctx: PruneContext): Element | null {
   for (const child of el.children) {

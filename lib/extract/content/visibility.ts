@@ -10,6 +10,20 @@ const SHOWN_AT_SOME_SIZE =
   /(?:^|\s)[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)(?:\s|$)/;
 
 export function isHidden(el: Element): boolean {
+  const hidden = hiddenByPage(el);
+  return hidden && !isCollapsedPanel(el);
+}
+
+/**
+ * A panel of an accordion or of tabs (WAI-ARIA's `role=region` labelled by its header, or
+ * `role=tabpanel`), collapsed until its reader opens it: content behind one click, not chrome.
+ */
+function isCollapsedPanel(el: Element): boolean {
+  const role = el.attribs.role;
+  return role === "tabpanel" || (role === "region" && el.attribs["aria-labelledby"] !== undefined);
+}
+
+function hiddenByPage(el: Element): boolean {
   // The attributes read in turn: most elements have none or one, and a read by name of an
   // attribute map (each element's of another shape) costs more than a pass over its keys.
   const a = el.attribs;

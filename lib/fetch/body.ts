@@ -3,7 +3,7 @@
  * data: a compression bomb or an endless page costs at most maxBytes plus one chunk.
  */
 import zlib from "node:zlib";
-import { pipeline, Readable, type Transform } from "node:stream";
+import { finished, pipeline, Readable, type Transform } from "node:stream";
 
 export interface BodyResult {
   body: Uint8Array;
@@ -92,6 +92,24 @@ async function collect(source: AsyncIterable<Uint8Array>, sink: CappedBytes): Pr
 }
 
 /**
+ * Gathers a decoder's output into `sink` as it is produced; true when it overflowed. Not by
+ * iteration: a decoder's error discards what it has decoded but not yet handed to an iterator,
+ * so gzip followed by stray bytes (read as a next member that fails) lost the page it held.
+ */
+function gather(decoded: Readable, sink: CappedBytes): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    let cut = false;
+    decoded.on("data", (chunk: Uint8Array) => {
+      if (cut || !sink.add(chunk)) return;
+      cut = true;
+      resolve(true);
+      decoded.destroy();
+    });
+    finished(decoded, (error) => error ? reject(error) : resolve(false));
+  });
+}
+
+/**
  * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of up to three) and reads
  * at most maxBytes. Unknown codings and longer chains are returned as they are. The caller destroys the
  * connection afterwards when the result is truncated. Corrupt compressed data yields what decoded
@@ -139,7 +157,7 @@ export async function readBody(
   const stages = [Readable.from(replay()), ...decoders] as unknown as [Readable, Transform];
   const source = pipeline(...stages, () => {}) as unknown as Readable;
   try {
-    const truncated = await collect(source, sink);
+    const truncated = await gather(source, sink);
     return { body: sink.bytes(), truncated, decoded: true };
   } catch (error) {
     // The answer was not read to its end: the same failure as an uncompressed body's.

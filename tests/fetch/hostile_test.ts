@@ -182,6 +182,21 @@ Deno.test("a body read a byte at a time costs its bytes, not an array per byte",
   assert.ok(grown < 64 * 1024 * 1024, `the heap grew by ${(grown / 1024 / 1024).toFixed(0)} MB`);
 });
 
+Deno.test("a gzip page followed by stray bytes keeps the page it decoded", async () => {
+  // Read as the start of a next gzip member, the stray bytes fail the decoder: what it had
+  // decoded but not yet handed on was lost (EFETCH for a small page, the tail of a larger one).
+  const page = Array.from({ length: 3_000 }, (_, i) => `<p>${i} ${Math.sin(i)}</p>`).join("");
+  for (const size of [100, page.length]) {
+    const gzipped = zlib.gzipSync(new TextEncoder().encode(page.slice(0, size)));
+    async function* packets(): AsyncGenerator<Uint8Array> {
+      yield gzipped;
+      yield new TextEncoder().encode("<!-- appended after the gzip stream -->\n");
+    }
+    const result = await readBody(packets(), { contentEncoding: "gzip", maxBytes: 1_000_000 });
+    assert.equal(text(result.body), page.slice(0, size));
+  }
+});
+
 Deno.test("a malformed body in the tunnel's first packet is EFETCH, not a crash", async () => {
   // The proxy answers CONNECT and relays, in one write, a head and a chunk size of -5: the
   // body stream failed before anyone read it, and its unheard error ended the process.

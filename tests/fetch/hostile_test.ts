@@ -188,10 +188,10 @@ Deno.test("a gzip page followed by stray bytes keeps the page it decoded", async
   const page = Array.from({ length: 3_000 }, (_, i) => `<p>${i} ${Math.sin(i)}</p>`).join("");
   for (const size of [100, page.length]) {
     const gzipped = zlib.gzipSync(new TextEncoder().encode(page.slice(0, size)));
-    async function* packets(): AsyncGenerator<Uint8Array> {
+    const packets = async function* (): AsyncGenerator<Uint8Array> {
       yield gzipped;
       yield new TextEncoder().encode("<!-- appended after the gzip stream -->\n");
-    }
+    };
     const result = await readBody(packets(), { contentEncoding: "gzip", maxBytes: 1_000_000 });
     assert.equal(text(result.body), page.slice(0, size));
   }

@@ -5,14 +5,21 @@
 import assert from "node:assert/strict";
 import { html, q, serve, testApp, testConfig, waitFor } from "../_fixtures.ts";
 
-Deno.test("an ETIMEOUT from a caller's short timeout is not cached for the next request", async () => {
+/** A page that answers once `release` is resolved. */
+function slowSite() {
   const release = Promise.withResolvers<void>();
-  await using site = serve({
+  const site = serve({
     "/": async () => {
       await release.promise;
       return html("<title>Worth the wait</title>");
     },
   });
+  return { release, site };
+}
+
+Deno.test("an ETIMEOUT from a caller's short timeout is not cached for the next request", async () => {
+  const { release, site } = slowSite();
+  await using _site = site;
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));
   const url = q(`${site.origin}/`, "&ping=false");
   const hasty = await app.json(`${url}&timeout=1s`).finally(() => release.resolve());
@@ -30,13 +37,8 @@ Deno.test("an ETIMEOUT from a caller's short timeout is not cached for the next 
 });
 
 Deno.test("a request that joined a computation a caller's short timeout ended computes again", async () => {
-  const release = Promise.withResolvers<void>();
-  await using site = serve({
-    "/": async () => {
-      await release.promise;
-      return html("<title>Worth the wait</title>");
-    },
-  });
+  const { release, site } = slowSite();
+  await using _site = site;
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));
   const url = q(`${site.origin}/`, "&ping=false");
   try {

@@ -1,0 +1,52 @@
+/**
+ * Hostile pages against the browser pool, in real Chromium: each gets a bounded answer, and an
+ * ordinary visit right after it is served by the same browser with no tab left over.
+ */
+import assert from "node:assert/strict";
+import { html, serve, testConfig } from "../_fixtures.ts";
+import { decode, poolFor } from "./_helpers.ts";
+import { MAX_CAPTURE_PIXELS, MAX_CAPTURE_SIDE } from "../../lib/browser/capture.ts";
+import type { BrowserPool } from "../../lib/browser/mod.ts";
+
+const OK_PAGE = "<!doctype html><title>ok</title><p>ok</p>";
+
+/** An ordinary visit works after a hostile one, on the same browser, and nothing is left open. */
+async function stillServes(pool: BrowserPool, origin: string): Promise<void> {
+  const launches = pool.stats().launches;
+  const result = await pool.visit(`${origin}/ok`, { screenshot: true, timeoutMs: 15_000 });
+  assert.equal(result.screenshot!.width, 2560);
+  await pool.settled();
+  const stats = pool.stats();
+  assert.equal(stats.launches, launches, "the browser was not replaced");
+  assert.equal(stats.contexts, 0, "no visit's context is left open");
+  assert.equal(stats.inUse, 0);
+}
+
+Deno.test("a full-page capture of a page 100,000 px tall or wide is bounded, not gigapixels", async () => {
+  const paint = "background:linear-gradient(red,blue)";
+  await using site = serve({
+    "/ok": () => html(OK_PAGE),
+    "/tall": () => html(`<body style="margin:0"><div style="height:100000px;${paint}"></div>`),
+    "/huge": () =>
+      html(`<body style="margin:0"><div style="width:100000px;height:100000px;${paint}"></div>`),
+  });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  for (const path of ["/tall", "/huge"]) {
+    const shot = (await pool.visit(`${site.origin}${path}`, {
+      screenshot: { fullPage: true },
+      timeoutMs: 20_000,
+    })).screenshot!;
+    assert.ok(shot.width <= MAX_CAPTURE_SIDE && shot.height <= MAX_CAPTURE_SIDE, path);
+    assert.ok(
+      shot.width * shot.height <= MAX_CAPTURE_PIXELS,
+      `${path}: ${shot.width}x${shot.height}`,
+    );
+    // Still a full-page capture as far as it goes: far past the 1600-pixel-tall viewport.
+    assert.ok(shot.height >= 16_000, `${path}: ${shot.height}`);
+    const image = decode(shot.bytes);
+    assert.equal(image.height, shot.height);
+    const [r, , b] = image.pixel(0, image.height - 1);
+    assert.ok(r > 0 || b > 0, "the capture's last row is the page, painted");
+  }
+  await stillServes(pool, site.origin);
+});

@@ -50,3 +50,15 @@ Deno.test("a full-page capture of a page 100,000 px tall or wide is bounded, not
   }
   await stillServes(pool, site.origin);
 });
+
+Deno.test("a page logging 300,000 console lines loads in time", async () => {
+  const levels = ["log", "info", "warn", "error", "debug"];
+  const flood = `<script>for (let i = 0; i < 300000; i++) console[${
+    JSON.stringify(levels)
+  }[i % 5]]("line", i, { i })</script><p id=done>done</p>`;
+  await using site = serve({ "/ok": () => html(OK_PAGE), "/flood": () => html(flood) });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  const result = await pool.visit(`${site.origin}/flood`, { html: true, timeoutMs: 15_000 });
+  assert.match(result.html!, /<p id="done">done<\/p>/);
+  await stillServes(pool, site.origin);
+});

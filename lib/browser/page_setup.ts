@@ -18,6 +18,10 @@ const QUIET_CONSOLE = `(() => {
   for (const name of Object.keys(console)) {
     if (typeof console[name] === "function") console[name] = quiet;
   }
+  // An uncaught error or rejection is a console message too, unless its event is cancelled.
+  const cancel = (event) => event.preventDefault();
+  addEventListener("error", cancel);
+  addEventListener("unhandledrejection", cancel);
 })()`;
 
 export interface PageState {

@@ -62,3 +62,15 @@ Deno.test("a page logging 300,000 console lines loads in time", async () => {
   assert.match(result.html!, /<p id="done">done<\/p>/);
   await stillServes(pool, site.origin);
 });
+
+Deno.test("a page throwing uncaught errors and rejections without end still loads in time", async () => {
+  const storm = `<script>setInterval(() => { for (let i = 0; i < 5000; i++) {
+    setTimeout(() => { throw new Error("e") }); Promise.reject(new Error("r")) } }, 0)
+    </script><p id=done>done</p>`;
+  await using site = serve({ "/ok": () => html(OK_PAGE), "/storm": () => html(storm) });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  // About a second without the storm's error reports; 11 s with them.
+  const result = await pool.visit(`${site.origin}/storm`, { screenshot: true, timeoutMs: 8_000 });
+  assert.equal(result.screenshot!.width, 2560);
+  await stillServes(pool, site.origin);
+});

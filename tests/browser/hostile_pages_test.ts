@@ -74,3 +74,23 @@ Deno.test("a page throwing uncaught errors and rejections without end still load
   assert.equal(result.screenshot!.width, 2560);
   await stillServes(pool, site.origin);
 });
+
+Deno.test("a function throwing what cannot be read as text is a rejection with a message", async () => {
+  await using site = serve({ "/ok": () => html(OK_PAGE) });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  const thrown = {
+    "Object.create(null)": "[object Object]",
+    "{ get name() { throw 1 }, get message() { throw 2 }, toString() { throw 3 } }":
+      "[object Object]",
+    "Symbol('odd')": "Symbol(odd)",
+  };
+  for (const [value, message] of Object.entries(thrown)) {
+    const result = await pool.visit(`${site.origin}/ok`, {
+      function: { source: `() => { throw ${value} }`, argument: {} },
+      timeoutMs: 15_000,
+    });
+    assert.equal(result.function!.isRejected, true, value);
+    assert.deepEqual(result.function!.value, { name: "Error", message }, value);
+  }
+  await stillServes(pool, site.origin);
+});

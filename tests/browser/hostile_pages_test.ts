@@ -94,3 +94,20 @@ Deno.test("a function throwing what cannot be read as text is a rejection with a
   }
   await stillServes(pool, site.origin);
 });
+
+Deno.test("caller code that never settles times out with a whole number of milliseconds", async () => {
+  await using site = serve({ "/ok": () => html(OK_PAGE) });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  const never = "new Promise(() => {})";
+  const evaluated = await pool.visit(`${site.origin}/ok`, { evaluate: [never], timeoutMs: 3_000 });
+  const ran = await pool.visit(`${site.origin}/ok`, {
+    function: { source: `() => ${never}`, argument: {} },
+    timeoutMs: 3_000,
+  });
+  for (const answer of [evaluated.evaluated![0]!, ran.function!]) {
+    const value = answer.value as { name: string; message: string };
+    assert.equal(value.name, "TimeoutError");
+    assert.match(value.message, /^The code did not finish within \d+ ms\.$/);
+  }
+  await stillServes(pool, site.origin);
+});

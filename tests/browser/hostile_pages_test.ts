@@ -111,3 +111,14 @@ Deno.test("caller code that never settles times out with a whole number of milli
   }
   await stillServes(pool, site.origin);
 });
+
+Deno.test("a history flood (a million pushState calls) does not take the browser down", async () => {
+  const flood = "<script>for (let i = 0; i < 1e6; i++) history.pushState({}, '', '/p' + i)" +
+    "</script><p>flooded</p>";
+  await using site = serve({ "/ok": () => html(OK_PAGE), "/flood": () => html(flood) });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  assert.equal(await pool.ready(), true);
+  const result = await pool.visit(`${site.origin}/flood`, { screenshot: true, timeoutMs: 15_000 });
+  assert.equal(result.screenshot!.width, 2560);
+  await stillServes(pool, site.origin);
+});

@@ -19,3 +19,15 @@ Deno.test("BoundedMap keeps at most max entries, least recently used out first",
   assert.equal(map.size, 0);
   assert.throws(() => new BoundedMap(0), RangeError);
 });
+
+Deno.test("BoundedMap with maxKeyLength never keeps a longer string key", () => {
+  const map = new BoundedMap<string, number>(4, { maxKeyLength: 3 });
+  map.set("abc", 1).set("abcd", 2);
+  assert.equal(map.size, 1);
+  assert.equal(map.get("abc"), 1);
+  assert.equal(map.get("abcd"), undefined);
+  // A long key neither evicts a kept one nor replaces it.
+  const full = new BoundedMap<string, number>(1, { maxKeyLength: 3 });
+  full.set("a", 1).set("a".repeat(10), 2);
+  assert.equal(full.get("a"), 1);
+});

@@ -2,9 +2,15 @@
 import { serveJobs } from "../util/worker_pool.ts";
 import { BudgetExceeded } from "../extract/dom/budget.ts";
 import { convertDocument } from "./convert.ts";
+import { boundBuffers } from "./allocation.ts";
+import { boundDecompression } from "./decompression.ts";
 import { fieldsView } from "./html.ts";
 import { DocumentRefused } from "./refused.ts";
 import type { ConvertJob, ConvertReply } from "./workers.ts";
+
+// Before any document: pdf.js would otherwise inflate a stream bomb outside the heap cap.
+boundDecompression();
+boundBuffers();
 
 serveJobs(async ({ task, endsAt, cancel }: ConvertJob): Promise<ConvertReply> => {
   try {

@@ -18,15 +18,26 @@ export interface DocumentProperties {
   lang?: string;
 }
 
-/** Body HTML written piece by piece, refused once it passes the output budget. */
+/**
+ * Body HTML written piece by piece, refused once it passes the output budgets: its characters,
+ * and its nodes (past the page parser's cap, the content views would end it without a word).
+ */
 export class HtmlBody {
   readonly #parts: string[] = [];
   #length = 0;
+  #nodes = 0;
 
   raw(html: string): this {
     this.#length += html.length;
     if (this.#length > DOCUMENT_LIMITS.maxHtmlChars) {
       throw new DocumentRefused("too-large", "the converted document passes its size budget");
+    }
+    this.#nodes += nodesIn(html);
+    if (this.#nodes > DOCUMENT_LIMITS.maxHtmlNodes) {
+      throw new DocumentRefused(
+        "too-large",
+        `the converted document passes ${DOCUMENT_LIMITS.maxHtmlNodes} nodes`,
+      );
     }
     this.#parts.push(html);
     return this;
@@ -86,6 +97,23 @@ export function documentHtml(properties: DocumentProperties, body: HtmlBody | st
     `</head>\n<body>\n${BODY_START}\n`;
   const tail = `</main>\n</body></html>\n`;
   return typeof body === "string" ? head + body + tail : body.wrap(head, tail);
+}
+
+/**
+ * The nodes a parser makes of well-formed HTML written here (text escaped, so every "<" starts a
+ * tag): one per start tag, one per run of text after a tag. Pieces are written tag first, so a run
+ * never spans two of them.
+ */
+function nodesIn(html: string): number {
+  let nodes = 0;
+  for (let at = html.indexOf("<"); at >= 0; at = html.indexOf("<", at + 1)) {
+    if (html[at + 1] !== "/") nodes++;
+    const end = html.indexOf(">", at);
+    if (end < 0) break;
+    if (end + 1 < html.length && html[end + 1] !== "<") nodes++;
+    at = end;
+  }
+  return nodes;
 }
 
 export function normalizeSpace(text: string): string {

@@ -8,6 +8,8 @@
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { BudgetExceeded } from "../extract/dom/budget.ts";
+import { buffersRefused, MAX_BUFFER_BYTES } from "./allocation.ts";
+import { MAX_INFLATED_BYTES, streamsCut } from "./decompression.ts";
 import { documentHtml, type DocumentProperties, HtmlBody } from "./html.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
 
@@ -56,6 +58,25 @@ export async function pdfToHtml(
   check: () => void = () => {},
 ): Promise<PdfResult> {
   const pdfjs = await loadPdfjs();
+  // A stream cut or a buffer refused at its bound (in a document worker, see boundDecompression
+  // and boundBuffers) while this document is read: it is refused rather than read in part. A
+  // worker reads one document at a time.
+  const cutBefore = streamsCut();
+  const refusedBefore = buffersRefused();
+  const refuseCut = () => {
+    if (streamsCut() !== cutBefore) {
+      throw new DocumentRefused(
+        "too-large",
+        `pdf has a stream that inflates past ${MAX_INFLATED_BYTES} bytes`,
+      );
+    }
+    if (buffersRefused() !== refusedBefore) {
+      throw new DocumentRefused(
+        "too-large",
+        `pdf has a stream that decodes past ${MAX_BUFFER_BYTES} bytes`,
+      );
+    }
+  };
   const task = pdfjs.getDocument({
     // pdf.js detaches the buffer it is given: it gets a copy.
     data: bytes.slice(),
@@ -85,11 +106,15 @@ export async function pdfToHtml(
       const page = await doc.getPage(number);
       const content = await page.getTextContent();
       // No page.cleanup(): it drops the fonts and resources pages share, to parse them again.
+      refuseCut();
       pages.push(linesOf(content.items as TextItem[]));
     }
+    refuseCut();
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
   } catch (error) {
     if (error instanceof DocumentRefused || error instanceof BudgetExceeded) throw error;
+    // A refused buffer may surface as pdf.js's own failure.
+    refuseCut();
     // What pdf.js reports while reading (a stack overflow on nested objects, a bad stream).
     const message = error instanceof Error ? error.message : String(error);
     throw new DocumentRefused("corrupt", `pdf does not read: ${message}`);

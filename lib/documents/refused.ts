@@ -14,6 +14,8 @@ export class DocumentRefused extends Error {
   }
 }
 
+import { MAX_DOM_NODES } from "../extract/stream/html_parser.ts";
+
 /** Budgets on what one document may hold: past one, it is refused rather than read in part. */
 export const DOCUMENT_LIMITS = {
   /** PDF pages, presentation slides, EPUB spine chapters. */
@@ -24,4 +26,9 @@ export const DOCUMENT_LIMITS = {
   maxCells: 250_000,
   /** Characters of HTML one conversion may produce. */
   maxHtmlChars: 16 * 1024 * 1024,
+  /**
+   * Nodes (elements and texts) of HTML one conversion may produce: the page parser reads no
+   * more than MAX_DOM_NODES, less a few for the head and the wrapping elements.
+   */
+  maxHtmlNodes: MAX_DOM_NODES - 100,
 };

@@ -8,7 +8,7 @@
 import { escapeAttribute, escapeText } from "entities";
 import { type AnyNode, isTag, isText } from "domhandler";
 import { spend } from "../extract/dom/budget.ts";
-import { parseHtml } from "../extract/dom/mod.ts";
+import { parseBounded } from "./bounded_parse.ts";
 
 const KEPT = new Set([
   "h1",
@@ -90,7 +90,8 @@ type Step = AnyNode | { close: string };
 
 /** The kept blocks of `html`, as HTML. */
 export function sanitizeHtml(html: string): string {
-  const doc = parseHtml(html);
+  // As parseHtml parses a page, but whole or refused (a chapter is not read in part).
+  const doc = parseBounded(html, { lowerCaseAttributeNames: true, lowerCaseTags: true });
   const out: string[] = [];
   const stack: Step[] = [...doc.children].reverse();
   while (stack.length) {

@@ -6,12 +6,21 @@
  */
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
 import { spend } from "../extract/dom/budget.ts";
-import { parseDocument } from "../extract/stream/html_parser.ts";
+import { parseBounded } from "./bounded_parse.ts";
 
 export type { Document, Element };
 
+/**
+ * Elements one part may nest. Real documents nest a few dozen deep (a table in a table adds
+ * four); the readers look things up inside an element (a cell's value, a table's rows, a
+ * paragraph's runs), so each node is visited once per enclosing element looked into: the bound
+ * keeps that linear (100,000 nested rows of a 2 KB sheet held a converter for its whole budget).
+ */
+export const MAX_XML_DEPTH = 256;
+
+/** A part parsed whole, or refused past MAX_XML_DEPTH levels or the parser's node cap. */
 export function parseXml(xml: string): Document {
-  return parseDocument(xml, { xmlMode: true });
+  return parseBounded(xml, { xmlMode: true }, MAX_XML_DEPTH);
 }
 
 /** An element's name without its namespace prefix. */

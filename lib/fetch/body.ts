@@ -3,8 +3,7 @@
  * data: a compression bomb or an endless page costs at most maxBytes plus one chunk.
  */
 import zlib from "node:zlib";
-import { pipeline, Readable, type Transform } from "node:stream";
-import { concatBytes } from "../util/bytes.ts";
+import { finished, pipeline, Readable, type Transform } from "node:stream";
 
 export interface BodyResult {
   body: Uint8Array;
@@ -14,6 +13,8 @@ export interface BodyResult {
 }
 
 const KNOWN = new Set(["gzip", "x-gzip", "deflate", "br"]);
+/** The code of the error thrown for compressed data that does not decode. */
+export const CORRUPT_BODY = "ERR_CORRUPT_BODY";
 /**
  * Longest chain of codings undone. Each is a decoder with its own window (brotli's up to 16 MB),
  * and a target names as many as its headers hold: a longer chain is returned as sent.
@@ -44,29 +45,76 @@ function decoderFor(coding: string, first: Uint8Array): Transform | null {
   }
 }
 
-/** Collects chunks up to `max` bytes; returns true when more arrived than fit. */
-async function collect(
-  source: AsyncIterable<Uint8Array>,
-  max: number,
-  chunks: Uint8Array[],
-): Promise<boolean> {
-  let size = 0;
-  for await (const chunk of source) {
-    const room = max - size;
-    if (chunk.byteLength > room) {
-      if (room > 0) chunks.push(chunk.subarray(0, room));
-      return true;
+/**
+ * Body bytes up to a cap, in one buffer grown by doubling. Kept as the chunks they came in, a
+ * body read a byte at a time (a target writing one byte per packet) cost an array per byte:
+ * 2 MB of body held 260 MB of heap.
+ */
+class CappedBytes {
+  #buffer = new Uint8Array(0);
+  #size = 0;
+
+  constructor(readonly max: number) {}
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Adds what fits of `chunk`; returns true when it did not all fit. */
+  add(chunk: Uint8Array): boolean {
+    const taken = chunk.subarray(0, this.max - this.#size);
+    const needed = this.#size + taken.byteLength;
+    if (needed > this.#buffer.byteLength) {
+      const grown = new Uint8Array(
+        Math.min(this.max, Math.max(needed, 2 * this.#buffer.byteLength)),
+      );
+      grown.set(this.#buffer.subarray(0, this.#size));
+      this.#buffer = grown;
     }
-    chunks.push(chunk);
-    size += chunk.byteLength;
+    this.#buffer.set(taken, this.#size);
+    this.#size = needed;
+    return taken.byteLength < chunk.byteLength;
+  }
+
+  /** The bytes gathered, in a buffer of their own size. */
+  bytes(): Uint8Array {
+    const bytes = this.#buffer.subarray(0, this.#size);
+    return bytes.byteLength === this.#buffer.byteLength ? bytes : bytes.slice();
+  }
+}
+
+/** Gathers `source` into `sink` until it ends or overflows; returns true when it overflowed. */
+async function collect(source: AsyncIterable<Uint8Array>, sink: CappedBytes): Promise<boolean> {
+  for await (const chunk of source) {
+    if (sink.add(chunk)) return true;
   }
   return false;
 }
 
 /**
+ * Gathers a decoder's output into `sink` as it is produced; true when it overflowed. Not by
+ * iteration: a decoder's error discards what it has decoded but not yet handed to an iterator,
+ * so gzip followed by stray bytes (read as a next member that fails) lost the page it held.
+ */
+function gather(decoded: Readable, sink: CappedBytes): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    let cut = false;
+    decoded.on("data", (chunk: Uint8Array) => {
+      if (cut || !sink.add(chunk)) return;
+      cut = true;
+      resolve(true);
+      decoded.destroy();
+    });
+    finished(decoded, (error) => error ? reject(error) : resolve(false));
+  });
+}
+
+/**
  * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of up to three) and reads
  * at most maxBytes. Unknown codings and longer chains are returned as they are. The caller destroys the
- * connection afterwards when the result is truncated.
+ * connection afterwards when the result is truncated. Corrupt compressed data yields what decoded
+ * before it; an answer that could not be read to its end (the deadline, a reset, a body shorter
+ * than its length) throws, as it does uncompressed.
  */
 export async function readBody(
   raw: AsyncIterable<Uint8Array>,
@@ -74,12 +122,12 @@ export async function readBody(
 ): Promise<BodyResult> {
   const codings = (options.contentEncoding ?? "").toLowerCase().split(",")
     .map((s) => s.trim()).filter((s) => s && s !== "identity");
-  const chunks: Uint8Array[] = [];
+  const sink = new CappedBytes(options.maxBytes);
   if (
     codings.length === 0 || codings.length > MAX_CODINGS || codings.some((c) => !KNOWN.has(c))
   ) {
-    const truncated = await collect(raw, options.maxBytes, chunks);
-    return { body: concatBytes(chunks), truncated, decoded: false };
+    const truncated = await collect(raw, sink);
+    return { body: sink.bytes(), truncated, decoded: false };
   }
   // Peek the first chunk (the deflate flavour depends on it) without ending the stream.
   const rawChunks = raw[Symbol.asyncIterator]();
@@ -92,9 +140,16 @@ export async function readBody(
     const decoder = decoderFor(coding, head);
     if (decoder) decoders.push(decoder);
   }
+  /** Set when reading the answer failed (the deadline, a reset, a cut body), not decoding it. */
+  const unread: { failed: boolean; error?: unknown } = { failed: false };
   async function* replay(): AsyncGenerator<Uint8Array> {
     yield head;
-    for (let next = await rawChunks.next(); !next.done; next = await rawChunks.next()) {
+    for (;;) {
+      const next = await rawChunks.next().catch((error) => {
+        Object.assign(unread, { failed: true, error });
+        throw error;
+      });
+      if (next.done) return;
       yield next.value;
     }
   }
@@ -102,12 +157,15 @@ export async function readBody(
   const stages = [Readable.from(replay()), ...decoders] as unknown as [Readable, Transform];
   const source = pipeline(...stages, () => {}) as unknown as Readable;
   try {
-    const truncated = await collect(source, options.maxBytes, chunks);
-    return { body: concatBytes(chunks), truncated, decoded: true };
+    const truncated = await gather(source, sink);
+    return { body: sink.bytes(), truncated, decoded: true };
   } catch (error) {
+    // The answer was not read to its end: the same failure as an uncompressed body's.
+    if (unread.failed) throw unread.error;
     // Corrupt compressed data: keep what decoded cleanly, as a browser would show it.
-    if (chunks.length > 0) return { body: concatBytes(chunks), truncated: true, decoded: true };
-    throw error;
+    if (sink.size > 0) return { body: sink.bytes(), truncated: true, decoded: true };
+    const message = `corrupt compressed body (${(error as Error)?.message ?? error})`;
+    throw Object.assign(new Error(message, { cause: error }), { code: CORRUPT_BODY });
   } finally {
     source.destroy();
   }

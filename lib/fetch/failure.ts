@@ -1,6 +1,7 @@
 /** Turns whatever a network operation threw into the contract's ApiError. */
 import { ApiError, causeChain, isApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
+import { CORRUPT_BODY } from "./body.ts";
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ALTNAME|HANDSHAKE/i;
 
@@ -27,6 +28,7 @@ export function toApiError(error: unknown, subject: string): ApiError {
     if (code.startsWith("HPE_") || /parse error|invalid http/i.test(text)) {
       return "invalid HTTP response";
     }
+    if (code === CORRUPT_BODY) return "corrupt compressed body";
     if (TLS_CODES.test(code) || TLS_CODES.test(text)) return `TLS error (${code || text})`;
     if (/socket hang up|closed|reset|broken pipe/i.test(text)) return "connection closed";
     return null;

@@ -9,7 +9,7 @@
 import { Buffer } from "node:buffer";
 import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
-import { type AnswerHead, answerParser, feed, finish, requestHead } from "./http1.ts";
+import { type AnswerHead, answerParser, requestHead } from "./http1.ts";
 import {
   closeQuietly,
   connectionKey,
@@ -52,8 +52,9 @@ export async function sendHop(hop: HopRequest): Promise<HopResponse> {
       return await exchange(kept, hop, { pool, key, reused: true });
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
-      // The server closed it as the request went out: once more on a new connection (GET and
-      // HEAD are idempotent, and no byte of an answer arrived).
+      // The server closed it as the request went out, or it held bytes the last answer sent
+      // late (a body after a HEAD answer): once more on a new connection (GET and HEAD are
+      // idempotent, and no answer was read).
       countConnection("stale");
     }
   }
@@ -69,10 +70,10 @@ interface Reuse {
   reused: boolean;
 }
 
-/** A reused connection that failed before any byte of an answer: the request may be sent again. */
+/** A reused connection that failed before an answer's head: the request may be sent again. */
 class StaleConnection extends Error {
   constructor(override readonly cause: unknown) {
-    super("kept-alive connection closed by the server");
+    super("kept-alive connection closed by the server, or holding a previous answer's bytes");
   }
 }
 
@@ -130,14 +131,14 @@ async function exchange(
   const close = () => end(false);
   // An abort closes the socket: a pending read then fails, and the caller reads signal.reason.
   signal.addEventListener("abort", close, { once: true });
-  const progress = { received: 0 };
   try {
     await writeAll(conn, requestHead(hop, reuse !== null));
-    return await readAnswer(connection, hop, end, progress);
+    return await readAnswer(connection, hop, end);
   } catch (error) {
     close();
     if (signal.aborted) throw signal.reason;
-    if (reuse?.reused && progress.received === 0) throw new StaleConnection(error);
+    // readAnswer returns with the head: what failed here came before any answer was read.
+    if (reuse?.reused) throw new StaleConnection(error);
     throw error;
   }
 }
@@ -191,7 +192,6 @@ async function readAnswer(
   { conn, buffer, pendingRead }: KeptConnection,
   hop: HopRequest,
   end: (clean: boolean) => void,
-  progress: { received: number },
 ): Promise<HopResponse> {
   let head: AnswerHead | null = null;
   let complete = false;
@@ -215,11 +215,10 @@ async function readAnswer(
     handedOver = undefined;
     const read = await reading;
     if (read === null) {
-      finish(parser); // a body read to the connection's close ends here
+      parser.finish(); // a body read to the connection's close ends here
       return false;
     }
-    progress.received += read;
-    feed(parser, Buffer.from(buffer.buffer, 0, read));
+    parser.feed(Buffer.from(buffer.buffer, 0, read));
     // The whole answer is read off the socket: it is free, whatever the reader does next.
     if (complete) end(reusable);
     return true;

@@ -52,7 +52,7 @@ export interface AnswerHead {
 export interface AnswerEvents {
   /** The final answer's head (interim 1xx answers are skipped). */
   head(info: AnswerHead): void;
-  /** A piece of the body as sent; `bytes` is the parser's view, copy it to keep it. */
+  /** The body bytes of one feed, as sent; `bytes` may be a view of them: copy it to keep it. */
   body(bytes: Buffer): void;
   /**
    * The final answer is over. `reusable`: its connection may carry another exchange (see
@@ -69,8 +69,8 @@ interface Cursor {
 
 /**
  * Whether the connection is clean after this answer, ready for another exchange: HTTP/1.1
- * without `connection: close`, an end the answer itself marks (a length, chunks, or no body;
- * never the connection's close), and not one byte after it.
+ * without `connection: close`, an end the answer itself marks (a length or chunks, not both, or
+ * no body; never the connection's close), and not one byte after it.
  */
 function answerEndsCleanly(
   info: { versionMajor: number; versionMinor: number; headers: string[] },
@@ -78,15 +78,19 @@ function answerEndsCleanly(
   cursor: Cursor,
 ): boolean {
   if (info.versionMajor !== 1 || info.versionMinor !== 1) return false;
-  let framed = bodiless;
+  let sized = false;
+  let encoded: string | null = null;
   for (let i = 0; i < info.headers.length; i += 2) {
     const name = info.headers[i]!.toLowerCase();
     const value = info.headers[i + 1]!.toLowerCase();
     if (name === "connection" && /(^|[\s,])close($|[\s,])/.test(value)) return false;
-    if (name === "content-length" || (name === "transfer-encoding" && value.includes("chunked"))) {
-      framed = true;
-    }
+    if (name === "content-length") sized = true;
+    if (name === "transfer-encoding") encoded = (encoded ?? "") + value;
   }
+  // Both framings (RFC 9112, 6.3: "ought to be handled as an error"): the server may have
+  // framed its body by the one not read, and what is left would answer the next request.
+  if (sized && encoded !== null) return false;
+  const framed = bodiless || sized || encoded?.includes("chunked") === true;
   return framed && cursor.offset === cursor.end;
 }
 
@@ -96,16 +100,25 @@ interface ParserInternals {
   /** A line read so far, its end not yet seen. */
   line: string;
   offset: number;
+  end: number;
   body_bytes: number | null;
   consumeLine(): string | undefined;
+  parseHeader(line: string, headers: string[]): void;
+  nextRequest(): void;
   BODY_CHUNKHEAD(): void;
   BODY_CHUNKTRAILERS(): void;
+  /** The state after the final answer (see `strict`). */
+  ANSWERED(): void;
 }
 
 /** A chunk size: hex digits (at most 13, a safe integer), then any chunk extensions. */
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,13})[ \t]*(?:;.*)?$/;
 /** A Content-Length: digits only (RFC 9112), a safe integer. */
 const CONTENT_LENGTH = /^[ \t]*\d{1,15}[ \t]*$/;
+/** A header line of blanks only: an empty obs-fold continuation, which adds nothing. */
+const BLANKS = /^[ \t]*$/;
+/** The states in which the parser reads an answer's head (interim answers' included). */
+const HEAD_STATES = new Set(["RESPONSE_LINE", "HEADER"]);
 
 function parseFailure(code: string): Error {
   return Object.assign(new Error("Parse Error"), { code });
@@ -117,20 +130,43 @@ function parseFailure(code: string): Error {
  * `zz` ended the body early. It read Content-Length with `+`: `abc` or `2.5` framed a body of
  * nothing or half a byte. And it kept a chunk-size line of any length, and any number of
  * trailer lines, in memory: outside the head's cap (MAX_HEAD), a target could fill the heap.
+ *
+ * It also capped each head alone, and only between reads: endless interim answers (`100
+ * Continue`) were read until the deadline, and after one the cap was back to its own 80 KB.
+ * Here the heads of one exchange share MAX_HEAD, and so do its chunk extensions, as in
+ * node:http since CVE-2024-22019 (a byte of body per 16 KB chunk line was read until the
+ * deadline). Its obs-fold pattern backtracks over a line of blanks in quadratic time (16 KB of
+ * them held the event loop for 0.2 s): such a line, which adds nothing, is skipped. And once
+ * `answered()`, the bytes after the answer are not parsed: a body after a HEAD answer or a 204
+ * read as the next answer's status line, which failed the answer already read.
  */
-function strict(parser: Parser): void {
+function strict(parser: Parser, answered: () => boolean): void {
   const internals = parser as unknown as ParserInternals;
   const consumeLine = internals.consumeLine;
+  let headBytes = 0;
   internals.consumeLine = function (this: ParserInternals) {
+    const from = this.offset;
+    const inHead = HEAD_STATES.has(this.state);
     const line = consumeLine.call(this);
     if ((line ?? this.line).length > MAX_HEAD) throw parseFailure("HPE_HEADER_OVERFLOW");
+    if (inHead && (headBytes += this.offset - from) > MAX_HEAD) {
+      throw parseFailure("HPE_HEADER_OVERFLOW");
+    }
     return line;
   };
+  const parseHeader = internals.parseHeader;
+  internals.parseHeader = function (this: ParserInternals, line, headers) {
+    if (!BLANKS.test(line)) parseHeader.call(this, line, headers);
+  };
+  let extensionBytes = 0;
   internals.BODY_CHUNKHEAD = function (this: ParserInternals) {
     const line = this.consumeLine();
     if (line === undefined) return;
     const size = CHUNK_SIZE.exec(line);
     if (!size) throw parseFailure("HPE_INVALID_CHUNK_SIZE");
+    if ((extensionBytes += line.length - size[1]!.length) > MAX_HEAD) {
+      throw parseFailure("HPE_CHUNK_EXTENSIONS_OVERFLOW");
+    }
     this.body_bytes = parseInt(size[1]!, 16);
     this.state = this.body_bytes === 0 ? "BODY_CHUNKTRAILERS" : "BODY_CHUNK";
   };
@@ -142,6 +178,14 @@ function strict(parser: Parser): void {
     trailerBytes += this.offset - from;
     if (trailerBytes > MAX_HEAD) throw parseFailure("HPE_HEADER_OVERFLOW");
   };
+  const nextRequest = internals.nextRequest;
+  internals.nextRequest = function (this: ParserInternals) {
+    nextRequest.call(this); // reports the answer's end, then readies for another answer
+    if (answered()) this.state = "ANSWERED";
+  };
+  internals.ANSWERED = function (this: ParserInternals) {
+    this.offset = this.end;
+  };
 }
 
 /** Throws when a Content-Length of the head `headers` is not a number of bytes. */
@@ -152,45 +196,67 @@ function checkLengths(headers: string[]): void {
   }
 }
 
-/** A parser for the answer to `method`; feed it with `execute` and end it with `finish`. */
-export function answerParser(method: HopRequest["method"], events: AnswerEvents): Parser {
+/** Reads one answer as its bytes arrive. */
+export interface AnswerReader {
+  /**
+   * Feeds bytes read off the connection; a malformed answer throws parseError's error. Bytes
+   * after the final answer are ignored (the connection is then not reusable).
+   */
+  feed(bytes: Buffer): void;
+  /** The connection ended: ends a connection-delimited body, or throws parseError's error. */
+  finish(): void;
+}
+
+/** A reader of the answer to `method`, reporting to `events`. */
+export function answerParser(method: HopRequest["method"], events: AnswerEvents): AnswerReader {
   const parser = new HTTPParser(HTTPParser.RESPONSE);
   parser.maxHeaderSize = MAX_HEAD;
-  strict(parser);
   let final: { versionMajor: number; versionMinor: number; headers: string[] } | null = null;
+  strict(parser, () => final !== null);
   let bodiless = false;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
     checkLengths(info.headers);
+    // Never asked for: a 101 would leave the connection to another protocol, unread.
+    if (info.statusCode < 100 || info.statusCode === 101) {
+      throw parseFailure("HPE_INVALID_STATUS");
+    }
     // An interim answer (100 Continue, 103 Early Hints): the final one follows.
-    if (info.statusCode >= 100 && info.statusCode < 200) return 1;
+    if (info.statusCode < 200) return 1;
     final = info;
     events.head(info);
     bodiless = method === "HEAD" || NO_BODY.has(info.statusCode);
     return bodiless ? 1 : 0;
   };
+  // The body pieces of one feed go on as one: a body sent in 1-byte chunks made an array per
+  // byte, about a hundred times the body in memory (RSS up 605 MB in 3 s of such a body).
+  let pieces: Buffer[] = [];
+  const handOn = () => {
+    if (pieces.length > 0) events.body(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
+    pieces = [];
+  };
   parser[HTTPParser.kOnBody] = (chunk, offset, length) => {
-    events.body(chunk.subarray(offset, offset + length));
+    if (length > 0) pieces.push(chunk.subarray(offset, offset + length));
   };
   parser[HTTPParser.kOnMessageComplete] = () => {
     // The end of an interim answer is not the answer's.
-    if (final) events.complete(answerEndsCleanly(final, bodiless, parser as unknown as Cursor));
+    if (!final) return;
+    handOn();
+    events.complete(answerEndsCleanly(final, bodiless, parser as unknown as Cursor));
   };
-  return parser;
-}
-
-/** Feeds `bytes` to `parser`; a malformed answer throws parseError's error. */
-export function feed(parser: Parser, bytes: Buffer): void {
-  let parsed: number | Error;
-  try {
-    parsed = parser.execute(bytes);
-  } catch (error) {
-    parsed = error as Error;
-  }
-  if (parsed instanceof Error) throw parseError(parsed);
-}
-
-/** Ends a connection-delimited body; a malformed end throws parseError's error. */
-export function finish(parser: Parser): void {
-  const ended = parser.finish();
-  if (ended instanceof Error) throw parseError(ended);
+  return {
+    feed(bytes) {
+      let parsed: number | Error;
+      try {
+        parsed = parser.execute(bytes);
+      } catch (error) {
+        parsed = error as Error;
+      }
+      if (parsed instanceof Error) throw parseError(parsed);
+      handOn();
+    },
+    finish() {
+      const ended = parser.finish();
+      if (ended instanceof Error) throw parseError(ended);
+    },
+  };
 }

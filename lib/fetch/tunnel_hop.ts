@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import tls from "node:tls";
 import { ipLiteral } from "../guard/resolve.ts";
 import { joinRawHeaders } from "./headers.ts";
-import { answerParser, feed, finish, requestHead } from "./http1.ts";
+import { answerParser, requestHead } from "./http1.ts";
 import type { HopRequest, HopResponse } from "./types.ts";
 
 export async function sendThroughTunnel(
@@ -98,6 +98,9 @@ function exchange(
             callback(error);
           },
         });
+        // Its reader hears a failure when it reads (iteration rethrows it). Unheard, a failure
+        // before the first read (a malformed body in the head's own packet) crashed the process.
+        stream.on("error", () => {});
         resolve({
           statusCode: info.statusCode,
           headers: joinRawHeaders(info.headers),
@@ -118,7 +121,7 @@ function exchange(
     });
     const onData = (chunk: Buffer) => {
       try {
-        feed(parser, chunk);
+        parser.feed(chunk);
       } catch (error) {
         fail(error);
       }
@@ -126,7 +129,7 @@ function exchange(
     const onEnd = () => {
       if (complete) return;
       try {
-        finish(parser); // a body read to the connection's close ends here
+        parser.finish(); // a body read to the connection's close ends here
       } catch (error) {
         return fail(error);
       }

@@ -8,7 +8,10 @@
  */
 import { type ParamDef, PARAMS, type Schema } from "../params/schema.ts";
 import { RULE_TYPES } from "../extract/custom/value_types.ts";
+import { MAX_ATTRS } from "../extract/custom/rules.ts";
 import { type JsonObject, valueSchema } from "../openapi/query.ts";
+import { MAX_NAME_DEPTH } from "../params/tree.ts";
+import { ApiError } from "../util/errors.ts";
 
 export type { JsonObject };
 
@@ -31,7 +34,7 @@ const RULE_SCHEMA: JsonObject = {
         "json; or nested rules run inside the match.",
       anyOf: [
         { type: "string" },
-        { type: "array", items: { type: "string" } },
+        { type: "array", items: { type: "string" }, maxItems: MAX_ATTRS },
         { type: "object" },
       ],
     },
@@ -39,7 +42,11 @@ const RULE_SCHEMA: JsonObject = {
       description: "How the value is read and checked.",
       anyOf: [
         { type: "string", enum: [...RULE_TYPES] },
-        { type: "array", items: { type: "string", enum: [...RULE_TYPES] } },
+        {
+          type: "array",
+          items: { type: "string", enum: [...RULE_TYPES] },
+          maxItems: RULE_TYPES.length,
+        },
       ],
     },
     evaluate: { type: "string", description: "JavaScript computed in the page by the browser." },
@@ -101,14 +108,30 @@ export function paramArgs(names: readonly string[], from = PARAMS): Record<strin
 
 /**
  * Appends `value` under `name` as query parameters: objects and arrays as dotted names, the
- * rest as text. Nesting is bounded by the argument schemas and the request body's size.
+ * rest as text. Free-form arguments (a rule's nested `attr`) are not bounded by their schema:
+ * past the API's deepest name (MAX_NAME_DEPTH levels) they are EINVALQUERY, as the query
+ * parser says of such a name, before the recursion could overflow the stack.
  */
-export function appendArg(query: URLSearchParams, name: string, value: unknown): void {
+export function appendArg(
+  query: URLSearchParams,
+  name: string,
+  value: unknown,
+  levels = name.split(".").length,
+): void {
   if (value === null || value === undefined) return;
+  if (levels > MAX_NAME_DEPTH) {
+    throw new ApiError(
+      "EINVALQUERY",
+      `The argument \`${name.split(".", 3).join(".")}...\` nests too deep ` +
+        `(at most ${MAX_NAME_DEPTH} dotted levels).`,
+    );
+  }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => appendArg(query, `${name}.${index}`, item));
+    value.forEach((item, index) => appendArg(query, `${name}.${index}`, item, levels + 1));
   } else if (typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) appendArg(query, `${name}.${key}`, item);
+    for (const [key, item] of Object.entries(value)) {
+      appendArg(query, `${name}.${key}`, item, levels + 1);
+    }
   } else {
     query.append(name, String(value));
   }

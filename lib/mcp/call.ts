@@ -7,6 +7,7 @@
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import { ASSET_PREFIX } from "../api/assets.ts";
+import { isApiError } from "../util/errors.ts";
 import type { JsonObject } from "./args.ts";
 import { type Tool, TOOLS } from "./tools.ts";
 
@@ -122,7 +123,13 @@ export async function callTool(
 ): Promise<ToolResult> {
   const validate = validators.get(tool.name)!;
   if (!validate(args)) return argumentError(tool, validate);
-  const query = tool.query(args);
+  let query: URLSearchParams;
+  try {
+    query = tool.query(args);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return errorResult(error.code, error.message, error.status);
+  }
   query.set("url", String(args.url));
   const response = await client(`${tool.path ?? "/"}?${query}`);
   const body = await response.json().catch(() => null) as JsonObject | null;

@@ -1,7 +1,8 @@
 /**
  * POST /mcp: MCP's Streamable HTTP transport (protocol 2025-11-25), stateless. Each POST gets
  * its own SDK transport and Server, answered as one JSON body (no stream, no session: nothing
- * is kept between requests, so there is nothing to bound but the body). GET (the server's own
+ * is kept between requests, so there is nothing to bound but the body: its size and the time it
+ * takes to arrive). GET (the server's own
  * event stream) and DELETE (ending a session) answer 405, as the specification has a
  * sessionless server do.
  *
@@ -35,7 +36,7 @@ export interface McpRequest {
   request: Request;
   remoteAddr: string;
   arrivedOnProPort: boolean;
-  config: Pick<Config, "mcpOrigins">;
+  config: Pick<Config, "mcpOrigins" | "requestTimeoutMs">;
   api: ApiHandler;
 }
 
@@ -66,6 +67,45 @@ function corsHeaders(origin: string | null): Record<string, string> {
     "access-control-expose-headers": "mcp-session-id, mcp-protocol-version",
     "vary": "Origin",
   };
+}
+
+/**
+ * The POST's body, read within the request's deadline and past MAX_MCP_BODY_BYTES by at most a
+ * chunk (the transport answers 413 for it); null when it stopped arriving. A body that never
+ * ends would hold its request, and the graceful shutdown that waits for every request, forever.
+ */
+async function bodyWithin(
+  request: Request,
+  ms: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    reader.cancel().catch(() => {});
+  }, ms);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size <= MAX_MCP_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (late) return null;
+  if (size > MAX_MCP_BODY_BYTES) await reader.cancel().catch(() => {});
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
 }
 
 /** The caller's API key: x-api-key, else an `Authorization: Bearer` token. */
@@ -124,8 +164,15 @@ export async function handleMcp(mcp: McpRequest): Promise<Response> {
   // Not closed after: with JSON answers every response is complete once handleRequest returns,
   // and nothing holds the pair but each other (close() would abort handlers that have finished,
   // a DOMException each, on every request).
+  const body = await bodyWithin(request, mcp.config.requestTimeoutMs);
+  if (body === null) {
+    const seconds = mcp.config.requestTimeoutMs / 1000;
+    return refusal(408, `Request Timeout: the body did not arrive within ${seconds} s.`, cors);
+  }
   await createMcpServer(clientFor(mcp)).connect(transport);
-  const response = await transport.handleRequest(request);
+  const response = await transport.handleRequest(
+    new Request(request.url, { method: "POST", headers: request.headers, body }),
+  );
   if (origin === null) return response;
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(cors)) headers.set(name, value);

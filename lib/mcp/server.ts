@@ -45,7 +45,10 @@ export function createMcpServer(client: ApiClient): Server {
   server.setRequestHandler(CallToolRequestSchema, (request: CallToolRequest) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      // The name as sent, up to a point: an error never echoes a caller's megabytes.
+      const name = request.params.name;
+      const shown = name.length > 100 ? `${name.slice(0, 100)}...` : name;
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
     }
     return callTool(client, tool, request.params.arguments);
   });

@@ -43,8 +43,11 @@ export function buildTree(query: URLSearchParams): QueryNode {
   return root;
 }
 
-/** Parameter names repeat on every request; a bounded memo keeps the hot path cheap. */
-const camelCache = new BoundedMap<string, string>(4096);
+/**
+ * Parameter names repeat on every request; a bounded memo keeps the hot path cheap. Real
+ * names are short: a long one (a query may hold 64 KB of it) is not kept.
+ */
+const camelCache = new BoundedMap<string, string>(4096, { maxKeyLength: 128 });
 
 /** snake_case and kebab-case to camelCase: `full_page` -> `fullPage`. */
 export function toCamel(name: string): string {

@@ -6,7 +6,12 @@
 export class BoundedMap<K, V> {
   readonly #entries = new Map<K, V>();
 
-  constructor(readonly max: number) {
+  /**
+   * `maxKeyLength`: a string key longer than this is never kept (set() drops it). What is kept
+   * for a key often grows with it (a checked query, a compiled selector): a bound on entries
+   * alone would let a client fill them with its longest keys.
+   */
+  constructor(readonly max: number, readonly options: { maxKeyLength?: number } = {}) {
     if (!(max >= 1)) throw new RangeError(`BoundedMap needs room for one entry, got ${max}`);
   }
 
@@ -29,6 +34,10 @@ export class BoundedMap<K, V> {
   }
 
   set(key: K, value: V): this {
+    const { maxKeyLength } = this.options;
+    if (maxKeyLength !== undefined && typeof key === "string" && key.length > maxKeyLength) {
+      return this;
+    }
     this.#entries.delete(key);
     this.#entries.set(key, value);
     if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);

@@ -2,9 +2,9 @@
  * Hostile documents, made here rather than committed: zip bombs, archives of thousands of
  * entries, damaged files, PDFs that lie about their page count or nest objects deeply, XML entity
  * expansion and external entities, EPUB chapters naming remote resources, RTF that claims huge
- * binary runs or nests groups deeply. Shared by tests/documents/ and bench/documents.ts.
+ * binary runs or nests groups deeply, XML nested 100,000 deep, a PDF stream bomb. Shared by tests/documents/ and bench/documents.ts.
  */
-import { zipSync } from "fflate";
+import { zipSync, Zlib } from "fflate";
 
 export interface Hostile {
   name: string;
@@ -18,7 +18,14 @@ const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const text = (value: string) => new TextEncoder().encode(value);
 
-/** A PDF from its objects, with a correct cross-reference table. */
+/** Bytes of a string whose characters are bytes (latin1): a PDF's binary streams stay as they are. */
+export function latin1(value: string): Uint8Array {
+  const bytes = new Uint8Array(value.length);
+  for (let i = 0; i < value.length; i++) bytes[i] = value.charCodeAt(i);
+  return bytes;
+}
+
+/** A PDF from its objects (characters as bytes), with a correct cross-reference table. */
 export function pdfOf(objects: string[]): Uint8Array {
   let out = "%PDF-1.7\n";
   const offsets: number[] = [];
@@ -30,7 +37,7 @@ export function pdfOf(objects: string[]): Uint8Array {
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return text(out);
+  return latin1(out);
 }
 
 /** A one-line text page's content stream. */
@@ -125,6 +132,10 @@ export function hostileDocuments(origin: string): Hostile[] {
   add("rtf binary claim", "/bin.rtf", "application/rtf", text(`{\\rtf1 {\\bin999999999 x}}`));
   add("rtf deep groups", "/deep.rtf", "application/rtf", text(`{\\rtf1 ${"{".repeat(200_000)}x}`));
   add("sheet of sparse cells", "/sparse.xlsx", XLSX, sparseSheet());
+  // 2 KB of rows nested in cells, 100,000 deep.
+  add("nested sheet", "/nested.xlsx", XLSX, xlsxOf("<row><c>".repeat(100_000)));
+  // 64 KB inflating to 64 MB of content.
+  add("pdf stream bomb", "/inflates.pdf", "application/pdf", pdfStreamBomb(64));
   return cases;
 }
 
@@ -159,6 +170,11 @@ function sparseSheet(): Uint8Array {
     { length: 300 },
     (_, i) => `<row r="${i + 1}"><c r="XFD${i + 1}"><v>1</v></c></row>`,
   ).join("");
+  return xlsxOf(rows);
+}
+
+/** A one-sheet workbook of `sheetData` (the rows), with `sharedStrings` (the <si> items). */
+export function xlsxOf(sheetData: string, sharedStrings?: string): Uint8Array {
   const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
   return zipSync({
     "xl/workbook.xml": text(
@@ -167,6 +183,75 @@ function sparseSheet(): Uint8Array {
     "xl/_rels/workbook.xml.rels": text(
       `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>`,
     ),
-    "xl/worksheets/sheet1.xml": text(`<worksheet><sheetData>${rows}</sheetData></worksheet>`),
+    "xl/worksheets/sheet1.xml": text(`<worksheet><sheetData>${sheetData}</sheetData></worksheet>`),
+    ...(sharedStrings ? { "xl/sharedStrings.xml": text(`<sst>${sharedStrings}</sst>`) } : {}),
   });
+}
+
+/**
+ * A one-page PDF whose content stream is LZW codes that each repeat the longest sequence so far:
+ * `codes` 12-bit codes (1.5 bytes each) decode to some 3,800 spaces apiece once the table is full.
+ */
+export function pdfLzwBomb(codes: number): Uint8Array {
+  const out: number[] = [];
+  let pending = 0;
+  let bits = 0;
+  const put = (code: number, length: number) => {
+    pending = (pending << length) | code;
+    bits += length;
+    while (bits >= 8) {
+      out.push((pending >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+    pending &= (1 << bits) - 1;
+  };
+  // The decoder's state, as pdf.js keeps it (early change 1): the code width grows with the table.
+  let nextCode = 258;
+  let width = 9;
+  const emit = (code: number, first = false) => {
+    put(code, width);
+    if (first) return;
+    nextCode++;
+    const next = nextCode + 1;
+    if ((next & (next - 1)) === 0) width = Math.min(Math.log2(next) + 1, 12);
+  };
+  emit(0x20, true);
+  for (let i = 0; i < codes; i++) emit(Math.min(nextCode, 4095));
+  put(257, width);
+  if (bits) put(0, 8 - bits);
+  let stream = "";
+  for (let at = 0; at < out.length; at += 8192) {
+    stream += String.fromCharCode(...out.slice(at, at + 8192));
+  }
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< >>"),
+    `<< /Length ${stream.length} /Filter /LZWDecode >>\nstream\n${stream}\nendstream`,
+  ]);
+}
+
+/**
+ * A one-page PDF whose content stream (through `filter`) inflates from about `mb` KB to `mb` MB
+ * of spaces, then a line of text.
+ */
+export function pdfStreamBomb(mb: number, filter = "/FlateDecode"): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
+  const spaces = new Uint8Array(1 << 20).fill(0x20);
+  for (let i = 0; i < mb; i++) zlib.push(spaces);
+  zlib.push(text(" BT /F1 12 Tf 10 100 Td (after the spaces) Tj ET"), true);
+  let stream = "";
+  for (const part of parts) {
+    for (let at = 0; at < part.length; at += 8192) {
+      stream += String.fromCharCode(...part.subarray(at, at + 8192));
+    }
+  }
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< /Font << /F1 5 0 R >> >>"),
+    `<< /Length ${stream.length} /Filter ${filter} >>\nstream\n${stream}\nendstream`,
+    FONT,
+  ]);
 }

@@ -23,6 +23,8 @@ const REFUSED: Record<string, string> = {
   "rtf binary claim": "corrupt",
   "rtf deep groups": "too-large",
   "sheet of sparse cells": "too-large",
+  "nested sheet": "too-large",
+  "pdf stream bomb": "too-large",
   "encrypted pdf": "encrypted",
 };
 

@@ -7,6 +7,7 @@ import {
 } from "../../lib/extract/custom/mod.ts";
 import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { applyType, toNumber } from "../../lib/extract/custom/value_types.ts";
+import { MAX_ATTRS, MAX_SELECTOR_CHARS } from "../../lib/extract/custom/rules.ts";
 import { extract } from "../../lib/extract/mod.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 
@@ -159,6 +160,29 @@ Deno.test("validateRules() rejects bad rules naming the parameter", async (t) =>
     const nested = { ...fifty };
     nested.r0 = { selector: "a", attr: { inner: { selector: "b" } } } as never;
     assert.throws(() => validateRules(nested), /too many rules/);
+  });
+  await t.step("more attrs than MAX_ATTRS, more types than there are", () => {
+    // Every match tries each attr, and each value each type: the lists bound a match's work.
+    const attrs = Array.from({ length: MAX_ATTRS }, (_, i) => `data-${i}`);
+    assert.doesNotThrow(() => validateRules({ t: { selectorAll: "p", attr: attrs } }));
+    assert.throws(
+      () => validateRules({ t: { selectorAll: "p", attr: [...attrs, "href"] } }),
+      (e: ApiError) => invalid("data.t.attr")(e) && /17 attributes, at most 16/.test(e.message),
+    );
+    const types = Array.from({ length: 2500 }, () => "date");
+    assert.throws(
+      () => validateRules({ t: { selectorAll: "p", type: types } }),
+      (e: ApiError) => invalid("data.t.type")(e) && /2500 types, at most 19/.test(e.message),
+    );
+  });
+  await t.step("selectors longer than MAX_SELECTOR_CHARS in all", () => {
+    // Compiled on the main thread as the query is checked: their length is its time.
+    const half = Array(MAX_SELECTOR_CHARS / 4).fill("p").join(","); // half the bound, less one
+    assert.doesNotThrow(() => validateRules({ a: { selector: half }, b: { selectorAll: half } }));
+    assert.throws(
+      () => validateRules({ a: { selector: half }, b: { selector: [half, "main h1"] } }),
+      (e: ApiError) => invalid("data.b.selector")(e) && /16384 characters in all/.test(e.message),
+    );
   });
   await t.step("a __proto__ name", () => {
     assert.throws(

@@ -92,6 +92,34 @@ Deno.test("a DOM worker stops itself at its deadline and burns no CPU after it",
   assert.ok(used < 0.5, `${used} CPU seconds in one idle second`);
 });
 
+/**
+ * A small page (2 KB, 200 nested divs) and a caller's selector whose one match is quartic in the
+ * page's depth: minutes inside css-select, where no loop of ours runs.
+ */
+const HOSTILE_SELECTOR = {
+  html: "<div>".repeat(200) + "x",
+  url: URL_,
+  rules: { t: [{ selector: [":has(~ *, :has(~ *, :has(~ span)))"] }] },
+  markdown: false,
+};
+
+Deno.test("a caller's selector far from linear moves a small page to a worker, which stops it", async () => {
+  assert.ok(HOSTILE_SELECTOR.html.length < WORKER_THRESHOLD);
+  await using pool = new DomWorkers({ maxWorkers: 1, jobTimeoutMs: 1000 });
+  await assert.rejects(pool.run(HOSTILE_SELECTOR), rejectsWith("ETIMEOUT"));
+  // Not on this thread past its slice: the page went to a worker (the main thread stays free).
+  assert.equal(pool.stats().workers, 1);
+  // The match spends the job's budget as it looks at nodes: the worker ended it by itself.
+  await pool.settled();
+  assert.equal(pool.stats().replaced, 0, "it stopped by itself, before the watchdog");
+  // The pool still works.
+  const ok = await pool.run({
+    ...HOSTILE_SELECTOR,
+    rules: { t: [{ selector: ["div"], attr: ["text"] }] },
+  });
+  assert.equal(ok.custom.t, "x");
+});
+
 Deno.test("a worker's heap is capped: a page too big for it fails alone, the next job runs", async () => {
   await using pool = new DomWorkers({ maxWorkers: 1, heapMb: 16, jobTimeoutMs: 3000 });
   const huge = {

@@ -203,8 +203,9 @@ Deno.test("keep-alive: an answer with connection: close is not kept", async () =
 
 /**
  * A raw HTTP/1.1 server whose answers are scripted by path: a clean answer, one with bytes after
- * its end, an HTTP/1.0 one, a 204, and one after which the connection's next request is read but never
- * answered (the connection closes); any other path is answered with itself. It reads request heads one after another on each connection
+ * its end, an HTTP/1.0 one, a 204, one after which the connection's next request is read but never
+ * answered (the connection closes), a HEAD answer whose body is sent late, before the next
+ * answer, and one framed both by chunks and a length; any other path is answered with itself. It reads request heads one after another on each connection
  * it accepts; `sayToIdle` and `hangUp` act on its open connections between requests.
  */
 function scriptedServer() {
@@ -218,11 +219,15 @@ function scriptedServer() {
     "/http10": "HTTP/1.0 200 OK\r\ncontent-length: 2\r\n\r\nok",
     "/no-content": "HTTP/1.1 204 No Content\r\n\r\n",
     "/then-hang-up": "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
+    "/body-late": "HTTP/1.1 200 OK\r\ncontent-length: 14\r\n\r\n",
+    "/two-framings":
+      "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-length: 9\r\n\r\n2\r\nok\r\n0\r\n\r\n",
   };
   const serveConn = async (conn: Deno.Conn) => {
     const buffer = new Uint8Array(16 * 1024);
     let pending = "";
     let hangUpNext = false;
+    let owed = "";
     try {
       for (;;) {
         const read = await conn.read(buffer);
@@ -237,8 +242,9 @@ function scriptedServer() {
           const path = head.split(" ")[1]!;
           const answer = answers[path] ??
             `HTTP/1.1 200 OK\r\ncontent-length: ${path.length}\r\n\r\n${path}`;
-          await conn.write(new TextEncoder().encode(answer));
+          await conn.write(new TextEncoder().encode(owed + answer));
           hangUpNext = path === "/then-hang-up";
+          owed = path === "/body-late" ? "<html>\n</html>" : "";
         }
       }
     } catch {
@@ -285,7 +291,7 @@ function scriptedServer() {
 
 Deno.test("keep-alive: only a clean HTTP/1.1 end gives the connection back", async (t) => {
   await using server = scriptedServer();
-  for (const path of ["/extra", "/http10"]) {
+  for (const path of ["/extra", "/http10", "/two-framings"]) {
     await t.step(path, async () => {
       await using fetcher = keepAliveFetcher(server.port);
       const before = server.accepted;
@@ -316,6 +322,19 @@ Deno.test("keep-alive: a connection the server closed is retried once on a new o
       "/clean",
     ]);
     assert.doesNotMatch(server.heads[0]!, /connection: close/i);
+  });
+  await t.step("a HEAD answer's body sent late, before the next answer", async () => {
+    await using server = scriptedServer();
+    await using fetcher = keepAliveFetcher(server.port);
+    const stale = connectionCount("stale");
+    const head = await fetcher.fetch("http://site.test/body-late", { method: "HEAD" });
+    assert.equal(head.headers["content-length"], "14");
+    assert.equal(fetcher.idleConnections, 1);
+    // The body comes first on the kept connection, where the next answer's head belongs: that
+    // request failed (EFETCH); it is sent again on a new connection.
+    assert.equal(text((await fetcher.fetch("http://site.test/clean")).body), "ok");
+    assert.equal(connectionCount("stale") - stale, 1);
+    assert.equal(server.accepted, 2);
   });
   await t.step("a Deno.serve target shut down while its connection waits", async () => {
     const first = countingServer();

@@ -113,12 +113,15 @@ Deno.test("fetch() decodes gzip, deflate, raw deflate and br", async (t) => {
     const three = await fetcher.fetch(`${site.origin}/three`);
     assert.equal(new TextDecoder().decode(three.body), text);
   });
-  await t.step("corrupt gzip is EFETCH", async () => {
+  await t.step("corrupt gzip or br is EFETCH, and says so", async () => {
     bodies.set("bad", { coding: "gzip", bytes: new Uint8Array([0x1f, 0x8b, 9, 9, 9, 9]) });
-    await assert.rejects(
-      fetcher.fetch(`${site.origin}/bad`),
-      (e: ApiError) => e.code === "EFETCH",
-    );
+    bodies.set("bad-br", { coding: "br", bytes: new TextEncoder().encode("not brotli at all") });
+    for (const name of ["bad", "bad-br"]) {
+      await assert.rejects(
+        fetcher.fetch(`${site.origin}/${name}`),
+        (e: ApiError) => e.code === "EFETCH" && /: corrupt compressed body\.$/.test(e.message),
+      );
+    }
   });
 });
 

@@ -1,46 +1,10 @@
 /** Targets that misbehave at the byte level, served by raw loopback TCP servers. */
 import assert from "node:assert/strict";
-import net from "node:net";
 import { GuardedFetcher } from "../../lib/fetch/mod.ts";
 import { parseTrustedTargets } from "../../lib/guard/trusted.ts";
 import type { ApiError } from "../../lib/util/errors.ts";
 import { serve, testConfig } from "../_fixtures.ts";
-
-/** A TCP server on 127.0.0.1 whose connections are handed to `onSocket`. */
-async function rawServer(onSocket: (socket: net.Socket) => void) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => {});
-    onSocket(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    port,
-    origin: `http://127.0.0.1:${port}`,
-    async [Symbol.asyncDispose]() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** Answers every request with the bytes `reply(path)` returns, then closes. */
-function replyWith(reply: (path: string) => Uint8Array | string | null) {
-  return rawServer((socket) => {
-    let head = "";
-    socket.on("data", (chunk: Uint8Array) => {
-      head += new TextDecoder().decode(chunk);
-      if (!head.includes("\r\n\r\n")) return;
-      const path = head.split(" ")[1] ?? "/";
-      const bytes = reply(path);
-      if (bytes === null) return socket.destroy();
-      socket.end(bytes);
-    });
-  });
-}
+import { flood, replyWith } from "./_raw.ts";
 
 function trusted(port: number) {
   return new GuardedFetcher({
@@ -175,26 +139,6 @@ Deno.test("fetch() refuses answers whose framing is not a number", async (t) => 
 });
 
 Deno.test("fetch() holds a bounded chunk-size line and bounded trailers", async (t) => {
-  /** Sends `head`, then `piece` again and again while the client reads (64 MB at most). */
-  const flood = (head: string, piece: string) => {
-    const sent = { bytes: 0 };
-    const server = rawServer((socket) => {
-      socket.once("data", async () => {
-        socket.write(head);
-        const bytes = new TextEncoder().encode(piece);
-        while (sent.bytes < 64 * 1024 * 1024 && !socket.destroyed) {
-          sent.bytes += bytes.length;
-          if (!socket.write(bytes)) {
-            await new Promise((resolve) => {
-              socket.once("drain", resolve);
-              socket.once("close", resolve);
-            });
-          }
-        }
-      });
-    });
-    return { server, sent };
-  };
   const cases = {
     "a chunk-size line without end": flood(
       "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",

@@ -251,9 +251,78 @@ Deno.test("errors are tool results with the API's code; bad arguments never cras
   assert.match(text(ttl), /ttl/);
 
   await assert.rejects(call(client, "linkpeek_nothing", { url }), /Unknown tool: linkpeek_nothing/);
+  // A huge name is not echoed back whole.
+  await assert.rejects(call(client, "x".repeat(100_000), { url }), (error: Error) => {
+    assert.match(error.message, /Unknown tool: x+\.\.\./);
+    assert.ok(error.message.length < 300, `${error.message.length} characters`);
+    return true;
+  });
   // The server still answers after all that.
   const ok = await call(client, "linkpeek_html", { url, selector: "h1" });
   assert.equal(text(ok), "<h1>Calm interfaces</h1>");
+});
+
+Deno.test("arguments nested past the API's deepest name are EINVALQUERY, not a stack overflow", async () => {
+  await using service = await startService();
+  // Written by hand: a client's JSON.stringify would overflow its own stack first.
+  const nested = '{"a":'.repeat(40_000) + '"x"' + "}".repeat(40_000);
+  const args = `{"url":"http://page.invalid/","data":{"x":{"attr":${nested}}}}`;
+  const response = await fetch(`${service.origin}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: `{"jsonrpc":"2.0","id":7,"method":"tools/call",` +
+      `"params":{"name":"linkpeek_metadata","arguments":${args}}}`,
+  });
+  assert.equal(response.status, 200);
+  const { id, result, error } = await response.json();
+  assert.equal(id, 7);
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.equal(result.isError, true);
+  assert.equal(result._meta.code, "EINVALQUERY");
+  assert.match(result.content[0].text, /^EINVALQUERY: .*`data\.x\.attr\.\.\.` nests too deep/);
+  // The server answers the next call as ever.
+  await using client = await httpClient(service.origin);
+  const shallow = await call(client, "linkpeek_metadata", {
+    url: "http://page.invalid/",
+    data: { x: { attr: { a: { selector: "h1" } } } },
+  });
+  assert.equal(shallow._meta.code, "EFETCH");
+});
+
+Deno.test("a POST whose body stops arriving is answered 408 at the deadline, not held", async () => {
+  await using service = await startService({ env: { REQUEST_TIMEOUT_MS: "1500" } });
+  const conn = await Deno.connect({
+    hostname: "127.0.0.1",
+    port: Number(new URL(service.origin).port),
+  });
+  const head = "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n" +
+    "content-type: application/json\r\naccept: application/json, text/event-stream\r\n" +
+    "content-length: 100\r\n\r\n";
+  // The head and a tenth of the body; the rest never comes.
+  await conn.write(new TextEncoder().encode(`${head}{"jsonrpc"`));
+  let answer = "";
+  // Until the whole answer is in (the server need not close a connection whose body it skipped).
+  const reading = (async () => {
+    for await (const chunk of conn.readable) {
+      answer += new TextDecoder().decode(chunk);
+      const [head, body] = answer.split("\r\n\r\n");
+      const length = /content-length: (\d+)/i.exec(head!)?.[1];
+      if (body !== undefined && length && body.length >= Number(length)) break;
+    }
+  })();
+  // Generous: the deadline is 1.5 s; a held request would never answer.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const held = new Promise<"held">((resolve) => timer = setTimeout(() => resolve("held"), 20_000));
+  const outcome = await Promise.race([reading.then(() => "answered" as const), held]);
+  clearTimeout(timer);
+  // Leaving the loop closed the connection; a held one is closed here.
+  if (outcome === "held") conn.close();
+  assert.equal(outcome, "answered");
+  assert.match(answer, /^HTTP\/1\.1 408 /);
+  assert.match(answer, /"code":-32000,"message":"Request Timeout: the body did not arrive within/);
+  // The service answers the next request as ever.
+  await using client = await httpClient(service.origin);
+  assert.equal((await client.listTools()).tools.length, TOOLS.length);
 });
 
 Deno.test("keys: x-api-key and Bearer select pro with that key's limit; a bad key is EAUTH", async () => {

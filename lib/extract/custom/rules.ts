@@ -28,18 +28,38 @@ export type CustomRules = { [name: string]: CustomRule[] };
 export const MAX_DEPTH = 5;
 export const MAX_RULES = 50;
 
+/**
+ * Attributes one rule tries. Every match tries each in turn, and each value each type: without
+ * a bound, one rule of 3,000 attrs or 2,500 types was millions of steps a page, inside one
+ * value, where the DOM budget is not checked (a worker ran past its deadline and was replaced).
+ */
+export const MAX_ATTRS = 16;
+
+/**
+ * Characters of all the rules' selectors together. Each is compiled on the main thread when the
+ * query is checked (an MCP call's 210 KB selector held the event loop 110-170 ms), and again
+ * where the rules run.
+ */
+export const MAX_SELECTOR_CHARS = 16 * 1024;
+
 /** Characters of one `evaluate` source. */
 export const MAX_EVALUATE_CHARS = 8192;
 
 interface State {
   count: number;
+  /** Characters of the selectors met so far. */
+  selectorChars: number;
   /** `evaluate` sources met so far, in order. */
   evaluate: string[];
 }
 
 /** Validates the parsed `data` parameter; throws ApiError("EINVALDATA") naming the path. */
 export function validateRules(rules: unknown): CustomRules {
-  return validateSet(rules, { path: "data", depth: 1 }, { count: 0, evaluate: [] });
+  return validateSet(rules, { path: "data", depth: 1 }, {
+    count: 0,
+    selectorChars: 0,
+    evaluate: [],
+  });
 }
 
 /** The `evaluate` sources of validated rules, in the order of their indexes. */
@@ -136,12 +156,14 @@ function validateRule(value: unknown, where: Where, state: State): CustomRule {
     }
     rule.evaluate = { source: evaluate, index: state.evaluate.push(evaluate) - 1 };
   }
-  if (selector !== undefined) rule.selector = selectors(selector, `${path}.selector`);
-  if (selectorAll !== undefined) rule.selectorAll = selectors(selectorAll, `${path}.selectorAll`);
+  if (selector !== undefined) rule.selector = selectors(selector, `${path}.selector`, state);
+  if (selectorAll !== undefined) {
+    rule.selectorAll = selectors(selectorAll, `${path}.selectorAll`, state);
+  }
   if (attr !== undefined) {
     rule.attr = isObject(attr)
       ? validateSet(attr, { path: `${path}.attr`, depth: depth + 1 }, state)
-      : strings(attr, `${path}.attr`);
+      : atMost(MAX_ATTRS, "attributes", strings(attr, `${path}.attr`), `${path}.attr`);
   }
   if (type !== undefined) rule.type = types(type, `${path}.type`);
   if (!rule.selector && !rule.selectorAll && !rule.attr && !rule.evaluate) {
@@ -165,8 +187,15 @@ function strings(value: unknown, path: string): string[] {
   });
 }
 
-function selectors(value: unknown, path: string): string[] {
+function selectors(value: unknown, path: string, state: State): string[] {
   const list = strings(value, path);
+  for (const selector of list) state.selectorChars += selector.length;
+  if (state.selectorChars > MAX_SELECTOR_CHARS) {
+    invalid(
+      `The parameter \`${path}\` makes the rules' selectors longer than ` +
+        `${MAX_SELECTOR_CHARS} characters in all.`,
+    );
+  }
   list.forEach((selector, i) => {
     try {
       compileSelector(selector);
@@ -181,8 +210,18 @@ function selectors(value: unknown, path: string): string[] {
   return list;
 }
 
+/** `list`, unless it is longer than `max`. */
+function atMost<T>(max: number, what: string, list: T[], path: string): T[] {
+  if (list.length > max) {
+    invalid(`The parameter \`${path}\` lists ${list.length} ${what}, at most ${max}.`);
+  }
+  return list;
+}
+
 function types(value: unknown, path: string): RuleType[] {
-  return strings(value, path).map((type, i) => {
+  // Each type once is all there can be.
+  const list = atMost(RULE_TYPES.length, "types", strings(value, path), path);
+  return list.map((type, i) => {
     const lower = type.toLowerCase();
     if (!isRuleType(lower)) {
       const where = Array.isArray(value) ? `${path}.${i}` : path;

@@ -5,6 +5,7 @@
 import { parseDocument } from "../stream/html_parser.ts";
 import { compile } from "css-select";
 import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
+import * as DomUtils from "domutils";
 import { getInnerHTML, getOuterHTML } from "domutils";
 import { spend } from "./budget.ts";
 import { BoundedMap } from "../../util/bounded_map.ts";
@@ -14,18 +15,38 @@ export type { AnyNode, Document, Element };
 
 type Query = (element: Element) => boolean;
 
+/**
+ * Longest selector kept compiled. A compiled selector holds ~75 bytes a character (a 50 KB
+ * list, ~4 MB): 1000 long ones would be gigabytes. Real rules are short and repeat; a long
+ * one is compiled again when it comes again (linear, ~20 ms for 50 KB).
+ */
+export const MAX_CACHED_SELECTOR_CHARS = 512;
+
 /** Compiled selectors, reused across requests: rules repeat, compiling does not need to. */
-const compiled = new BoundedMap<string, Query>(1000);
+const compiled = new BoundedMap<string, Query>(1000, { maxKeyLength: MAX_CACHED_SELECTOR_CHARS });
 
 export function parseHtml(html: string): Document {
   return parseDocument(html, { lowerCaseAttributeNames: true, lowerCaseTags: true });
 }
 
+/**
+ * css-select's view of the DOM, spending a step of the job's budget on every node it looks at:
+ * a caller's selector (`:has(~ *, :has(~ *, :has(~ span)))`) can cost far more than linear time
+ * inside one match, where no loop of ours could check the budget.
+ */
+const SPENDING_ADAPTER = {
+  ...DomUtils,
+  isTag(node: AnyNode): node is Element {
+    spend();
+    return isTag(node);
+  },
+};
+
 /** Compiles a CSS selector; throws (css-what or css-select) on bad syntax or unknown pseudos. */
 export function compileSelector(selector: string): Query {
   let query = compiled.get(selector);
   if (!query) {
-    query = compile<AnyNode, Element>(selector) as Query;
+    query = compile<AnyNode, Element>(selector, { adapter: SPENDING_ADAPTER }) as Query;
     compiled.set(selector, query);
   }
   return query;

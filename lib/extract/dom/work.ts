@@ -49,8 +49,9 @@ export interface DomResult {
 }
 
 /**
- * Above this many characters of HTML the work moves off the main thread. Below it, even a
- * hostile page takes a few milliseconds (every step is linear in the page).
+ * Above this many characters of HTML the work moves off the main thread. Below it, a page's
+ * own steps take a few milliseconds (each is linear in the page); a caller's selector may not,
+ * so the main thread gives it a slice only (DomWorkers).
  */
 export const WORKER_THRESHOLD = 16 * 1024;
 

@@ -1,6 +1,7 @@
 /**
  * The pool that runs page work off the main thread: the DOM extras (custom rules, markdown) of
- * pages over WORKER_THRESHOLD, and the default fields of pages over EXTRACT_THRESHOLD (a
+ * pages over WORKER_THRESHOLD (and of smaller ones whose work outlasts SMALL_PAGE_SLICE_MS
+ * here), and the default fields of pages over EXTRACT_THRESHOLD (a
  * streaming pass over 5 MB of tags takes a second). A request alone in the service runs the
  * work of a page up to ALONE_LIMIT on the main thread for at most a slice of time, then moves
  * it to a worker (see #here). At most `maxWorkers` jobs at once,
@@ -28,6 +29,13 @@ export const EXTRACT_THRESHOLD = 64 * 1024;
  * the hop to a worker and back costs ~1 ms of a request's ~7 (measured by bench:content).
  */
 export const ALONE_LIMIT = 256 * 1024;
+
+/**
+ * A page up to WORKER_THRESHOLD is worked on the main thread for at most this long, then on a
+ * worker: its own steps are linear (a few ms), but a caller's selector need not be
+ * (`:has(~ *, :has(~ *, :has(~ span)))` is quartic in a page's depth).
+ */
+export const SMALL_PAGE_SLICE_MS = 20;
 
 export interface DomWorkersOptions {
   /** Jobs running at once (one worker thread each); default 2. */
@@ -107,14 +115,9 @@ export class DomWorkers implements AsyncDisposable {
   /** Custom rules and markdown (small pages on this thread, the rest on a worker). */
   async run(work: DomWork, options: { signal?: AbortSignal } = {}): Promise<DomResult> {
     options.signal?.throwIfAborted();
-    if (work.html.length <= WORKER_THRESHOLD) {
-      try {
-        return domWorkSync(work, { endsAt: Date.now() + this.#jobTimeoutMs });
-      } catch (error) {
-        throw error instanceof BudgetExceeded ? tooLong(this.#jobTimeoutMs) : error;
-      }
-    }
-    const here = this.#here(work.html.length, (budget) => domWorkSync(work, budget));
+    const here = work.html.length <= WORKER_THRESHOLD
+      ? inSlice(SMALL_PAGE_SLICE_MS, (budget) => domWorkSync(work, budget))
+      : this.#here(work.html.length, (budget) => domWorkSync(work, budget));
     if (here) return here;
     return await this.#submit({ kind: "dom", work }, options.signal) as DomResult;
   }
@@ -148,13 +151,9 @@ export class DomWorkers implements AsyncDisposable {
     const { busy, queued } = this.#pool.stats();
     if (busy > 0 || queued > 0 || !alone.when()) return null;
     this.#aloneRuns++;
-    try {
-      return work({ endsAt: Date.now() + alone.sliceMs });
-    } catch (error) {
-      if (!(error instanceof BudgetExceeded)) throw error;
-      this.#aloneMoved++;
-      return null;
-    }
+    const done = inSlice(alone.sliceMs, work);
+    if (done === null) this.#aloneMoved++;
+    return done;
   }
 
   /** A task's result, or the ApiError its failure is answered with. */
@@ -181,6 +180,19 @@ export class DomWorkers implements AsyncDisposable {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+}
+
+/**
+ * Page work on this thread for at most `sliceMs`; null once the slice is spent (the work is
+ * started again on a worker, with the whole job's time).
+ */
+function inSlice<T>(sliceMs: number, work: (budget: Budget) => T): T | null {
+  try {
+    return work({ endsAt: Date.now() + sliceMs });
+  } catch (error) {
+    if (error instanceof BudgetExceeded) return null;
+    throw error;
   }
 }
 

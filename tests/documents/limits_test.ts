@@ -1,0 +1,221 @@
+/**
+ * Hostile documents' bounds, converter by converter, each made here: a refusal ("too-large") in
+ * a few milliseconds of work, where the old readers spent the whole request's budget on a file
+ * of a few kilobytes (nested XML looked into once per enclosing element) or read a document in
+ * part without saying so (a part past the parser's node cap), or inflated a PDF's stream whole
+ * outside the worker's heap cap.
+ */
+import assert from "node:assert/strict";
+import { zipSync } from "fflate";
+import { convertDocument } from "../../lib/documents/convert.ts";
+import { BoundedDecompressionStream } from "../../lib/documents/decompression.ts";
+import type { DocumentFormat } from "../../lib/documents/detect.ts";
+import { DocumentRefused } from "../../lib/documents/refused.ts";
+import { DocumentWorkers } from "../../lib/documents/workers.ts";
+import { pdfLzwBomb, pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
+import { q, serve, testApp, testConfig } from "../_fixtures.ts";
+
+const text = (value: string) => new TextEncoder().encode(value);
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+function docx(body: string): Uint8Array {
+  return zipSync({
+    "word/document.xml": text(`<w:document ${W}><w:body>${body}</w:body></w:document>`),
+  });
+}
+
+/**
+ * The refusal's reason and message, within a budget far past what the bounded readers need: the
+ * old ones ran the budget out (BudgetExceeded) or converted the document in part.
+ */
+async function refusal(format: DocumentFormat, bytes: Uint8Array): Promise<DocumentRefused> {
+  const outcome = await convertDocument(format, bytes, { endsAt: Date.now() + 10_000 }).then(
+    (converted) => `converted (${converted.html.length} characters of HTML)`,
+    (error: unknown) => error,
+  );
+  assert.ok(outcome instanceof DocumentRefused, `not refused: ${String(outcome)}`);
+  return outcome;
+}
+
+Deno.test("nested XML in a few kilobytes is refused, not looked into once per level", async () => {
+  const cases: Array<[DocumentFormat, string, Uint8Array]> = [
+    ["xlsx", "rows in cells", xlsx("<row><c>".repeat(100_000))],
+    [
+      "xlsx",
+      "shared strings in strings",
+      xlsx(`<row><c t="s"><v>0</v></c></row>`, "<si>".repeat(50_000)),
+    ],
+    [
+      "docx",
+      "tables in cells",
+      docx("<w:tbl><w:tr><w:tc><w:p><w:r><w:t>x</w:t></w:r></w:p>".repeat(20_000)),
+    ],
+    ["docx", "paragraphs in a cell", docx("<w:tbl><w:tr><w:tc>" + "<w:p>".repeat(100_000))],
+  ];
+  for (const [format, name, bytes] of cases) {
+    assert.ok(bytes.length < 4096, `${name}: ${bytes.length} bytes`);
+    const refused = await refusal(format, bytes);
+    assert.equal(refused.reason, "too-large", `${name}: ${refused.message}`);
+    assert.match(refused.message, /nests deeper than 256 elements/, name);
+  }
+});
+
+Deno.test("a part past the parser's node cap is refused, never read in part", async () => {
+  // 200,000 cells (under the 250,000-cell budget) in 600,000 nodes: the old reader kept the
+  // first 500,000 nodes and answered with two thirds of the sheet.
+  const row = `<row>${"<c><v>1</v></c>".repeat(100)}</row>`;
+  const refused = await refusal("xlsx", xlsx(row.repeat(2000)));
+  assert.equal(refused.reason, "too-large", refused.message);
+  assert.match(refused.message, /more than 500000 nodes/);
+  // A million shared strings in 42 KB: the old reader dropped half of them.
+  const strings = await refusal(
+    "xlsx",
+    xlsx(`<row><c t="s"><v>999999</v></c></row>`, "<si><t>a</t></si>".repeat(1_000_000)),
+  );
+  assert.equal(strings.reason, "too-large", strings.message);
+});
+
+Deno.test("an EPUB chapter past the parser's node cap is refused, never read in part", async () => {
+  // 300,000 paragraphs: the old reader ended the chapter at the 249,998th without a word.
+  const paragraphs = Array.from({ length: 300_000 }, (_, i) => `<p>n${i}</p>`).join("");
+  const epub = zipSync({
+    mimetype: [text("application/epub+zip"), { level: 0 }],
+    "META-INF/container.xml": text(
+      `<container><rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>`,
+    ),
+    "OPS/book.opf": text(
+      `<package><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>` +
+        `</manifest><spine><itemref idref="c"/></spine></package>`,
+    ),
+    "OPS/c.xhtml": text(`<html><body>${paragraphs}<p>The end.</p></body></html>`),
+  });
+  const refused = await refusal("epub", epub);
+  assert.equal(refused.reason, "too-large", refused.message);
+  assert.match(refused.message, /more than 500000 nodes/);
+});
+
+/** An RTF of `count` one-word paragraphs, then "The end." (3 nodes of HTML a paragraph). */
+function paragraphsRtf(count: number): Uint8Array {
+  return text(
+    `{\\rtf1 ${Array.from({ length: count }, (_, i) => `p${i}\\par `).join("")}The end.\\par}`,
+  );
+}
+
+Deno.test("a document converting past the page parser's node cap is refused, never cut", async () => {
+  // 170,000 paragraphs, 510,000 nodes: the old converter wrote them all and the content views
+  // ended at the 166,663rd paragraph without a word.
+  const refused = await refusal("rtf", paragraphsRtf(170_000));
+  assert.equal(refused.reason, "too-large", refused.message);
+  assert.match(refused.message, /passes 499900 nodes/);
+  // Under it, the content views read the document to its end.
+  const rtf = paragraphsRtf(165_000);
+  await using site = serve(() =>
+    new Response(rtf.slice(), { headers: { "content-type": "application/rtf" } })
+  );
+  await using app = await testApp(testConfig({ trustPorts: [site.port] }));
+  const { status, body } = await app.json(q(`${site.origin}/long.rtf`, "&markdown=true"));
+  assert.equal(status, 200, JSON.stringify(body).slice(0, 400));
+  assert.ok(body.data.markdown.endsWith("The end."), body.data.markdown.slice(-200));
+});
+
+Deno.test("XML as deep as real documents nest is still read", async () => {
+  // 60 tables, each in the previous one's cell: 240 elements deep, under the bound.
+  const nested = "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p>".repeat(60) +
+    "</w:tc></w:tr></w:tbl>".repeat(60);
+  const { html } = await convertDocument("docx", docx(nested));
+  assert.ok(html.includes("<td>") || html.includes("<th>"), html.slice(0, 400));
+  assert.ok(html.includes("cell"), html.slice(0, 400));
+});
+
+Deno.test("a PDF stream bomb is refused in the document worker, not inflated whole", async () => {
+  // 96 KB inflating to 96 MB: the old worker inflated it whole outside its heap cap (a 4 MB
+  // one took the process past 7 GB) and converted it.
+  const bomb = pdfStreamBomb(96);
+  assert.ok(bomb.length < 200_000, `${bomb.length} bytes`);
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("pdf", bomb, { endsAt: Date.now() + 20_000, whole: true });
+  assert.ok(!outcome.ok, `converted: ${outcome.ok && outcome.converted.html.slice(-200)}`);
+  assert.equal(outcome.failure, "too-large", outcome.message);
+  assert.match(outcome.message, /inflates past 33554432 bytes/);
+  // The same kind of bomb encrypted by qpdf with an empty user password: pdf.js decrypts it
+  // without asking, then inflates it through the same bound.
+  const encrypted = Deno.readFileSync(
+    new URL("../fixtures/documents/encrypted-bomb.pdf", import.meta.url),
+  );
+  const sealed = await workers.convert("pdf", encrypted, {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(!sealed.ok, "the encrypted bomb was converted");
+  assert.equal(sealed.failure, "too-large", sealed.message);
+  // Under the bound, the same kind of stream is read whole, text after the spaces included.
+  const fine = await workers.convert("pdf", pdfStreamBomb(8), {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(fine.ok, fine.ok ? "" : fine.message);
+  assert.ok(fine.converted.html.includes("after the spaces"), fine.converted.html);
+});
+
+Deno.test("a PDF stream pdf.js decodes itself is refused at its buffer bound; the thread lives", async () => {
+  // A predictor makes pdf.js inflate in its own code, one growing buffer, in a run no budget
+  // check interrupts: the old worker ran past its deadline, was replaced, and ran on (Deno's
+  // terminate() does not stop a busy thread), a core busy and 50 MB more memory each second.
+  const bomb = pdfStreamBomb(160, "/FlateDecode /DecodeParms << /Predictor 2 /Columns 1000 >>");
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("pdf", bomb, { endsAt: Date.now() + 20_000, whole: true });
+  assert.ok(!outcome.ok, "the bomb was converted");
+  assert.equal(outcome.failure, "too-large", outcome.message);
+  assert.match(outcome.message, /decodes past 67108864 bytes/);
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  // LZW, decoded by pdf.js alone: 900 KB took the old worker to 2.7 GB with no answer in time.
+  const lzw = await workers.convert("pdf", pdfLzwBomb(600_000), {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(!lzw.ok, "the LZW bomb was converted");
+  assert.equal(lzw.failure, "too-large", lzw.message);
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  // The same thread converts the next document.
+  const sample = Deno.readFileSync(new URL("../fixtures/documents/sample.pdf", import.meta.url));
+  const next = await workers.convert("pdf", sample, { endsAt: Date.now() + 20_000, whole: true });
+  assert.ok(next.ok, next.ok ? "" : next.message);
+  assert.ok(next.converted.html.includes("Moss on the north wall"), next.converted.html);
+  assert.equal(workers.stats().replaced, 0);
+});
+
+Deno.test("the bounded decompression gives the native one's bytes, whatever the pieces", async () => {
+  const input = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
+  for (const format of ["deflate", "gzip", "deflate-raw"] as const) {
+    const compressed = new Uint8Array(
+      await new Response(new Blob([input]).stream().pipeThrough(new CompressionStream(format)))
+        .arrayBuffer(),
+    );
+    const stream = new BoundedDecompressionStream(format);
+    const writer = stream.writable.getWriter();
+    writer.write(compressed).catch(() => {});
+    writer.close().catch(() => {});
+    const output = new Uint8Array(await new Response(stream.readable).arrayBuffer());
+    assert.equal(output.length, input.length, format);
+    assert.ok(output.every((byte, i) => byte === input[i]), `${format}: bytes differ`);
+  }
+});
+
+Deno.test("an RTF of bad \\'hh escapes writes nothing to the console", async () => {
+  // The tokenizer warned once per bad digit: 20,000 lines for this 40 KB file, and 2,000,000
+  // (23 s of the conversion's budget) for a 4 MB one.
+  const rtf = text(`{\\rtf1 before ${"\\'zz".repeat(10_000)} after}`);
+  const warnings: unknown[] = [];
+  // deno-lint-ignore no-console
+  const warn = console.warn;
+  // deno-lint-ignore no-console
+  console.warn = (...args: unknown[]) => warnings.push(args);
+  try {
+    const { html } = await convertDocument("rtf", rtf);
+    assert.match(html, /before .*after/s);
+  } finally {
+    // deno-lint-ignore no-console
+    console.warn = warn;
+  }
+  assert.equal(warnings.length, 0, `warned ${warnings.length} times: ${String(warnings[0])}`);
+});

@@ -29,8 +29,11 @@ export async function captureScreenshot(
     if (!handle) {
       throw new ApiError("EINVALQUERY", `The element "${options.element}" was not found.`);
     }
+    const box = await deadline.run(handle.boundingBox());
+    // Relative to the element: its top left, when it is too large to capture whole.
+    const clip = box ? bounded(page, box) : null;
     bytes = await deadline.run(
-      handle.screenshot({ type, quality, omitBackground, optimizeForSpeed }),
+      handle.screenshot({ type, quality, omitBackground, optimizeForSpeed, ...(clip && { clip }) }),
     );
   } else {
     const fullPage = options.fullPage ?? false;
@@ -53,21 +56,26 @@ export async function captureScreenshot(
   return withSize(bytes, type);
 }
 
-/** Device pixels either side of a full-page capture may take (JPEG's own limit is 65535). */
+/** Device pixels either side of a capture may take (JPEG's own limit is 65535). */
 export const MAX_CAPTURE_SIDE = 32768;
-/** Device pixels a full-page capture may take: the default 2560-wide capture, 32768 tall. */
+/** Device pixels a capture may take: the default 2560-wide capture, 32768 tall. */
 export const MAX_CAPTURE_PIXELS = 2560 * MAX_CAPTURE_SIDE;
 
-/**
- * The part of a page too large to capture whole that is captured (its top left), null when the
- * whole page fits. Unbounded, a page 100,000 px tall made a 2560x200000 image (8 s, 11 MB, and
- * gigabytes in the renderer) and one as wide failed outright as the browser's fault.
- */
+/** The whole page's size, for `bounded`. */
 async function boundedFullPage(page: Page, deadline: Deadline): Promise<ScreenshotClip | null> {
   const size = await deadline.run(page.evaluate(() => {
     const root = document.documentElement;
     return { width: root.scrollWidth, height: root.scrollHeight };
   }));
+  return bounded(page, size);
+}
+
+/**
+ * The part of a page or element too large to capture whole that is captured (its top left),
+ * null when the whole fits. Unbounded, a page 100,000 px tall made a 2560x200000 image (8 s,
+ * 11 MB, and gigabytes in the renderer) and one as wide failed outright as the browser's fault.
+ */
+function bounded(page: Page, size: { width: unknown; height: unknown }): ScreenshotClip | null {
   const viewport = page.viewport();
   const scale = viewport?.deviceScaleFactor ?? 1;
   // The page's scripts may answer anything: a side that is not a size counts as too large.

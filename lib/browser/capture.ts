@@ -37,7 +37,7 @@ export async function captureScreenshot(
     );
   } else {
     const fullPage = options.fullPage ?? false;
-    const clip = fullPage ? await boundedFullPage(page, deadline) : null;
+    const clip = fullPage ? await deadline.run(boundedFullPage(page)) : null;
     bytes = await deadline.run(
       page.screenshot({
         type,
@@ -61,12 +61,12 @@ export const MAX_CAPTURE_SIDE = 32768;
 /** Device pixels a capture may take: the default 2560-wide capture, 32768 tall. */
 export const MAX_CAPTURE_PIXELS = 2560 * MAX_CAPTURE_SIDE;
 
-/** The whole page's size, for `bounded`. */
-async function boundedFullPage(page: Page, deadline: Deadline): Promise<ScreenshotClip | null> {
-  const size = await deadline.run(page.evaluate(() => {
+/** What of a full page is captured: null for all of it, else its top left (`bounded`). */
+export async function boundedFullPage(page: Page): Promise<ScreenshotClip | null> {
+  const size = await page.evaluate(() => {
     const root = document.documentElement;
     return { width: root.scrollWidth, height: root.scrollHeight };
-  }));
+  });
   return bounded(page, size);
 }
 

@@ -125,3 +125,23 @@ Deno.test("a history flood (a million pushState calls) does not take the browser
   assert.equal(result.screenshot!.width, 2560);
   await stillServes(pool, site.origin);
 });
+
+Deno.test("a function's full-page screenshot of a page 100,000 px tall is bounded too", async () => {
+  const paint = "background:linear-gradient(red,blue)";
+  await using site = serve({
+    "/ok": () => html(OK_PAGE),
+    "/tall": () => html(`<body style="margin:0"><div style="height:100000px;${paint}"></div>`),
+  });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  // The PNG's own header: its height, a big-endian number at bytes 20-23.
+  const source = "async ({ page }) => { const png = await page.screenshot({ fullPage: true }); " +
+    "return new DataView(png.buffer).getUint32(20) }";
+  const result = await pool.visit(`${site.origin}/tall`, {
+    function: { source, argument: {} },
+    timeoutMs: 25_000,
+  });
+  assert.equal(result.function!.isFulfilled, true, JSON.stringify(result.function!.value));
+  const height = result.function!.value as number;
+  assert.ok(height >= 16_000 && height <= MAX_CAPTURE_SIDE, `${height}`);
+  await stillServes(pool, site.origin);
+});

@@ -51,6 +51,8 @@ export async function cachedPayload(
     target: URL;
     meta: ResponseMeta;
     compute: () => Promise<PayloadResult>;
+    /** Bounds the wait for a computation, this request's or one it joined (CachedOptions). */
+    wait?: <T>(work: Promise<T>) => Promise<T>;
     /** Must succeed before anything is answered or computed (the plan check). */
     gate?: Promise<unknown>;
     /** An endpoint's own part of the cache (Endpoint.cacheScope). */
@@ -69,6 +71,7 @@ export async function cachedPayload(
     staleTtlMs: params.staleTtlMs,
     force: params.force,
     gate: options.gate,
+    wait: options.wait,
     compute: async () => {
       timings.add("cache", performance.now() - started);
       const { payload, fetchMode, fetchTimeMs } = await options.compute();

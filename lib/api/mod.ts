@@ -16,6 +16,7 @@ import { admit } from "./admit.ts";
 import { prepare, type Prepared } from "./prepare.ts";
 import type { Params } from "../params/mod.ts";
 import { cachedPayload } from "./cache_step.ts";
+import { callersOwn } from "../cache/mod.ts";
 import { templatedJsonResponse } from "./templates.ts";
 import { preferredEncoding } from "../util/compress.ts";
 import { withApiHeaders } from "./api_headers.ts";
@@ -138,19 +139,35 @@ async function answer(
   });
   try {
     const compute = async () => {
-      const signal = limit.signal;
-      const result = await limit.run(
-        buildPayload({ params, target, services, signal, credentialed, rules, timings }),
-      );
-      if (!endpoint.complete) return result;
-      const payload = await limit.run(endpoint.complete(result.payload, signal));
-      return { ...result, payload };
+      // Its own deadline, of the same end: a STALE refresh outlives this request (and `limit`).
+      using work = new Deadline({
+        timeoutMs: ms,
+        startedAt: meta.startedAt,
+        error: () => new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`),
+      });
+      const signal = work.signal;
+      try {
+        const result = await work.run(
+          buildPayload({ params, target, services, signal, credentialed, rules, timings }),
+        );
+        if (!endpoint.complete) return result;
+        const payload = await work.run(endpoint.complete(result.payload, signal));
+        return { ...result, payload };
+      } catch (error) {
+        const failure = work.reason && !isApiError(error) ? work.reason : error;
+        // Given up within a `timeout` shorter than the service's: that says nothing of the
+        // target for the requests after this one.
+        const hasty = params.timeoutMs != null && params.timeoutMs < config.requestTimeoutMs;
+        if (hasty && isApiError(failure) && failure.code === "ETIMEOUT") throw callersOwn(failure);
+        throw failure;
+      }
     };
     const { payload, json } = await cachedPayload(services, {
       params,
       target,
       meta,
       compute,
+      wait: (work) => limit.run(work),
       gate: admitted,
       scope: endpoint.cacheScope,
     });

@@ -15,6 +15,8 @@ import { decodeEntry, encodeEntry, type Entry, type StoredEntry } from "./entry.
 export type CacheStatus = "MISS" | "HIT" | "BYPASS" | "STALE";
 
 export const ERROR_TTL_MS = 60_000;
+/** How far ahead of this clock an entry's stamp may be and still count as made now. */
+const CLOCK_SKEW_MS = 60_000;
 export const CACHEABLE_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "ETIMEOUT",
   "EFETCH",
@@ -36,6 +38,11 @@ export interface CachedOptions {
    * Its rejection is what cached() rejects with.
    */
   gate?: Promise<unknown>;
+  /**
+   * Bounds how long this caller waits for a computation, its own or one it joined (e.g. its
+   * deadline's run()): a joined one was started with another request's deadline, or none left.
+   */
+  wait?: <T>(work: Promise<T>) => Promise<T>;
   /** Makes the answer; createdAt defaults to when it finished. */
   compute: () => Promise<Omit<Entry, "createdAt"> & { createdAt?: number }>;
 }
@@ -47,6 +54,22 @@ export interface CachedResult {
   ttlLeftMs: number;
   /** The background refresh a STALE answer started (settles, never rejects); null otherwise. */
   refresh: Promise<void> | null;
+}
+
+/** Errors of one caller's own making (see callersOwn): answered, never cached. */
+const callersOwnErrors = new WeakSet<object>();
+
+/**
+ * Marks `error` as caused by what only this caller asked (e.g. a `timeout` shorter than the
+ * service's, which is not part of the key): it is not cached for the requests after it.
+ */
+export function callersOwn<E extends object>(error: E): E {
+  callersOwnErrors.add(error);
+  return error;
+}
+
+function cacheable(error: unknown): error is ApiError {
+  return isApiError(error) && CACHEABLE_ERRORS.has(error.code) && !callersOwnErrors.has(error);
 }
 
 /** In-flight computations per store and key: the single-flight table. */
@@ -69,7 +92,7 @@ async function computeAndStore(options: CachedOptions): Promise<StoredEntry> {
     const entry: Entry = { ...made, createdAt: made.createdAt ?? Date.now() };
     stored = { entry, error: null, createdAt: entry.createdAt, ttlMs: options.ttlMs };
   } catch (error) {
-    if (isApiError(error) && CACHEABLE_ERRORS.has(error.code)) {
+    if (cacheable(error)) {
       const cachedError = { code: error.code, message: error.message, headers: error.headers };
       const ttlMs = Math.min(ERROR_TTL_MS, options.ttlMs);
       await save(options, { entry: null, error: cachedError, createdAt: Date.now(), ttlMs });
@@ -116,13 +139,35 @@ function decodeOnce(bytes: Uint8Array): StoredEntry | null {
   return stored;
 }
 
+/**
+ * This caller's computation: its own, or the identical one under way; a joined one that failed
+ * for its starter's own reason (callersOwn) is run again, once, for this caller.
+ */
+async function computeFor(options: CachedOptions): Promise<StoredEntry> {
+  const joined = flights.get(options.store)?.has(options.key) ?? false;
+  try {
+    return await flight(options);
+  } catch (error) {
+    if (!joined || !callersOwnErrors.has(Object(error))) throw error;
+    return await flight(options);
+  }
+}
+
 /** Computes (or joins the identical computation under way): a MISS, or a BYPASS with force. */
 async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise<CachedResult> {
   let stored: StoredEntry;
+  // What the computation failed with, to tell it from this caller's wait running out.
+  let failure: { error: unknown } | null = null;
   try {
-    stored = await flight(options);
+    const computing = computeFor(options).catch((error) => {
+      failure = { error };
+      throw error;
+    });
+    stored = await (options.wait ? options.wait(computing) : computing);
   } catch (error) {
-    throw missed(error, { status, ttlMs: options.ttlMs });
+    // A wait that ran out left nothing cached: x-cache-ttl 0.
+    const computed = (failure as { error: unknown } | null)?.error === error;
+    throw missed(error, { status, ttlMs: computed ? options.ttlMs : 0 });
   }
   return unpack(stored, status, stored.ttlMs, null);
 }
@@ -134,7 +179,7 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
  */
 function missed(error: unknown, options: { status: CacheStatus; ttlMs: number }): unknown {
   if (!isApiError(error)) return error;
-  const ttlMs = CACHEABLE_ERRORS.has(error.code) ? Math.min(ERROR_TTL_MS, options.ttlMs) : 0;
+  const ttlMs = cacheable(error) ? Math.min(ERROR_TTL_MS, options.ttlMs) : 0;
   return new ApiError(error.code, error.message, {
     headers: { ...error.headers, "x-cache-status": options.status, "x-cache-ttl": String(ttlMs) },
     status: error.status,
@@ -156,12 +201,15 @@ export async function cached(options: CachedOptions): Promise<CachedResult> {
   const bytes = await read;
   const stored = bytes ? decodeOnce(bytes) : null;
   const now = Date.now();
-  if (stored) {
+  // Stamped later than now by more than instances' clocks differ: made under a clock that was
+  // wrong, its age is unknown (else it would live its ttl plus however far the clock was off).
+  if (stored && stored.createdAt <= now + CLOCK_SKEW_MS) {
+    const madeAt = Math.min(stored.createdAt, now);
     // The shorter of the stored lifetime and this request's ttl decides freshness.
-    const expiresAt = stored.createdAt + Math.min(stored.ttlMs, options.ttlMs);
+    const expiresAt = madeAt + Math.min(stored.ttlMs, options.ttlMs);
     if (now < expiresAt) {
       const staleAfter = options.staleTtlMs;
-      if (staleAfter === null || staleAfter === undefined || now - stored.createdAt < staleAfter) {
+      if (staleAfter === null || staleAfter === undefined || now - madeAt < staleAfter) {
         return unpack(stored, "HIT", expiresAt - now, null);
       }
       const refresh = flight(options).then(() => {}, (error) => {

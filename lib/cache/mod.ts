@@ -3,7 +3,13 @@
  * (HIT, MISS, BYPASS, STALE; one computation per key at a time in this process; target-side
  * errors remembered for a minute). MIN_TTL_MS and MAX_TTL_MS bound the ttl; parseParams reads the values.
  */
-export { cached, type CachedOptions, type CachedResult, type CacheStatus } from "./cached.ts";
+export {
+  cached,
+  type CachedOptions,
+  type CachedResult,
+  type CacheStatus,
+  callersOwn,
+} from "./cached.ts";
 export type { Entry } from "./entry.ts";
 export { cacheKey, isCredentialHeader } from "./key.ts";
 export { DEFAULT_TTL_MS } from "./ttl.ts";

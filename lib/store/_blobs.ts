@@ -2,8 +2,9 @@
  * Embedded blobs (cache entries, assets), indexed in Deno KV so that they survive a restart.
  * A small blob (most cached answers) is a KV value beside its index entry, written in the
  * same commit; a larger one (KV values are capped at 64 KiB) is a file under DATA_DIR. All
- * namespaces share one byte budget, evicted least recently used first; the index and its LRU
- * order live in memory, so a read costs one file or KV read, or none for a hot blob.
+ * namespaces share one byte budget (which also caps how many blobs: ENTRY_COST), evicted
+ * least recently used first; the index and its LRU order live in memory, so a read costs one
+ * file or KV read, or none for a hot blob.
  *
  * A put returns once the blob is in memory (small) or its file is in place (large), and
  * indexed in memory; the KV write lands behind it, after the answer it belongs to is sent, in
@@ -29,6 +30,13 @@ const COMMIT_MAX_BYTES = 640 * 1024;
 const COMMIT_MAX_WRITES = 100;
 /** What a blob's keys and index entry add to a commit, about. */
 const KEY_BYTES = 512;
+/**
+ * What one blob costs beside its bytes: its index entry in memory and its KV rows, about
+ * 0.8 KiB together. The budget allows maxBytes / ENTRY_COST blobs (MIN_ENTRIES at least), so
+ * that tiny entries (cached errors) cannot cost many times the budget in memory and on disk.
+ */
+const ENTRY_COST = 1024;
+const MIN_ENTRIES = 1024;
 
 /** A KV write waiting in the queue: its mutations, and what to do once they landed. */
 interface QueuedWrite {
@@ -53,6 +61,7 @@ export class Blobs {
   #kv: Deno.Kv;
   #dir: string;
   #maxBytes: number;
+  #maxEntries: number;
   /** `ns/id` -> meta, in least-recently-used-first order. */
   #index = new Map<string, BlobMeta>();
   #total = 0;
@@ -72,6 +81,7 @@ export class Blobs {
     this.#kv = kv;
     this.#dir = dir;
     this.#maxBytes = maxBytes;
+    this.#maxEntries = Math.max(MIN_ENTRIES, Math.floor(maxBytes / ENTRY_COST));
   }
 
   static async open(options: { kv: Deno.Kv; dir: string; maxBytes: number }): Promise<Blobs> {
@@ -108,6 +118,12 @@ export class Blobs {
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       await this.#remove(name);
+      return null;
+    }
+    // A file cut short (a crash before the disk had it all, a full disk) is a miss, not a
+    // truncated answer; unless the file was replaced while it was read.
+    if (bytes.byteLength !== meta.size) {
+      if (this.#index.get(name) === meta) await this.#remove(name);
       return null;
     }
     // Still indexed (not evicted meanwhile): mark as most recently used.
@@ -198,8 +214,14 @@ export class Blobs {
         await Deno.mkdir(join(this.#dir, ns), { recursive: true });
         this.#made.add(ns);
       }
-      await Deno.writeFile(tmp, value.bytes);
-      await Deno.rename(tmp, path);
+      try {
+        await Deno.writeFile(tmp, value.bytes);
+        await Deno.rename(tmp, path);
+      } catch (error) {
+        // A half-written file (a full disk) would sit outside the budget until a restart.
+        await Deno.remove(tmp).catch(() => {});
+        throw error;
+      }
       this.#persist(ns, id, meta, null);
     }
     const old = this.#index.get(name);
@@ -289,7 +311,7 @@ export class Blobs {
 
   async #evict(keep: string): Promise<void> {
     for (const name of this.#index.keys()) {
-      if (this.#total <= this.#maxBytes) return;
+      if (this.#total <= this.#maxBytes && this.#index.size <= this.#maxEntries) return;
       if (name !== keep) await this.#remove(name);
     }
   }

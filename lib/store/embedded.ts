@@ -32,8 +32,16 @@ export class EmbeddedStore implements Store {
   }
 
   static async open(options: { dataDir: string; maxBytes: number }): Promise<EmbeddedStore> {
-    await Deno.mkdir(options.dataDir, { recursive: true });
-    const kv = await Deno.openKv(join(options.dataDir, "state.kv"));
+    let kv: Deno.Kv;
+    try {
+      await Deno.mkdir(options.dataDir, { recursive: true });
+      kv = await Deno.openKv(join(options.dataDir, "state.kv"));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`DATA_DIR "${options.dataDir}" cannot hold the state: ${reason}`, {
+        cause: error,
+      });
+    }
     try {
       const blobs = await Blobs.open({
         kv,
@@ -68,13 +76,19 @@ export class EmbeddedStore implements Store {
 
   async putAsset(id: string, asset: StoredAsset & { ttlMs: number }): Promise<void> {
     checkId("asset", id);
-    await this.#blobs.put("asset", id, {
+    // A cache entry too large to keep is a future miss; an asset's URL is handed out now.
+    const stored = await this.#blobs.put("asset", id, {
       bytes: asset.bytes,
       ttlMs: asset.ttlMs,
       contentType: asset.contentType,
       private: asset.private,
       filename: asset.filename,
     });
+    if (!stored) {
+      throw new Error(
+        `The asset of ${asset.bytes.byteLength} bytes is larger than CACHE_MAX_BYTES: not hosted.`,
+      );
+    }
   }
 
   async getAsset(id: string): Promise<StoredAsset | null> {

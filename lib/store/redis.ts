@@ -38,8 +38,11 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[3])
 return 1`;
 
-/** Reply errors that mean "not serving right now" rather than a bug in a command. */
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)/;
+/**
+ * Reply errors that mean "not serving right now" rather than a bug in a command. A full Redis
+ * (maxmemory, noeviction) refuses writes with OOM, and a MULTI holding one with EXECABORT.
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|OOM|EXECABORT)/;
 
 function unavailable(error: unknown): ApiError {
   const reason = error instanceof Error ? error.message : String(error);

@@ -48,7 +48,7 @@ export interface Store {
   /** Response cache: opaque bytes, null when absent or expired. */
   getCache(key: string): Promise<Uint8Array | null>;
   setCache(key: string, entry: { value: Uint8Array; ttlMs: number }): Promise<void>;
-  /** `id`: 1-128 characters of [A-Za-z0-9_-]. */
+  /** `id`: 1-128 characters of [A-Za-z0-9_-]. Throws when it cannot be kept (too large). */
   putAsset(id: string, asset: StoredAsset & { ttlMs: number }): Promise<void>;
   getAsset(id: string): Promise<StoredAsset | null>;
   /** Throws a plain Error when an active key already has that name. */

@@ -1,5 +1,5 @@
 /** Screenshot (page, full page or element, optionally framed) and PDF of a loaded page. */
-import type { Page, PaperFormat } from "puppeteer-core";
+import type { Page, PaperFormat, ScreenshotClip } from "puppeteer-core";
 import type { TabOpener } from "./popup_guard.ts";
 import { ApiError } from "../util/errors.ts";
 import type { CapturedImage, CapturedPdf, PdfOptions, ScreenshotOptions } from "./types.ts";
@@ -29,25 +29,68 @@ export async function captureScreenshot(
     if (!handle) {
       throw new ApiError("EINVALQUERY", `The element "${options.element}" was not found.`);
     }
+    const box = await deadline.run(handle.boundingBox());
+    // Relative to the element: its top left, when it is too large to capture whole.
+    const clip = box ? bounded(page, box) : null;
     bytes = await deadline.run(
-      handle.screenshot({ type, quality, omitBackground, optimizeForSpeed }),
+      handle.screenshot({ type, quality, omitBackground, optimizeForSpeed, ...(clip && { clip }) }),
     );
   } else {
+    const fullPage = options.fullPage ?? false;
+    const clip = fullPage ? await deadline.run(boundedFullPage(page)) : null;
     bytes = await deadline.run(
       page.screenshot({
         type,
         quality,
         omitBackground,
         optimizeForSpeed,
-        fullPage: options.fullPage ?? false,
+        ...(clip ? { clip } : { fullPage }),
       }),
     );
   }
   if (wantsOverlay(options.overlay)) {
-    const scale = page.viewport()?.deviceScaleFactor ?? 1;
+    const viewport = page.viewport();
+    const scale = viewport?.deviceScaleFactor ?? 1;
     bytes = await drawOverlay(bytes, { ...job, type, quality, scale });
   }
   return withSize(bytes, type);
+}
+
+/** Device pixels either side of a capture may take (JPEG's own limit is 65535). */
+export const MAX_CAPTURE_SIDE = 32768;
+/** Device pixels a capture may take: the default 2560-wide capture, 32768 tall. */
+export const MAX_CAPTURE_PIXELS = 2560 * MAX_CAPTURE_SIDE;
+
+/** What of a full page is captured: null for all of it, else its top left (`bounded`). */
+export async function boundedFullPage(page: Page): Promise<ScreenshotClip | null> {
+  const size = await page.evaluate(() => {
+    const root = document.documentElement;
+    return { width: root.scrollWidth, height: root.scrollHeight };
+  });
+  return bounded(page, size);
+}
+
+/**
+ * The part of a page or element too large to capture whole that is captured (its top left),
+ * null when the whole fits. Unbounded, a page 100,000 px tall made a 2560x200000 image (8 s,
+ * 11 MB, and gigabytes in the renderer) and one as wide failed outright as the browser's fault.
+ */
+function bounded(page: Page, size: { width: unknown; height: unknown }): ScreenshotClip | null {
+  const viewport = page.viewport();
+  const scale = viewport?.deviceScaleFactor ?? 1;
+  // The page's scripts may answer anything: a side that is not a size counts as too large.
+  const side = (value: unknown) =>
+    typeof value === "number" && Number.isFinite(value) && value > 0 ? value : Infinity;
+  // Width beyond the viewport's is cut first: the pixels go to the page's length.
+  const widest = Math.max(viewport?.width ?? 0, MAX_CAPTURE_PIXELS / MAX_CAPTURE_SIDE / scale);
+  const width = Math.min(side(size.width), widest, MAX_CAPTURE_SIDE / scale);
+  const height = Math.min(
+    side(size.height),
+    MAX_CAPTURE_SIDE / scale,
+    MAX_CAPTURE_PIXELS / (scale * scale * width),
+  );
+  if (width === side(size.width) && height === side(size.height)) return null;
+  return { x: 0, y: 0, width: Math.floor(width), height: Math.floor(height) };
 }
 
 /** Composes the overlay page in a fresh tab of the same context and captures it. */

@@ -210,7 +210,7 @@ export async function runCallerCode(
   const out: { evaluated?: FunctionResult[]; function?: FunctionResult } = {};
   let used = 0;
   const run = async (code: { source: string; argument?: Record<string, unknown> }) => {
-    const timeoutMs = job.remaining(ANSWER_MARGIN_MS);
+    const timeoutMs = wholeMs(job.remaining(ANSWER_MARGIN_MS));
     const ran = await evaluateInPage(page, { ...code, timeoutMs, limit: limitAfter(used) });
     used += ran.chars;
     return ran.result;
@@ -240,7 +240,7 @@ export async function runCallerCode(
         headers: job.requestHeaders,
       },
       page,
-      timeoutMs: job.remaining(ANSWER_MARGIN_MS),
+      timeoutMs: wholeMs(job.remaining(ANSWER_MARGIN_MS)),
       limit: limitAfter(used),
       maxDepth: MAX_VALUE_DEPTH,
     });
@@ -248,6 +248,11 @@ export async function runCallerCode(
     out.function = { isFulfilled, isRejected: !isFulfilled, ...rest };
   }
   return out;
+}
+
+/** A time limit as the caller reads it in a timeout's message: "within 8431 ms". */
+function wholeMs(ms: number): number {
+  return Math.max(1, Math.floor(ms));
 }
 
 /** Characters of the page's HTML a function's `html` may have. */

@@ -67,6 +67,14 @@ export function chromiumArgs(proxyPort: number): string[] {
 /** puppeteer's default flag that turns Chromium's popup blocker off; linkpeek leaves it out. */
 export const POPUP_BLOCKING_OFF = "--disable-popup-blocking";
 
+/**
+ * puppeteer's default flag that turns off Chromium's throttling of a page's navigations (a
+ * pushState or location.hash loop); linkpeek leaves it out. Off, a million pushState calls held
+ * the browser process for seconds past the visit's deadline, stalled linkpeek's event loop 3 s,
+ * and the context would not close, so the browser was replaced under every other visit.
+ */
+export const FLOOD_PROTECTION_OFF = "--disable-ipc-flooding-protection";
+
 export interface Launched {
   browser: Browser;
   userDataDir: string;
@@ -86,7 +94,7 @@ export async function launchChromium(
       args: chromiumArgs(options.proxyPort),
       // puppeteer turns Chromium's popup blocker off; on, a page's script opens no window
       // without a user gesture (80 noopener popups once held 29 renderers and 3 GB).
-      ignoreDefaultArgs: [POPUP_BLOCKING_OFF],
+      ignoreDefaultArgs: [POPUP_BLOCKING_OFF, FLOOD_PROTECTION_OFF],
       defaultViewport: null,
       timeout: options.timeoutMs ?? 30_000,
       // Our own signal handling closes the pool; puppeteer's would race it.

@@ -9,6 +9,7 @@
  */
 import type { ElementHandle, HTTPResponse, MouseButton, Page } from "puppeteer-core";
 import { DENIED_HEADER } from "../proxy_server.ts";
+import { boundedFullPage } from "../capture.ts";
 import {
   boolean,
   type CallContext,
@@ -206,7 +207,13 @@ const HANDLERS: Record<string, Handler> = {
       omitBackground: boolean,
       encoding: oneOf("base64", "binary"),
     });
-    const base64 = await page.screenshot({ ...o, encoding: "base64" });
+    const { fullPage, ...rest } = o;
+    const clip = fullPage ? await boundedFullPage(page) : null;
+    const base64 = await page.screenshot({
+      ...rest,
+      ...(clip ? { clip } : { fullPage }),
+      encoding: "base64",
+    });
     if (base64.length > MAX_REPLY_CHARS) {
       throw new PageCallError("RangeError", `The screenshot is over ${MAX_REPLY_CHARS} chars.`);
     }

@@ -145,10 +145,22 @@ const page = offering("page", {
   }),
 });
 
+/**
+ * `String(read())`, else `fallback`: what was thrown may be a null-prototype object, or have
+ * getters and a `toString` that throw themselves.
+ */
+function text(read, fallback) {
+  try {
+    return String(read());
+  } catch {
+    return fallback;
+  }
+}
+
 function errorValue(error) {
   const value = {
-    name: String((error && error.name) || "Error"),
-    message: String((error && error.message) || error),
+    name: text(() => (error && error.name) || "Error", "Error"),
+    message: text(() => (error && error.message) || error, "[object Object]"),
   };
   // Deno's refusal, in the shape Microlink gives its sandbox's (code and permission).
   if (value.name === "NotCapable" || value.name === "PermissionDenied") {

@@ -75,6 +75,9 @@ export const POPUP_BLOCKING_OFF = "--disable-popup-blocking";
  */
 export const FLOOD_PROTECTION_OFF = "--disable-ipc-flooding-protection";
 
+/** puppeteer's default flags every Chromium of linkpeek's is started without. */
+export const LEFT_OUT_DEFAULTS = [POPUP_BLOCKING_OFF, FLOOD_PROTECTION_OFF];
+
 export interface Launched {
   browser: Browser;
   userDataDir: string;
@@ -94,7 +97,7 @@ export async function launchChromium(
       args: chromiumArgs(options.proxyPort),
       // puppeteer turns Chromium's popup blocker off; on, a page's script opens no window
       // without a user gesture (80 noopener popups once held 29 renderers and 3 GB).
-      ignoreDefaultArgs: [POPUP_BLOCKING_OFF, FLOOD_PROTECTION_OFF],
+      ignoreDefaultArgs: LEFT_OUT_DEFAULTS,
       defaultViewport: null,
       timeout: options.timeoutMs ?? 30_000,
       // Our own signal handling closes the pool; puppeteer's would race it.

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import puppeteer from "puppeteer-core";
-import { chromiumArgs, POPUP_BLOCKING_OFF, removeDir } from "../browser/launch.ts";
+import { chromiumArgs, LEFT_OUT_DEFAULTS, removeDir } from "../browser/launch.ts";
 
 export interface PipedChromium {
   pid: number | null;
@@ -24,7 +24,7 @@ export interface PipedChromium {
 /** The same flags the pool's browser gets (puppeteer's defaults, linkpeek's, a pipe). */
 export async function pipedChromiumArgs(proxyPort: number): Promise<string[]> {
   const defaults = await puppeteer.defaultArgs({ headless: true, args: chromiumArgs(proxyPort) });
-  return [...defaults.filter((arg) => arg !== POPUP_BLOCKING_OFF), "--remote-debugging-pipe"];
+  return [...defaults.filter((arg) => !LEFT_OUT_DEFAULTS.includes(arg)), "--remote-debugging-pipe"];
 }
 
 /**

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ApiError } from "../../lib/util/errors.ts";
 import { LighthouseRunner } from "../../lib/insights/lighthouse.ts";
+import { pipedChromiumArgs } from "../../lib/insights/lighthouse_chromium.ts";
 import { CHROMIUM, poolFor } from "../browser/_helpers.ts";
 import { html, serve, testConfig } from "../_fixtures.ts";
 
@@ -99,4 +100,12 @@ Deno.test("a Lighthouse run ended while its Chromium starts leaves no process an
     await Deno.remove(dir, { recursive: true });
     await lighthouse.close();
   }
+});
+
+Deno.test("Lighthouse's Chromium leaves out the defaults the pool's leaves out", async () => {
+  const args = await pipedChromiumArgs(9);
+  // Flood protection off let a page's pushState loop hold the browser past its deadline.
+  assert.ok(!args.includes("--disable-ipc-flooding-protection"), args.join(" "));
+  assert.ok(!args.includes("--disable-popup-blocking"), args.join(" "));
+  assert.ok(args.includes("--remote-debugging-pipe"), args.join(" "));
 });

@@ -51,7 +51,7 @@ export async function cachedPayload(
     target: URL;
     meta: ResponseMeta;
     compute: () => Promise<PayloadResult>;
-    /** Bounds the wait for a computation, this request's or one it joined (CachedOptions). */
+    /** Bounds the wait for a computation this request joined (CachedOptions). */
     wait?: <T>(work: Promise<T>) => Promise<T>;
     /** Must succeed before anything is answered or computed (the plan check). */
     gate?: Promise<unknown>;

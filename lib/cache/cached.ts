@@ -39,8 +39,10 @@ export interface CachedOptions {
    */
   gate?: Promise<unknown>;
   /**
-   * Bounds how long this caller waits for a computation, its own or one it joined (e.g. its
-   * deadline's run()): a joined one was started with another request's deadline, or none left.
+   * Bounds how long this caller waits for a computation it joined (e.g. its deadline's run()):
+   * that one was started with another request's deadline, or none left. One it starts itself is
+   * bounded by `compute`'s own deadline (arming a second timer of the same end would cost every
+   * request for nothing).
    */
   wait?: <T>(work: Promise<T>) => Promise<T>;
   /** Makes the answer; createdAt defaults to when it finished. */
@@ -143,8 +145,7 @@ function decodeOnce(bytes: Uint8Array): StoredEntry | null {
  * This caller's computation: its own, or the identical one under way; a joined one that failed
  * for its starter's own reason (callersOwn) is run again, once, for this caller.
  */
-async function computeFor(options: CachedOptions): Promise<StoredEntry> {
-  const joined = flights.get(options.store)?.has(options.key) ?? false;
+async function computeFor(options: CachedOptions, joined: boolean): Promise<StoredEntry> {
   try {
     return await flight(options);
   } catch (error) {
@@ -159,11 +160,13 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
   // What the computation failed with, to tell it from this caller's wait running out.
   let failure: { error: unknown } | null = null;
   try {
-    const computing = computeFor(options).catch((error) => {
+    const joined = flights.get(options.store)?.has(options.key) ?? false;
+    const computing = computeFor(options, joined).catch((error) => {
       failure = { error };
       throw error;
     });
-    stored = await (options.wait ? options.wait(computing) : computing);
+    // A computation this caller started runs under its own deadline already (compute's).
+    stored = await (options.wait && joined ? options.wait(computing) : computing);
   } catch (error) {
     // A wait that ran out left nothing cached: x-cache-ttl 0.
     const computed = (failure as { error: unknown } | null)?.error === error;

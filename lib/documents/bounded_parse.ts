@@ -3,15 +3,14 @@
  * parser's cap keeps the first MAX_DOM_NODES nodes and drops the rest, which for a document would
  * read it in part without a word (a chapter of 300,000 paragraphs ended at the 249,998th).
  */
-import { type Document, DomHandler, type DomHandlerOptions } from "domhandler";
+import type { Document, DomHandlerOptions } from "domhandler";
 import type { ParserOptions } from "htmlparser2";
-import { LinearParser, MAX_DOM_NODES } from "../extract/stream/html_parser.ts";
+import { CountingHandler, LinearParser, MAX_DOM_NODES } from "../extract/stream/html_parser.ts";
 import { DocumentRefused } from "./refused.ts";
 
 /** A DOM builder that refuses past `maxDepth` open elements or MAX_DOM_NODES nodes. */
-class RefusingHandler extends DomHandler {
+class RefusingHandler extends CountingHandler {
   readonly #maxDepth: number;
-  #nodes = 0;
 
   constructor(options: DomHandlerOptions, maxDepth: number) {
     super(undefined, options);
@@ -19,7 +18,6 @@ class RefusingHandler extends DomHandler {
   }
 
   override onopentag(name: string, attribs: Record<string, string>): void {
-    this.#count();
     super.onopentag(name, attribs);
     // The stack holds the document itself below the elements.
     if (this.tagStack.length > this.#maxDepth + 1) {
@@ -27,13 +25,8 @@ class RefusingHandler extends DomHandler {
     }
   }
 
-  override ontext(data: string): void {
-    this.#count();
-    super.ontext(data);
-  }
-
-  #count(): void {
-    if (++this.#nodes > MAX_DOM_NODES) {
+  protected override counted(nodes: number): void {
+    if (nodes > MAX_DOM_NODES) {
       throw new DocumentRefused("too-large", `markup holds more than ${MAX_DOM_NODES} nodes`);
     }
   }

@@ -1,3 +1,5 @@
+import { MAX_DOM_NODES } from "../extract/stream/html_parser.ts";
+
 /**
  * Why a document was not converted: the answer then describes the file without its content, and
  * the reason goes to the log (never to the client as an error: the fetch itself succeeded).
@@ -13,8 +15,6 @@ export class DocumentRefused extends Error {
     this.reason = reason;
   }
 }
-
-import { MAX_DOM_NODES } from "../extract/stream/html_parser.ts";
 
 /** Budgets on what one document may hold: past one, it is refused rather than read in part. */
 export const DOCUMENT_LIMITS = {

@@ -158,9 +158,28 @@ export class LinearParser extends Parser {
  */
 export const MAX_DOM_NODES = 500_000;
 
-/** A DOM handler that stops the parse at MAX_DOM_NODES. */
-class BoundedHandler extends DomHandler {
+/**
+ * A DOM handler that counts the nodes it makes (elements and texts): `counted` sees each one's
+ * number before it is made, to stop or refuse a parse at MAX_DOM_NODES.
+ */
+export class CountingHandler extends DomHandler {
   #nodes = 0;
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    this.counted(++this.#nodes);
+    super.onopentag(name, attribs);
+  }
+
+  override ontext(data: string): void {
+    this.counted(++this.#nodes);
+    super.ontext(data);
+  }
+
+  protected counted(_nodes: number): void {}
+}
+
+/** A DOM handler that stops the parse at MAX_DOM_NODES. */
+class BoundedHandler extends CountingHandler {
   #parser: Parser | null = null;
 
   override onparserinit(parser: Parser): void {
@@ -168,19 +187,9 @@ class BoundedHandler extends DomHandler {
     this.#parser = parser;
   }
 
-  override onopentag(name: string, attribs: Record<string, string>): void {
-    this.#count();
-    super.onopentag(name, attribs);
-  }
-
-  override ontext(data: string): void {
-    this.#count();
-    super.ontext(data);
-  }
-
-  #count(): void {
+  protected override counted(nodes: number): void {
     // Pausing stops the tokenizer after this node; what was read stays a valid tree.
-    if (++this.#nodes === MAX_DOM_NODES) this.#parser?.pause();
+    if (nodes === MAX_DOM_NODES) this.#parser?.pause();
   }
 }
 

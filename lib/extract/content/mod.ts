@@ -20,6 +20,7 @@ import { statedBody, statedContainer } from "./structure.ts";
 import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
 import { leadBefore } from "./lead.ts";
+import { withPosts } from "./posts.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -67,6 +68,8 @@ interface Choice {
   kept: number;
   /** The whole main region, not an article the scores chose. */
   wide?: boolean;
+  /** The candidate the roots were chosen around. */
+  top?: Element;
 }
 
 /**
@@ -97,6 +100,7 @@ export function extractMainContent(doc: Document): AnyNode {
     best = bestChoice(body, stats, product.anchor, article, story);
   }
   for (const el of product?.reviews ?? []) best.drop.add(el);
+  if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats);
   removeAll(best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
@@ -232,7 +236,7 @@ function choose(
   // A cookie banner's text can outweigh a listing's, in passes that ignore its names: it is
   // never the content.
   if (contentText <= NOTICE_MAX && roots.every((root) => isCookieNotice(stats.textOf(root)))) {
-    return { roots, drop: new Set(), kept: 0 };
+    return { roots, drop: new Set(), kept: 0, top };
   }
   const drop = chromeWithin(roots, {
     stats,
@@ -246,7 +250,7 @@ function choose(
     spend();
     kept -= stats.of(el).text;
   }
-  return { roots, drop, kept };
+  return { roots, drop, kept, top };
 }
 
 /** Longest content read for a cookie notice. */
@@ -292,6 +296,29 @@ function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
   let kept = contentText;
   for (const el of drop) kept -= stats.of(el).text;
   return { roots: [region], drop, kept, wide: true };
+}
+
+/**
+ * A chosen post with the thread's other posts (marked as it is, elsewhere on the page) joined,
+ * each pruned of its chrome as the choice was. Joined once the choice is made: a page's
+ * repeated blocks should not make a narrow choice win over the whole region.
+ */
+function withThreadPosts(choice: Choice, top: Element, body: Element, stats: PageStats): Choice {
+  const roots = withPosts(choice.roots, top, body, stats);
+  if (roots === choice.roots) return choice;
+  const chosen = new Set(choice.roots);
+  const added = roots.filter((root) => !chosen.has(root));
+  let contentText = 0;
+  for (const root of roots) contentText += stats.of(root).text;
+  const drop = chromeWithin(added, {
+    stats,
+    scores: new Map(),
+    contentText,
+    cleanConditionally: true,
+    wide: false,
+  });
+  for (const el of choice.drop) drop.add(el);
+  return { ...choice, roots, drop };
 }
 
 /** Characters outside links kept by `choice`. */

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
+import { extractMainContent } from "../../lib/extract/content/mod.ts";
+import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
+
+/** The main content of `page` as plain text: the path of the service's text=true. */
+const mainText = (page: string) => renderPlainText(extractMainContent(parseHtml(page)));
+
+const PROSE = "A sentence of the post long enough to count, with commas, clauses, and words. ";
+
+Deno.test("a thread's replies in a list apart from the first post are joined, bodies only", () => {
+  const header = (who: string) =>
+    `<div class="Item-Header"><a class="Username" href="/u/${who}">${who}</a>
+    <span class="Rank">Level 3</span><time>March 2025</time></div>`;
+  const reply = (n: number) =>
+    `<li class="Item ItemComment">${header(`user${n}`)}<div class="Item-Body">
+    <div class="Message userContent"><p>Reply ${n}: I agree, and thanks for the news.</p></div>
+    <div class="Reactions"><a href="/quote/${n}">Quote</a> <a href="/vote/${n}">Vote</a></div>
+    </div><div class="Signature">My bike: a red one</div></li>`;
+  const page = `<html><head><title>A thread</title></head><body>
+    <nav><a href="/">Forum</a> <a href="/c">Categories</a></nav><main class="Content">
+    <div class="MessageList Discussion"><h1>A thread</h1><div class="Item ItemDiscussion">
+    ${header("starter")}<div class="Item-Body"><div class="Message userContent">
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(3)}</p></div></div>
+    </div></div><div class="CommentsWrap"><h2>Comments</h2>
+    <ul class="MessageList Comments">${[1, 2, 3].map(reply).join("")}</ul></div></main>
+    <aside class="Panel"><h3>Recent</h3><p>${PROSE}</p></aside></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the post/);
+  for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Reply ${n}: I agree`));
+  for (const chrome of ["Level 3", "Quote", "Vote", "My bike", "Categories", "Recent"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});
+
+Deno.test("a story's teasers marked as its body is are not joined as replies", () => {
+  const teaser = (n: number) =>
+    `<article class="card"><div class="pre"><div class="content"><div class="title">
+    <a href="/s${n}">Story ${n}</a></div><div class="body">Teaser ${n}: the opening words of
+    another story, cut off after a few lines of its text...</div></div></div></article>`;
+  const page = `<html><head><title>A story</title></head><body><main>
+    <article class="card"><div class="pre"><div class="content"><h1>A story</h1>
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(3)}</p></div></div>
+    </article>${[1, 2, 3].map(teaser).join("")}</main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the post/);
+  assert.ok(!text.includes("Teaser"), text);
+});

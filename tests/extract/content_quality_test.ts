@@ -46,3 +46,29 @@ Deno.test("a story's teasers marked as its body is are not joined as replies", (
   assert.match(text, /A sentence of the post/);
   assert.ok(!text.includes("Teaser"), text);
 });
+
+Deno.test("the headings and lists between an article's joined parts are kept with them", () => {
+  const page = `<html><head><title>Guide</title></head><body><nav><a href="/">Docs</a></nav>
+    <div class="doc"><p>This guide covers installing and using the tool.</p>
+    <h2>Installing the tool</h2><div><p>${PROSE.repeat(4)}</p>
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p></div><h2>Using the tool</h2>
+    <ul><li>Open a shell.</li><li>Run the tool.</li></ul>
+    <div><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p></div></div>
+    <footer>Imprint</footer></body></html>`;
+  const text = mainText(page);
+  for (
+    const kept of ["This guide covers", "Installing the tool", "Using the tool", "Run the tool"]
+  ) {
+    assert.ok(text.includes(kept), `${kept} missing:\n${text}`);
+  }
+  assert.ok(!text.includes("Imprint") && !text.includes("Docs"), text);
+});
+
+Deno.test("a dateline with a publication word of another language goes", () => {
+  const page = `<html><head><title>Story</title></head><body><article><h1>Story</h1>
+    <p>Aktualizacja: 05.05.2021, 05:53</p><p>Publikacja: 04.05.2021</p>
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the post/);
+  assert.ok(!text.includes("Publikacja") && !text.includes("Aktualizacja"), text);
+});

@@ -141,7 +141,8 @@ const DATE_WORD =
   "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
   "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
   "modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|mis à jour|publié|actualizado|" +
-  "publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
+  "publicado|atualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publikacja|aktualizacja|" +
+  "opublikowano|zaktualizowano|[a-z]{2,3}t)\\.?(?!\\p{L})";
 const DATE_LINE = new RegExp(
   `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
   "iu",

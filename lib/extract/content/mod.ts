@@ -14,7 +14,7 @@ import { compileSelector, rawText, select, selectAll } from "../dom/mod.ts";
 import { chromeWithin } from "./prune.ts";
 import { classWeight } from "./classes.ts";
 import { type Flags, scoreCandidates, type Scores, type Scoring } from "./score.ts";
-import { topCandidate, withSiblings } from "./select.ts";
+import { topCandidate, wholeOfParts, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
 import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
@@ -230,7 +230,7 @@ function choose(
   anchor: Element | null,
 ): Choice {
   const top = anchor ?? topCandidate(scores, body) ?? body;
-  const roots = withSiblings(top, scores, stats);
+  const roots = wholeOfParts(withSiblings(top, scores, stats), stats, body);
   let contentText = 0;
   for (const root of roots) contentText += stats.of(root).text;
   // A cookie banner's text can outweigh a listing's, in passes that ignore its names: it is

@@ -149,3 +149,21 @@ export function withSiblings(top: Element, scores: Scores, stats: PageStats): El
   }
   return out;
 }
+
+/** Share of a parent's text the joined parts hold for the parent to be the content. */
+const COVER = 0.8;
+
+/**
+ * Parts of one whole: when the top candidate and the siblings joined to it hold nearly all of
+ * their parent's text, the parent is the content. What else it holds is what sits between the
+ * parts: the headings, short paragraphs and lists that sibling joining passes over (a
+ * documentation page's sections and their intro); its chrome is pruned as the parts' is.
+ */
+export function wholeOfParts(roots: Element[], stats: PageStats, body: Element): Element[] {
+  if (roots.length < 2) return roots;
+  const whole = parentElement(roots[0]!);
+  if (!whole || whole === body) return roots;
+  let text = 0;
+  for (const root of roots) text += stats.of(root).text;
+  return text >= stats.of(whole).text * COVER ? [whole] : roots;
+}

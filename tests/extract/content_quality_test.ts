@@ -72,3 +72,16 @@ Deno.test("a dateline with a publication word of another language goes", () => {
   assert.match(text, /A sentence of the post/);
   assert.ok(!text.includes("Publikacja") && !text.includes("Aktualizacja"), text);
 });
+
+Deno.test("the line under the headline showing the page's stated description is the lead", () => {
+  const description = "Drives of twenty terabytes are near, and the path looks clear to eighty.";
+  const page = `<html><head><title>Drives</title>
+    <meta name="description" content="${description}"></head><body><main>
+    <header class="hero"><h1>Drives</h1><p class="font-brand">${description}</p>
+    </header><div class="article-body"><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p>
+    </div><aside><p class="font-brand">A sidebar line that is no description at all here.</p>
+    </aside></main></body></html>`;
+  const text = mainText(page);
+  assert.ok(text.startsWith(description), text);
+  assert.ok(!text.includes("sidebar line"), text);
+});

@@ -1,10 +1,12 @@
 /**
  * The article's lead (standfirst, deck, subtitle): the paragraph a news page sets under the
  * headline, in the story's header rather than its body. The scores choose the body; the lead,
- * named as such and just before it, belongs to the story too (trafilatura keeps it).
+ * named as such or showing the page's stated description, and just before it, belongs to the
+ * story too (trafilatura keeps it).
  */
 import type { Element } from "domhandler";
 import { spend } from "../dom/budget.ts";
+import { attr, selectAll } from "../dom/mod.ts";
 import { namesSay, type NamesTest } from "./classes.ts";
 import { parentElement } from "./score.ts";
 import { linkDensity, type PageStats, SILENT } from "./stats.ts";
@@ -64,12 +66,47 @@ const LEAD_MAX = 800;
 /** Elements looked at in all, at most: the lead sits close to the body or is not there. */
 const LOOKS = 200;
 
+/** The page's stated descriptions (meta description, og: and twitter:), normalised. */
+export function statedDescriptions(head: Element | null): string[] {
+  if (!head) return [];
+  const out = new Set<string>();
+  for (const meta of selectAll(head, DESCRIPTION_META)) {
+    const text = comparable(attr(meta, "content") ?? "");
+    if (text.length >= LEAD_MIN) out.add(text);
+  }
+  return [...out];
+}
+
+const DESCRIPTION_META = 'meta[name="description"], meta[property="og:description"], ' +
+  'meta[name="twitter:description"], meta[property="twitter:description"]';
+
+/** Lowercased, whitespace collapsed, a trailing ellipsis of a cut description dropped. */
+function comparable(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase().replace(/\s*(?:…|\.\.\.)$/, "");
+}
+
+/** Characters of a lead and a description compared: their openings. */
+const OPENING = 100;
+
+/** Whether `text` shows one of `descriptions`: the same opening words. */
+function showsDescription(text: string, descriptions: string[]): boolean {
+  const own = comparable(text).slice(0, OPENING);
+  if (own.length < LEAD_MIN) return false;
+  return descriptions.some((d) => d.startsWith(own) || own.startsWith(d.slice(0, OPENING)));
+}
+
 /**
  * The lead just before `first` (the content's first root): in an element before it, under one
- * of its first few ancestors, a block named as a lead, of a paragraph's length and mostly no
- * link. Null when there is none or it is already in the content.
+ * of its first few ancestors, a block named as a lead or showing one of `descriptions` (the
+ * page's stated ones), of a paragraph's length and mostly no link. Null when there is none or
+ * it is already in the content.
  */
-export function leadBefore(first: Element, stats: PageStats, body: Element): Element | null {
+export function leadBefore(
+  first: Element,
+  stats: PageStats,
+  body: Element,
+  descriptions: string[] = [],
+): Element | null {
   const looks = { left: LOOKS };
   let child = first;
   for (
@@ -84,15 +121,23 @@ export function leadBefore(first: Element, stats: PageStats, body: Element): Ele
       const el = sib as Element;
       if (SILENT.has(el.name) || stats.hidden.has(el)) continue;
       if (stats.of(el).text > HEADER_MAX) return null;
-      const lead = namedLead(el, stats, looks);
+      const lead = namedLead(el, stats, looks, descriptions);
       if (lead) return lead;
     }
   }
   return null;
 }
 
-/** The first element in `root` (itself included) named as a lead and shaped as one. */
-function namedLead(root: Element, stats: PageStats, looks: { left: number }): Element | null {
+/**
+ * The first element in `root` (itself included) named as a lead, or a line showing one of
+ * `descriptions`, and shaped as a lead.
+ */
+function namedLead(
+  root: Element,
+  stats: PageStats,
+  looks: { left: number },
+  descriptions: string[],
+): Element | null {
   const stack: Element[] = [root];
   while (stack.length && looks.left > 0) {
     spend();
@@ -103,6 +148,13 @@ function namedLead(root: Element, stats: PageStats, looks: { left: number }): El
     if (namesSay(el, LEAD_NAMES) && el.name !== "h1") {
       if (s.text <= LEAD_MAX && linkDensity(s) < 0.3) return el;
       continue;
+    }
+    // A line (no block inside) of a lead's length that shows the stated description.
+    if (
+      descriptions.length && !s.hasBlock && el.name !== "h1" && s.text <= LEAD_MAX &&
+      linkDensity(s) < 0.3 && showsDescription(stats.textOf(el), descriptions)
+    ) {
+      return el;
     }
     for (let i = el.children.length - 1; i >= 0; i--) {
       const c = el.children[i]!;

@@ -19,7 +19,7 @@ import { measure, type PageStats } from "./stats.ts";
 import { statedBody, statedContainer } from "./structure.ts";
 import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
-import { leadBefore } from "./lead.ts";
+import { leadBefore, statedDescriptions } from "./lead.ts";
 import { withPosts } from "./posts.ts";
 
 interface ProductReading {
@@ -105,7 +105,9 @@ export function extractMainContent(doc: Document): AnyNode {
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
   // The story's lead, set in its header above the body the scores chose.
-  const lead = best.wide || !roots.length ? null : leadBefore(roots[0]!, stats, body);
+  const lead = best.wide || !roots.length
+    ? null
+    : leadBefore(roots[0]!, stats, body, statedDescriptions(head));
   if (lead) roots.unshift(lead);
   if (roots.length === 1) return roots[0]!;
   return adopt(new Element("div", {}), roots);

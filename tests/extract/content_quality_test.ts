@@ -85,3 +85,15 @@ Deno.test("the line under the headline showing the page's stated description is 
   assert.ok(text.startsWith(description), text);
   assert.ok(!text.includes("sidebar line"), text);
 });
+
+Deno.test("a poster's panel lines beside a post go: when they joined, online or not", () => {
+  const post = (n: number) =>
+    `<div class="blockpost"><dl class="postleft"><dt><strong>user${n}</strong></dt>
+    <dd><span>Registered: 2024-01-27</span></dd><dd><span>Offline</span></dd></dl>
+    <div class="postmsg"><p>Post ${n}: ${PROSE.repeat(3)}</p></div></div>`;
+  const page = `<html><head><title>A thread</title></head><body><div id="content">
+    ${[1, 2, 3].map(post).join("")}</div></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Post ${n}: A sentence`));
+  assert.ok(!text.includes("Registered") && !text.includes("Offline"), text);
+});

@@ -93,6 +93,9 @@ const CHROME_LINE = new RegExp(
     ".{0,30}ago$",
     "viewed [\\d.,]+k? times$",
     "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
+    // The poster's panel beside a post: when they joined, whether they are online
+    // ("Registered: 2024-01-27", "Member since Jan 2020", "Offline").
+    "(?:registered|member since)\\s*:?\\s*[\\p{L}\\d ,./-]{0,30}$|joined\\s*:.{0,30}$|(?:on|off)line$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
     "lesen sie (?:auch|mehr|hier)|weiterlesen|mehr zum thema|auch interessant",

@@ -97,3 +97,15 @@ Deno.test("a poster's panel lines beside a post go: when they joined, online or 
   for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Post ${n}: A sentence`));
   assert.ok(!text.includes("Registered") && !text.includes("Offline"), text);
 });
+
+Deno.test("the plain text leaves out footnote reference numbers, not other numbered links", () => {
+  const doc = parseHtml(
+    `<div><p>It had a structure.<sup><a href="#fn1">1</a></sup> The tool<a
+    href="https://example.invalid/p#footnote-10-182">[10]</a> helps; see <a href="#sec2">2</a>
+    and page <a href="/p/3">3</a>.</p><ol class="footnotes"><li id="fn1">A note.</li></ol></div>`,
+  );
+  assert.equal(
+    renderPlainText(doc),
+    "It had a structure. The tool helps; see 2 and page 3.\nA note.",
+  );
+});

@@ -3,7 +3,7 @@
  * spaces collapsed within a line, blank lines dropped. The twin of the Markdown view for
  * readers that want words only (search indexing, language models counting tokens).
  */
-import { type AnyNode, isTag, isText } from "domhandler";
+import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { BLOCK_TAGS, rawText } from "../dom/mod.ts";
 import { spend } from "../dom/budget.ts";
 
@@ -27,7 +27,7 @@ export function renderPlainText(node: AnyNode): string {
     } else if (isText(current)) {
       parts.push(current.data.replace(/\n/g, " "));
     } else if (isTag(current)) {
-      if (SILENT.has(current.name)) continue;
+      if (SILENT.has(current.name) || isNoteReference(current)) continue;
       // Preformatted text keeps its own line breaks.
       if (current.name === "pre") {
         parts.push("\n", PRE + rawText(current).replace(/^\n|\s+$/g, "") + PRE, "\n");
@@ -45,4 +45,21 @@ export function renderPlainText(node: AnyNode): string {
   return parts.join("").split(PRE).map((piece, i) =>
     i % 2 ? piece : piece.replace(/[ \t\r\f\v\u00a0\u200b]+/g, " ").replace(/ *\n[\n ]*/g, "\n")
   ).join("").replace(/^\n+|\s+$/g, "").replace(/^ +/, "");
+}
+
+/** A fragment naming a note: `#fn1`, `#footnote-10-…`, `#cite_note-3`, `#endnote2`. */
+const NOTE_FRAGMENT = /#(?:fn|footnote|endnote|cite[_-]note|note)[\w:.-]*$/i;
+const NOTE_MARK = /^\s*\[?\d{1,3}\]?\s*$/;
+
+/**
+ * A reference to a footnote in running text (a link to the note whose text is its number): a
+ * reader of plain text has no note to follow, and the number would break the sentence
+ * ("the structure.10 The tool"). The Markdown view writes it as `[^n]` instead.
+ */
+function isNoteReference(el: Element): boolean {
+  if (el.name !== "a" || el.children.length !== 1) return false;
+  const href = el.attribs.href;
+  const only = el.children[0]!;
+  return href !== undefined && NOTE_FRAGMENT.test(href) && isText(only) &&
+    NOTE_MARK.test(only.data);
 }

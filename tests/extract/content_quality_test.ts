@@ -109,3 +109,19 @@ Deno.test("the plain text leaves out footnote reference numbers, not other numbe
     "It had a structure. The tool helps; see 2 and page 3.\nA note.",
   );
 });
+
+Deno.test("a list whose items say something beside their links stays; a link list goes", () => {
+  const hotel = (n: number) =>
+    `<li><strong>Official website</strong>: <a href="/h${n}">The Grand Hotel of the Old Town</a>
+    </li><li>This hotel features in my lists of the <a href="/l${n}">best luxury hotels in the
+    whole of the city and the most stunning pools</a></li><li>Read my review of this property
+    <a href="/r${n}">here, at the review page of the hotel</a></li>`;
+  const links = [1, 2, 3, 4].map((n) => `<li><a href="/s${n}">Other story ${n}</a></li>`);
+  const page = `<html><head><title>Hotels</title></head><body><article><h1>Hotels</h1>
+    <p>${PROSE.repeat(4)}</p><ul>${hotel(1)}</ul><p>${PROSE.repeat(4)}</p><ul>${hotel(2)}</ul>
+    <p>${PROSE.repeat(3)}</p><ul>${links.join("")}</ul></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Read my review of this property here, at the review page/);
+  assert.match(text, /This hotel features in my lists/);
+  assert.ok(!text.includes("Other story"), text);
+});

@@ -497,6 +497,28 @@ const READING_TIME_NAMES: NamesTest = (tokens) =>
     ((words.includes("read") || words.includes("reading")) && words.includes("time"))
   );
 
+/** Least text outside links that makes a list item a line of prose, not a link. */
+const ITEM_WORDS = 25;
+
+/**
+ * Whether most items of a list say something beside their links ("Official website: <link>",
+ * "Read my review <link>here</link>"): a list of the story's points that cite pages, not a list
+ * of links to other pages. One pass over the list's children, on the counts.
+ */
+function wordsBesideLinks(list: Element, ctx: PruneContext): boolean {
+  let items = 0;
+  let worded = 0;
+  for (const child of list.children) {
+    spend();
+    if (child.type !== "tag") continue;
+    const s = ctx.stats.of(child as Element);
+    if (s.text === 0) continue;
+    items++;
+    if (s.text - s.linkText >= ITEM_WORDS) worded++;
+  }
+  return items > 0 && worded * 2 >= items;
+}
+
 /** Readability's _cleanConditionally, on counts. */
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const weight = classWeight(el);
@@ -520,7 +542,7 @@ function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean 
   }
   if (!isList && weight < 25 && density > 0.2) return true;
   if (weight >= 25 && density > 0.5) return true;
-  if (isList && density > 0.5) return true;
+  if (isList && density > 0.5 && !wordsBesideLinks(el, ctx)) return true;
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
   return false;
 }

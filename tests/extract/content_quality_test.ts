@@ -125,3 +125,17 @@ Deno.test("a list whose items say something beside their links stays; a link lis
   assert.match(text, /This hotel features in my lists/);
   assert.ok(!text.includes("Other story"), text);
 });
+
+Deno.test("a block named for similar stories is chrome, as one named related is", () => {
+  const teaser = (n: number) =>
+    `<li><div class="text"><h3>Another story ${n}</h3><p>The opening of another story on the site,
+    long enough to read as a paragraph of its own, and dated the week before this one.</p></div>
+    </li>`;
+  const page = `<html><head><title>Story</title></head><body><main><section class="content">
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p>
+    <p>${PROSE.repeat(4)}</p><ul class="timeline similar">${[1, 2, 3].map(teaser).join("")}</ul>
+    </section></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the post/);
+  assert.ok(!text.includes("Another story"), text);
+});

@@ -139,3 +139,13 @@ Deno.test("a block named for similar stories is chrome, as one named related is"
   assert.match(text, /A sentence of the post/);
   assert.ok(!text.includes("Another story"), text);
 });
+
+Deno.test("a parent whose text beside the joined parts is mostly links is not taken whole", () => {
+  const page = `<html><head><title>Story</title></head><body><div class="wrap">
+    <div><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p></div>
+    <h3><a href="/s1">Other story one</a></h3><h3><a href="/s2">Other story two</a></h3>
+    <div><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p></div></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the post/);
+  assert.ok(!text.includes("Other story"), text);
+});

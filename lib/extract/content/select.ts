@@ -152,18 +152,29 @@ export function withSiblings(top: Element, scores: Scores, stats: PageStats): El
 
 /** Share of a parent's text the joined parts hold for the parent to be the content. */
 const COVER = 0.8;
+/** Most link density of what the parent holds beside the parts (not a list of links). */
+const LEFT_LINKS = 0.5;
 
 /**
  * Parts of one whole: when the top candidate and the siblings joined to it hold nearly all of
  * their parent's text, the parent is the content. What else it holds is what sits between the
  * parts: the headings, short paragraphs and lists that sibling joining passes over (a
- * documentation page's sections and their intro); its chrome is pruned as the parts' is.
+ * documentation page's sections and their intro), unless it is mostly links (teasers, a
+ * newsletter box with its links, share tools); its chrome is pruned as the parts' is.
  */
 export function wholeOfParts(roots: Element[], stats: PageStats, body: Element): Element[] {
   if (roots.length < 2) return roots;
   const whole = parentElement(roots[0]!);
   if (!whole || whole === body) return roots;
   let text = 0;
-  for (const root of roots) text += stats.of(root).text;
-  return text >= stats.of(whole).text * COVER ? [whole] : roots;
+  let links = 0;
+  for (const root of roots) {
+    text += stats.of(root).text;
+    links += stats.of(root).linkText;
+  }
+  const all = stats.of(whole);
+  if (text < all.text * COVER) return roots;
+  // What is left between the parts is read: headings and lists of the text, not link lists.
+  const left = all.text - text;
+  return all.linkText - links <= left * LEFT_LINKS ? [whole] : roots;
 }

@@ -149,3 +149,19 @@ Deno.test("a parent whose text beside the joined parts is mostly links is not ta
   assert.match(text, /A sentence of the post/);
   assert.ok(!text.includes("Other story"), text);
 });
+
+Deno.test("a manual's page navigation bars (navheader, navfooter) are chrome", () => {
+  const bar = (cls: string) =>
+    `<div class="${cls}"><table><tr><th colspan="3">Chapter 11. Indexes</th></tr><tr>
+    <td><a href="/p">Prev</a></td><td><a href="/u">Up</a></td><td><a href="/n">Next</a></td>
+    </tr><tr><td>10.6. The Output Columns of a Select</td><td><a href="/">Home</a></td>
+    <td>11.1. An Introduction to Indexes</td></tr></table><hr></div>`;
+  const page = `<html><head><title>Indexes</title></head><body><div class="chapter">
+    ${bar("navheader")}<h2>Chapter 11. Indexes</h2><p>${PROSE.repeat(4)}</p>
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p>${bar("navfooter")}</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the post/);
+  for (const chrome of ["Prev", "Home", "Output Columns"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { extractMainContent } from "../../lib/extract/content/mod.ts";
 import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
+import { isChromeText } from "../../lib/extract/content/boilerplate.ts";
 
 /** The main content of `page` as plain text: the path of the service's text=true. */
 const mainText = (page: string) => renderPlainText(extractMainContent(parseHtml(page)));
@@ -164,4 +165,24 @@ Deno.test("a manual's page navigation bars (navheader, navfooter) are chrome", (
   for (const chrome of ["Prev", "Home", "Output Columns"]) {
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
+});
+
+Deno.test("a recipe's ingredients stay beside the servings field that Readability drops", () => {
+  const items = ["Vanilla pudding powder", "Sugar", "Milk", "Cherries", "Butter", "Flour"]
+    .map((name, i) => `<li><span>${i + 1} cups</span> <span>${name}</span></li>`).join("");
+  const page = `<html><head><title>Cake</title></head><body><article><h1>Cake</h1>
+    <p>${PROSE.repeat(3)}</p><h2>Ingredients</h2><section class="ingredients">
+    <form><span>For <input type="hidden" value="15"><input type="text" value="15"> pieces</span>
+    </form><ul>${items}</ul></section><h2>Steps</h2><p>${PROSE.repeat(4)}</p>
+    <p>${PROSE.repeat(4)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Vanilla pudding powder/);
+  assert.match(text, /Butter/);
+});
+
+Deno.test("a post's permalink and report lines read as chrome, a sentence about posts not", () => {
+  for (const line of ["Link to post", "Link to this comment", "Report post", "Quote this post"]) {
+    assert.ok(isChromeText(line), line);
+  }
+  assert.ok(!isChromeText("Link to post offices in the county, listed by town"));
 });

@@ -96,6 +96,8 @@ const CHROME_LINE = new RegExp(
     // The poster's panel beside a post: when they joined, whether they are online
     // ("Registered: 2024-01-27", "Member since Jan 2020", "Offline").
     "(?:registered|member since)\\s*:?\\s*[\\p{L}\\d ,./-]{0,30}$|joined\\s*:.{0,30}$|(?:on|off)line$",
+    // A post's own buttons, alone on their line ("Link to post", "Report post").
+    "link to (?:this )?(?:post|comment|reply|answer)$|(?:report|quote|reply to) (?:this )?post$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
     "lesen sie (?:auch|mehr|hier)|weiterlesen|mehr zum thema|auch interessant",

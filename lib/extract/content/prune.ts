@@ -519,6 +519,30 @@ function wordsBesideLinks(list: Element, ctx: PruneContext): boolean {
   return items > 0 && worded * 2 >= items;
 }
 
+/** Fewest items of a list that a form beside it (servings, sort order) does not sink. */
+const LISTED = 5;
+
+/**
+ * A block holding a list and, beside it, a small form with all the block's inputs: a recipe's
+ * ingredients with a servings field. Readability's inputs rule would drop the list with the
+ * form. One pass over the block's children, for blocks already holding inputs and items.
+ */
+function isListWithControl(el: Element, ctx: PruneContext): boolean {
+  const s = ctx.stats.of(el);
+  if (s.listItems < LISTED) return false;
+  let form = false;
+  let list = false;
+  for (const child of el.children) {
+    spend();
+    if (child.type !== "tag") continue;
+    const c = ctx.stats.of(child as Element);
+    const name = (child as Element).name;
+    if (name === "form" && c.inputs === s.inputs) form = true;
+    else if ((name === "ul" || name === "ol") && c.listItems >= LISTED) list = true;
+  }
+  return form && list;
+}
+
 /** Readability's _cleanConditionally, on counts. */
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const weight = classWeight(el);
@@ -533,7 +557,7 @@ function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean 
   const headingDensity = s.text ? s.headingText / s.text : 0;
   if (s.images > 1 && paragraphs / s.images < 0.5) return true;
   if (!isList && listItems > paragraphs) return true;
-  if (s.inputs > Math.floor(paragraphs / 3)) return true;
+  if (s.inputs > Math.floor(paragraphs / 3) && !isListWithControl(el, ctx)) return true;
   if (
     !isList && headingDensity < 0.9 && s.text < 25 && (s.images === 0 || s.images > 2) &&
     density > 0

@@ -42,6 +42,7 @@ export function withPosts(
     above.add(up);
   }
   const chosen = new Set(roots);
+  const alike = parentsAlike(parent);
   const out: Element[] = [];
   let posts = 0;
   walkElements(body, (el) => {
@@ -54,7 +55,7 @@ export function withPosts(
     if (stats.hidden.has(el)) return false;
     if (
       el.name === top.name && el.attribs.class === cls && !above.has(el) &&
-      markedAlike(parentElement(el), parent) && linkDensity(s) < MAX_LINK_DENSITY &&
+      alike(parentElement(el)) && linkDensity(s) < MAX_LINK_DENSITY &&
       !CUT_OFF.test(stats.textOf(el))
     ) {
       out.push(el);
@@ -68,13 +69,23 @@ export function withPosts(
 }
 
 /**
- * A class word in common ("Item ItemDiscussion" and "Item ItemComment"): the first post and the
- * replies are often items of different lists (a <div> and <li>s).
+ * The test "shares a class word with `like`" ("Item ItemDiscussion" and "Item ItemComment": the
+ * first post and the replies are often items of different lists, a <div> and <li>s), each
+ * parent's class read once however many bodies it holds.
  */
-function markedAlike(el: Element | null, like: Element): boolean {
-  if (el === null) return false;
+function parentsAlike(like: Element): (el: Element | null) => boolean {
   const words = new Set(classWords(like));
-  return classWords(el).some((word) => words.has(word));
+  const said = new Map<Element, boolean>();
+  return (el) => {
+    if (el === null) return false;
+    let alike = said.get(el);
+    if (alike === undefined) {
+      alike = el.attribs.class === like.attribs.class ||
+        classWords(el).some((word) => words.has(word));
+      said.set(el, alike);
+    }
+    return alike;
+  };
 }
 
 const classWords = (el: Element) => (el.attribs.class ?? "").split(/\s+/).filter(Boolean);

@@ -186,3 +186,19 @@ Deno.test("a post's permalink and report lines read as chrome, a sentence about 
   }
   assert.ok(!isChromeText("Link to post offices in the county, listed by town"));
 });
+
+Deno.test("a board's rules box and clock under a thread read as chrome", () => {
+  const lines = [
+    "You may not post new threads",
+    "You may not edit your posts",
+    "BB code is On",
+    "[IMG] code is On",
+    "HTML code is Off",
+    "Posting Rules",
+    "All times are GMT +1. The time now is 14:01.",
+    "« Previous Thread | Next Thread »",
+    "#1 | Link",
+  ];
+  for (const line of lines) assert.ok(isChromeText(line), line);
+  assert.ok(!isChromeText("You may post your comments on the draft until Friday, the agency said"));
+});

@@ -96,6 +96,11 @@ const CHROME_LINE = new RegExp(
     // The poster's panel beside a post: when they joined, whether they are online
     // ("Registered: 2024-01-27", "Member since Jan 2020", "Offline").
     "(?:registered|member since)\\s*:?\\s*[\\p{L}\\d ,./-]{0,30}$|joined\\s*:.{0,30}$|(?:on|off)line$",
+    // A board's rules box and clock under a thread (vBulletin, phpBB): "You may not post
+    // replies", "BB code is On", "All times are GMT +1", "« Previous Thread | Next Thread »".
+    "you may (?:not )?(?:post|edit|reply)\\b.{0,30}$|(?:bb code|smilies|\\[img\\] code|html code)" +
+    " (?:is|are) (?:on|off)$|all times are (?:gmt|utc)\\b|(?:posting|forum) rules$|" +
+    "«?\\s*previous thread\\s*\\|\\s*next thread|#\\d{1,6}\\s*\\|\\s*link$",
     // A post's own buttons, alone on their line ("Link to post", "Report post").
     "link to (?:this )?(?:post|comment|reply|answer)$|(?:report|quote|reply to) (?:this )?post$",
     // The same in the corpus's other languages.

@@ -181,7 +181,10 @@ Deno.test("a recipe's ingredients stay beside the servings field that Readabilit
 });
 
 Deno.test("a post's permalink and report lines read as chrome, a sentence about posts not", () => {
-  for (const line of ["Link to post", "Link to this comment", "Report post", "Quote this post"]) {
+  const lines = ["Link to post", "Link to this comment", "Report post", "Quote this post"];
+  for (
+    const line of [...lines, "Improve this answer", "Follow this question", "Replies", "Views"]
+  ) {
     assert.ok(isChromeText(line), line);
   }
   assert.ok(!isChromeText("Link to post offices in the county, listed by town"));

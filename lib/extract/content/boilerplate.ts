@@ -101,8 +101,10 @@ const CHROME_LINE = new RegExp(
     "you may (?:not )?(?:post|edit|reply)\\b.{0,30}$|(?:bb code|smilies|\\[img\\] code|html code)" +
     " (?:is|are) (?:on|off)$|all times are (?:gmt|utc)\\b|(?:posting|forum) rules$|" +
     "«?\\s*previous thread\\s*\\|\\s*next thread|#\\d{1,6}\\s*\\|\\s*link$",
-    // A post's own buttons, alone on their line ("Link to post", "Report post").
+    // A post's own buttons and counts, alone on their line ("Link to post", "Report post",
+    // "Improve this answer", "Replies", "Views").
     "link to (?:this )?(?:post|comment|reply|answer)$|(?:report|quote|reply to) (?:this )?post$",
+    "(?:improve|follow) this (?:answer|question|post)$|(?:reply|replies|views)$",
     // The same in the corpus's other languages.
     "le[ae] (?:también|tambem|também|más|mais|más noticias)|lea\\s*:|leia\\s*:",
     "lesen sie (?:auch|mehr|hier)|weiterlesen|mehr zum thema|auch interessant",

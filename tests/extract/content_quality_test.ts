@@ -205,3 +205,18 @@ Deno.test("a board's rules box and clock under a thread read as chrome", () => {
   for (const line of lines) assert.ok(isChromeText(line), line);
   assert.ok(!isChromeText("You may post your comments on the draft until Friday, the agency said"));
 });
+
+Deno.test("a short post named as content is not given up for a long sidebar", () => {
+  const item = (n: number) =>
+    `<li><p>Item ${n} of the sidebar: a news snippet from elsewhere, long enough to score, with
+    commas, clauses, and words, and then some more words to make it longer still.</p></li>`;
+  const page = `<html><head><title>Leo</title></head><body><div id="wrapper">
+    <div id="content"><div class="post" id="post-613"><h2>Number two: Leo</h2>
+    <p>It has been some time since Henry was born, number one. A few days ago Leo made it too,
+    number two.</p><p>This is how it looked when Henry first saw the newcomer, and sniffed.</p>
+    </div></div><div id="sidebar"><ul>${[1, 2, 3, 4, 5, 6, 7, 8].map(item).join("")}</ul>
+    </div></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Leo made it too/);
+  assert.ok(!text.includes("of the sidebar"), text);
+});

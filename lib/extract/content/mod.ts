@@ -12,7 +12,7 @@ import { type AnyNode, type ChildNode, type Document, Element, type ParentNode }
 import { spend } from "../dom/budget.ts";
 import { compileSelector, rawText, select, selectAll } from "../dom/mod.ts";
 import { chromeWithin } from "./prune.ts";
-import { classWeight } from "./classes.ts";
+import { classWeight, isUnlikely } from "./classes.ts";
 import { type Flags, scoreCandidates, type Scores, type Scoring } from "./score.ts";
 import { topCandidate, wholeOfParts, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
@@ -123,6 +123,7 @@ function bestChoice(
 ): Choice {
   let best: Choice | null = null;
   let named = false;
+  let trusted = false;
   // The scoring of the pass before, reused when this pass scores alike: it differs only in
   // its pruning, or in stripping where the pass before stripped nothing.
   let last: { pass: Pass; scoring: Scoring } | null = null;
@@ -137,20 +138,26 @@ function bestChoice(
     const scoring: Scoring = same ? last!.scoring : scoreCandidates(body, stats, pass);
     last = { pass, scoring };
     const choice = choose(body, stats, pass, scoring.scores, anchor);
-    if (!best || choice.kept > best.kept) best = choice;
+    // A choice a stricter pass rooted in a container named as content is not given up for
+    // one that passes ignoring names found in a sidebar: a short post is still the post, and
+    // as what outweighed it was chrome, the page's rest is no listing either.
+    const sidebar = best !== null && choice.kept > best.kept && namedContent(best) &&
+      choice.roots.every((root) => underChrome(root, body));
+    if (sidebar) trusted = true;
+    else if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
-    named = story && pass.weightClasses && namedContent(best);
+    named = story && pass.weightClasses && best !== null && namedContent(best);
   }
   const region = mainRegion(body, stats);
   const ratio = article ? WIDE_RATIO.article : WIDE_RATIO.other;
   // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
   // is not looked for. A short article named as content is no listing.
   const bound = stats.of(region).text - stats.of(region).linkText;
-  if (!best || (!named && bound * ratio > plainText(best, stats))) {
+  if (!best || (!named && !trusted && bound * ratio > plainText(best, stats))) {
     const wide = wideChoice(region, stats);
     if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
   }
-  if (best.kept < ENOUGH_TEXT / 2 && !named) {
+  if (best.kept < ENOUGH_TEXT / 2 && !named && !trusted) {
     const bare = wideChoice(region, stats, true);
     if (bare.kept > best.kept * 2) best = bare;
   }
@@ -163,6 +170,18 @@ const NAMED_ENOUGH = 100;
 /** Whether `choice` keeps enough in a root whose class or id names content ("post", "entry"). */
 function namedContent(choice: Choice): boolean {
   return choice.kept >= NAMED_ENOUGH && choice.roots.some((root) => classWeight(root) > 0);
+}
+
+/** Page furniture by tag: what is under it is no story. */
+const FURNITURE = new Set(["aside", "nav", "footer", "header"]);
+
+/** Whether `el` is, or is under, an element named or tagged as chrome (a sidebar, a footer). */
+function underChrome(el: Element, body: Element): boolean {
+  for (let up: Element | null = el; up && up !== body; up = parentElement(up)) {
+    spend();
+    if (FURNITURE.has(up.name) || isUnlikely(up)) return true;
+  }
+  return false;
 }
 
 /** Whether `choice` keeps `el`: under one of its roots and under nothing it drops. */

@@ -220,3 +220,17 @@ Deno.test("a short post named as content is not given up for a long sidebar", ()
   assert.match(text, /Leo made it too/);
   assert.ok(!text.includes("of the sidebar"), text);
 });
+
+Deno.test("a line of links set apart by bars is a menu; a line of words with bars is not", () => {
+  const menu = ["About Us", "Privacy Policy", "Help", "Site Map"]
+    .map((name, i) => `<a href="/m${i}">${name}</a>`).join(" | ");
+  const page = `<html><head><title>Therapist</title></head><body><div class="profile">
+    <p>${
+    PROSE.repeat(4)
+  }</p><p><a href="/s">New Search</a> | <a href="/back">Back To Results</a></p>
+    <p>${PROSE.repeat(4)}</p><p>Hours: Monday to Friday | Saturday by appointment</p>
+    <p>${menu}</p></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Monday to Friday \| Saturday by appointment/);
+  assert.ok(!text.includes("Privacy Policy") && !text.includes("Back To Results"), text);
+});

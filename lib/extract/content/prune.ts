@@ -51,6 +51,10 @@ const CELLS = new Set(["table", "thead", "tbody", "tfoot", "tr", "td", "th"]);
 const SECTIONS = new Set(["div", "section", "aside", "ul", "ol", "dl", "header", "footer", "nav"]);
 /** Longest line read as a link to elsewhere when it opens with chrome words. */
 const LINKED_LINE_MAX = 400;
+/** Links set apart by a bar, a bullet or a middle dot, with spaces around it. */
+const MENU_LINE = /\S\s+[|•·]\s+\S/;
+/** Least link density of a menu line. */
+const MENU_LINKS = 0.6;
 /** Longer than this, a block headed as chrome is still content unless mostly links. */
 const SECTION_MAX = 2500;
 /** How deep a block's first line is looked for. */
@@ -228,6 +232,13 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
+  // A line of links set apart by bars or dots ("About Us | Privacy Policy | Help"): a menu.
+  if (
+    s.text <= LINKED_LINE_MAX && linkDensity(s) >= MENU_LINKS && isLine(el, s) &&
+    MENU_LINE.test(ctx.stats.textOf(el))
+  ) {
+    return true;
+  }
   if (
     TITLE_HEADINGS.has(el.name) && s.text <= 300 &&
     repeatsTitle(ctx.stats.textOf(el), pageTitles(el))

@@ -196,6 +196,36 @@ function checkLengths(headers: string[]): void {
   }
 }
 
+/**
+ * The head `headers` with one Location: a value repeated is kept once, two different values are
+ * refused. Two targets in one answer are a sign of header injection or smuggling, and joined
+ * with ", " they made a third URL nobody sent; Chromium refuses them likewise
+ * (ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION) and takes a repeated value as it is, as here.
+ */
+function singleLocation(headers: string[]): string[] {
+  let location: string | null = null;
+  let repeated = false;
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() !== "location") continue;
+    if (location === null) location = headers[i + 1]!;
+    else if (headers[i + 1] === location) repeated = true;
+    else throw parseFailure(MULTIPLE_LOCATION);
+  }
+  if (!repeated) return headers;
+  const kept: string[] = [];
+  let seen = false;
+  for (let i = 0; i < headers.length; i += 2) {
+    const isLocation = headers[i]!.toLowerCase() === "location";
+    if (isLocation && seen) continue;
+    seen ||= isLocation;
+    kept.push(headers[i]!, headers[i + 1]!);
+  }
+  return kept;
+}
+
+/** The parse error of an answer with two different Location headers. */
+export const MULTIPLE_LOCATION = "HPE_MULTIPLE_LOCATION";
+
 /** Reads one answer as its bytes arrive. */
 export interface AnswerReader {
   /**
@@ -216,6 +246,7 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
   let bodiless = false;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
     checkLengths(info.headers);
+    info.headers = singleLocation(info.headers);
     // Never asked for: a 101 would leave the connection to another protocol, unread.
     if (info.statusCode < 100 || info.statusCode === 101) {
       throw parseFailure("HPE_INVALID_STATUS");

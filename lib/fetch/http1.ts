@@ -5,6 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import { HTTPParser } from "http-parser-js";
+import { decodable } from "./body.ts";
 import type { HopRequest } from "./types.ts";
 
 /** One answer parser (the package names its instance type nowhere). */
@@ -46,6 +47,8 @@ export function parseError(error: Error): Error {
 export interface AnswerHead {
   statusCode: number;
   headers: string[];
+  /** Transfer codings to undo in the body, in the order applied (see transferFraming). */
+  transferCodings: string[];
 }
 
 /** What an answer parser reports, as it reads. */
@@ -75,28 +78,67 @@ interface Cursor {
 function answerEndsCleanly(
   info: { versionMajor: number; versionMinor: number; headers: string[] },
   bodiless: boolean,
+  transfer: TransferFraming | null,
   cursor: Cursor,
 ): boolean {
   if (info.versionMajor !== 1 || info.versionMinor !== 1) return false;
   let sized = false;
-  let encoded: string | null = null;
   for (let i = 0; i < info.headers.length; i += 2) {
     const name = info.headers[i]!.toLowerCase();
     const value = info.headers[i + 1]!.toLowerCase();
     if (name === "connection" && /(^|[\s,])close($|[\s,])/.test(value)) return false;
     if (name === "content-length") sized = true;
-    if (name === "transfer-encoding") encoded = (encoded ?? "") + value;
   }
   // Both framings (RFC 9112, 6.3: "ought to be handled as an error"): the server may have
   // framed its body by the one not read, and what is left would answer the next request.
-  if (sized && encoded !== null) return false;
-  const framed = bodiless || sized || encoded?.includes("chunked") === true;
+  if (sized && transfer !== null) return false;
+  const framed = bodiless || sized || transfer?.chunked === true;
   return framed && cursor.offset === cursor.end;
 }
 
-/** The parser members read or replaced by `strict` (pinned: http-parser-js 0.5.10). */
+/** How an answer's Transfer-Encoding frames its body (RFC 9112, 6.1 and 6.3). */
+interface TransferFraming {
+  /** Chunked is the final coding: the last chunk ends the body. Else the connection's close. */
+  chunked: boolean;
+  /** The other codings, in the order applied: undone inside the chunks, as content codings. */
+  codings: string[];
+}
+
+/** The parse error of a transfer coding not undone here (or chunked twice, or not last). */
+export const UNSUPPORTED_TRANSFER_CODING = "HPE_UNSUPPORTED_TRANSFER_CODING";
+
+/**
+ * The framing the Transfer-Encoding of the head `headers` names, null without one; its lines
+ * are one list. http-parser-js framed by chunks only a last line of exactly `chunked`:
+ * `gzip, chunked` was read to the connection's close, its chunk lines and gzip taken for the page.
+ * Codings the body reader cannot undo, and `chunked` anywhere but last, are refused: the body
+ * could not be read.
+ */
+function transferFraming(headers: string[]): TransferFraming | null {
+  let listed: string[] | null = null;
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() !== "transfer-encoding") continue;
+    listed ??= [];
+    for (const coding of headers[i + 1]!.toLowerCase().split(",")) {
+      const name = coding.trim();
+      if (name && name !== "identity") listed.push(name);
+    }
+  }
+  if (listed === null) return null;
+  const chunked = listed.at(-1) === "chunked";
+  const codings = chunked ? listed.slice(0, -1) : listed;
+  if (!decodable(codings)) throw parseFailure(UNSUPPORTED_TRANSFER_CODING);
+  return { chunked, codings };
+}
+
+/**
+ * The parser members read or replaced by `strict` and answerParser (pinned: http-parser-js
+ * 0.5.10).
+ */
 interface ParserInternals {
   state: string;
+  /** Whether the body is read as chunks; read after the head's handler returns. */
+  isChunked: boolean;
   /** A line read so far, its end not yet seen. */
   line: string;
   offset: number;
@@ -244,6 +286,7 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
   let final: { versionMajor: number; versionMinor: number; headers: string[] } | null = null;
   strict(parser, () => final !== null);
   let bodiless = false;
+  let transfer: TransferFraming | null = null;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
     checkLengths(info.headers);
     info.headers = singleLocation(info.headers);
@@ -253,8 +296,16 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
     }
     // An interim answer (100 Continue, 103 Early Hints): the final one follows.
     if (info.statusCode < 200) return 1;
+    transfer = transferFraming(info.headers);
+    if (transfer) {
+      // A Transfer-Encoding overrides any Content-Length (RFC 9112, 6.3).
+      const internals = parser as unknown as ParserInternals;
+      internals.isChunked = transfer.chunked;
+      internals.body_bytes = null;
+    }
     final = info;
-    events.head(info);
+    const { statusCode, headers } = info;
+    events.head({ statusCode, headers, transferCodings: transfer?.codings ?? [] });
     bodiless = method === "HEAD" || NO_BODY.has(info.statusCode);
     return bodiless ? 1 : 0;
   };
@@ -272,7 +323,7 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
     // The end of an interim answer is not the answer's.
     if (!final) return;
     handOn();
-    events.complete(answerEndsCleanly(final, bodiless, parser as unknown as Cursor));
+    events.complete(answerEndsCleanly(final, bodiless, transfer, parser as unknown as Cursor));
   };
   return {
     feed(bytes) {

@@ -38,8 +38,11 @@ export type Schema =
    * ignored, or refused with `closed` (where a silently dropped one would mislead the caller).
    */
   | { kind: "object"; boolean?: boolean; closed?: boolean; props: Record<string, ParamDef> }
-  /** Free keys with string values (headers); keys are header names. */
-  | { kind: "headers" }
+  /**
+   * Free keys with string values (headers); keys are header names. At most `maxCount` of them,
+   * each value at most `maxLength` characters.
+   */
+  | { kind: "headers"; maxCount: number; maxLength: number }
   /** Free-form tree (custom `data` rules), validated by its own module. */
   | { kind: "tree" }
   /** A string or a tree (e.g. pdf.margin=1cm or pdf.margin.top=1cm). */
@@ -307,6 +310,13 @@ const WAIT_UNTIL = {
   values: ["load", "domcontentloaded", "networkidle0", "networkidle2", "auto"],
 } as const satisfies Schema;
 
+/**
+ * The caller's headers to the target (`headers.*` and `x-api-header-*` together). A browser
+ * sends about fifteen; hundreds are abuse, each one more line checked, kept, hashed into the
+ * cache key and sent on every hop.
+ */
+export const MAX_CALLER_HEADERS = 32;
+
 /** Top-level parameters. Names are canonical camelCase; snake_case is accepted too. */
 const DEFINITIONS = {
   url: {
@@ -316,7 +326,8 @@ const DEFINITIONS = {
     default: null,
   },
   headers: {
-    schema: { kind: "headers" },
+    // A value holds a large cookie; servers commonly refuse a header line over 8 KB.
+    schema: { kind: "headers", maxCount: MAX_CALLER_HEADERS, maxLength: 8192 },
     description:
       "Headers sent to the target's origin only (e.g. headers.user-agent, headers.cookie). headers.apiKey carries the pro API key and is never forwarded.",
     example: "headers.accept-language=es",

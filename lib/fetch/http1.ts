@@ -111,10 +111,10 @@ export const UNSUPPORTED_TRANSFER_CODING = "HPE_UNSUPPORTED_TRANSFER_CODING";
  * The framing the Transfer-Encoding of the head `headers` names, null without one; its lines
  * are one list. http-parser-js framed by chunks only a last line of exactly `chunked`:
  * `gzip, chunked` was read to the connection's close, its chunk lines and gzip taken for the page.
- * Codings the body reader cannot undo, and `chunked` anywhere but last, are refused: the body
- * could not be read.
+ * A body is refused when the body reader cannot undo its codings (`chunked` anywhere but last is
+ * one of those): it could not be read. An answer without a body has nothing to undo.
  */
-function transferFraming(headers: string[]): TransferFraming | null {
+function transferFraming(headers: string[], bodiless: boolean): TransferFraming | null {
   let listed: string[] | null = null;
   for (let i = 0; i < headers.length; i += 2) {
     if (headers[i]!.toLowerCase() !== "transfer-encoding") continue;
@@ -127,6 +127,7 @@ function transferFraming(headers: string[]): TransferFraming | null {
   if (listed === null) return null;
   const chunked = listed.at(-1) === "chunked";
   const codings = chunked ? listed.slice(0, -1) : listed;
+  if (bodiless) return { chunked, codings: [] };
   if (!decodable(codings)) throw parseFailure(UNSUPPORTED_TRANSFER_CODING);
   return { chunked, codings };
 }
@@ -296,7 +297,8 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
     }
     // An interim answer (100 Continue, 103 Early Hints): the final one follows.
     if (info.statusCode < 200) return 1;
-    transfer = transferFraming(info.headers);
+    bodiless = method === "HEAD" || NO_BODY.has(info.statusCode);
+    transfer = transferFraming(info.headers, bodiless);
     if (transfer) {
       // A Transfer-Encoding overrides any Content-Length (RFC 9112, 6.3).
       const internals = parser as unknown as ParserInternals;
@@ -306,7 +308,6 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
     final = info;
     const { statusCode, headers } = info;
     events.head({ statusCode, headers, transferCodings: transfer?.codings ?? [] });
-    bodiless = method === "HEAD" || NO_BODY.has(info.statusCode);
     return bodiless ? 1 : 0;
   };
   // The body pieces of one feed go on as one: a body sent in 1-byte chunks made an array per

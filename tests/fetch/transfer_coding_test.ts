@@ -147,6 +147,11 @@ Deno.test("transfer codings that cannot be undone are EFETCH", async (t) => {
       await assert.rejects(fetcher.fetch(`${site.origin}${path}`), unsupported);
     });
   }
+  await t.step("but an answer without a body has none to undo", async () => {
+    const result = await fetcher.fetch(`${site.origin}/compress-chunked`, { method: "HEAD" });
+    assert.equal(result.statusCode, 200);
+    assert.equal(result.body.length, 0);
+  });
 });
 
 Deno.test("a proxy's tunnel reads transfer codings as a direct hop does", async () => {

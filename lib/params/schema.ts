@@ -6,6 +6,7 @@ import {
   LIGHTHOUSE_PRESETS,
 } from "../insights/lighthouse_types.ts";
 import { CODE_THEMES } from "../browser/code_themes.ts";
+import { MAX_PDF_PAGES, PAGE_RANGES_PATTERN } from "../browser/pdf_pages.ts";
 import type { ErrorCode } from "../util/errors.ts";
 import { RULE_TYPES } from "../extract/custom/value_types.ts";
 
@@ -427,7 +428,13 @@ const DEFINITIONS = {
           example: "11in",
         },
         landscape: bool("Landscape paper."),
-        pageRanges: str("Pages to print, e.g. 1-3.", "1-2"),
+        pageRanges: {
+          schema: { kind: "string", maxLength: 256, pattern: PAGE_RANGES_PATTERN },
+          description:
+            `Pages to print, e.g. "1-5, 8, 11-13" (default: the first ${MAX_PDF_PAGES}; ` +
+            `at most ${MAX_PDF_PAGES} pages a PDF).`,
+          example: "1-2",
+        },
       },
     },
     description: "Add data.pdf, a PDF of the page hosted by the service.",

@@ -5,6 +5,7 @@ import { chromeWithin } from "../../lib/extract/content/prune.ts";
 import { measure } from "../../lib/extract/content/stats.ts";
 import { extractMainContent } from "../../lib/extract/content/mod.ts";
 import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
+import { documentToMarkdown } from "../../lib/extract/content/markdown.ts";
 import { pageF1, type Truth } from "./_content_score.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
@@ -19,6 +20,8 @@ const FIXTURES = new URL("../fixtures/content/", import.meta.url);
 
 /** The main content of `page` as plain text: the path of the service's text=true. */
 const mainText = (page: string) => renderPlainText(extractMainContent(parseHtml(page)));
+/** The main content of `page` as Markdown: the path of the service's markdown=true. */
+const mainMarkdown = (page: string) => documentToMarkdown(parseHtml(page), "http://site.test/");
 
 /**
  * Per page: the floor asserted, a little under what the extractor reaches, and (for the
@@ -686,10 +689,34 @@ Deno.test("a collapsed accordion or tab panel is content; a hidden block is not"
     <div role="tabpanel" hidden><p>Python: pip install the package and run the script.</p></div>
     <div style="display: none"><p>A modal's text that no reader sees on this page at all.</p>
     </div></main></body></html>`;
-  const text = mainText(page);
-  for (const n of [1, 4]) assert.match(text, new RegExp(`Course ${n} teaches`));
-  assert.match(text, /pip install the package/);
-  assertDropped(text, ["A modal's text"]);
+  // The text view and the Markdown view keep the same panels.
+  for (const text of [mainText(page), mainMarkdown(page)]) {
+    for (const n of [1, 4]) assert.match(text, new RegExp(`Course ${n} teaches`));
+    assert.match(text, /pip install the package/);
+    assertDropped(text, ["A modal's text"]);
+  }
+});
+
+Deno.test("an accordion's questions (buttons) and answers (hidden panels) are content", () => {
+  const answer = (n: number) =>
+    `<p>Answer ${n}: a progressive web app installs like an app and works offline too.</p>`;
+  const page = `<html><head><title>PWA</title></head><body><main><h1>PWA development</h1>
+    <p>${PROSE.repeat(3)}</p><h2>Frequently asked questions</h2>
+    <h3><button aria-expanded="false" aria-controls="a1">What is a PWA?</button></h3>
+    <div id="a1" hidden>${answer(1)}</div>
+    <div><button type="button"><h5>How long does one take?</h5><span class="icon"></span></button>
+    <div class="hidden">${answer(2)}</div></div>
+    <button type="button">Subscribe to our newsletter</button>
+    <div class="hidden"><p>A menu that the button above opens, with nothing of the story.</p></div>
+    </main></body></html>`;
+  const markdown = mainMarkdown(page);
+  assert.match(markdown, /### What is a PWA\?\n\nAnswer 1: /);
+  assert.match(markdown, /##### How long does one take\?\n\nAnswer 2: /);
+  for (const text of [markdown, mainText(page)]) {
+    assert.match(text, /What is a PWA\?/);
+    assert.match(text, /Answer 2: /);
+    assertDropped(text, ["Subscribe to our", "A menu that the button"]);
+  }
 });
 
 Deno.test("a cookie banner is never the content, even of a listing of links", () => {

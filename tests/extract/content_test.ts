@@ -776,3 +776,31 @@ Deno.test("the publisher's app promotions go: install, download to your phone, a
   assert.match(text, /A sentence of the article/);
   assertDropped(text, ["Install the biggest", "to your phone", "QR code"]);
 });
+
+Deno.test("a document in sections keeps its opening: name, summary, synopsis", () => {
+  const names = ["Description", "Parameters", "Notes", "Examples"];
+  const section = (n: number) =>
+    `<div class="refsect1"><h2>${names[n - 1]}</h2><p>${PROSE.repeat(n === 2 ? 12 : 3)}</p></div>`;
+  const page = `<html><head><title>SELECT</title></head><body>
+    <div class="navheader"><a href="/prev">Prev</a> <a href="/up">Up</a> <a href="/next">Next</a>
+    </div><div class="refentry"><div class="refnamediv"><h2>SELECT</h2>
+    <p>SELECT, TABLE, WITH — retrieve rows from a table or view</p></div>
+    <div class="refsynopsisdiv"><h2>Synopsis</h2><pre>SELECT [ ALL | DISTINCT ] expression
+    FROM from_item WHERE condition</pre></div>
+    <div class="related"><a href="/a">See also one</a> <a href="/b">See also two</a></div>
+    ${[1, 2, 3, 4].map(section).join("")}</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /retrieve rows from a table or view\nSynopsis\nSELECT \[ ALL/);
+  assert.match(text, /Examples/);
+  assertDropped(text, ["See also", "Prev"]);
+});
+
+Deno.test("headings such as Part 2 or Best 10 are no datelines; a time zone's still is", () => {
+  const page = `<html><head><title>Guide</title></head><body><article><h1>Guide</h1>
+    <p>June 13, 2025 10:30 AM EST</p><h2>Part 1</h2><p>${PROSE.repeat(3)}</p>
+    <h2>Part 2</h2><p>${PROSE.repeat(3)}</p><h2>Best 10</h2><p>${PROSE.repeat(3)}</p>
+    </article></body></html>`;
+  const text = mainText(page);
+  for (const heading of ["Part 1", "Part 2", "Best 10"]) assert.match(text, new RegExp(heading));
+  assertDropped(text, ["10:30 AM EST"]);
+});

@@ -133,6 +133,12 @@ const BYLINE =
  * A line that is only a date (and time): "June 13, 2025", "8/1/2025", "Mittwoch, 3. März
  * 2021, 10:30 Uhr". Months and weekdays in the corpus's languages, abbreviated or not.
  */
+/**
+ * Time zones a dateline names ("10:30 AM EST", "14.00 Uhr MESZ"): by name, as a pattern such as
+ * three letters ending in t also read "Part 2" and "Best 10" as dates.
+ */
+const TIME_ZONES = "(?:[ecmp][sd]t|ak[sd]t|hst|bst|ist|[ew]est|[ecw]et|cest|jst|kst|hkt|sgt|" +
+  "a[ecw][sd]t|nz[sd]t|msk|mesz?)";
 const DATE_WORD =
   "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|" +
   "okt|dez|janv|févr|fév|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|enero|febrero|marzo|" +
@@ -141,7 +147,7 @@ const DATE_WORD =
   "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
   "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
   "modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|mis à jour|publié|actualizado|" +
-  "publicado|[a-z]{2,3}t)\\.?(?!\\p{L})";
+  "publicado|" + TIME_ZONES + ")\\.?(?!\\p{L})";
 const DATE_LINE = new RegExp(
   `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
   "iu",

@@ -795,12 +795,13 @@ Deno.test("a document in sections keeps its opening: name, summary, synopsis", (
   assertDropped(text, ["See also", "Prev"]);
 });
 
-Deno.test("headings such as Part 2 or Best 10 are no datelines; a time zone's still is", () => {
+Deno.test("headings such as Part 2 or Tier 1 are no datelines; dates and time zones are", () => {
+  const headings = ["Part 1", "Part 2", "Best 10", "Tier 1", "Cars 2", "Beitrag 3"];
   const page = `<html><head><title>Guide</title></head><body><article><h1>Guide</h1>
-    <p>June 13, 2025 10:30 AM EST</p><h2>Part 1</h2><p>${PROSE.repeat(3)}</p>
-    <h2>Part 2</h2><p>${PROSE.repeat(3)}</p><h2>Best 10</h2><p>${PROSE.repeat(3)}</p>
+    <p>June 13, 2025 10:30 AM EST</p><p>martedì 5 maggio 2020</p>
+    ${headings.map((h) => `<h2>${h}</h2><p>${PROSE.repeat(3)}</p>`).join("")}
     </article></body></html>`;
   const text = mainText(page);
-  for (const heading of ["Part 1", "Part 2", "Best 10"]) assert.match(text, new RegExp(heading));
-  assertDropped(text, ["10:30 AM EST"]);
+  for (const heading of headings) assert.match(text, new RegExp(heading));
+  assertDropped(text, ["10:30 AM EST", "maggio"]);
 });

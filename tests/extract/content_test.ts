@@ -805,3 +805,14 @@ Deno.test("headings such as Part 2 or Tier 1 are no datelines; dates and time zo
   for (const heading of headings) assert.match(text, new RegExp(heading));
   assertDropped(text, ["10:30 AM EST", "maggio"]);
 });
+
+Deno.test("a heading above a paragraph is its title, whatever its words; chrome lines go", () => {
+  const titles = ["Get started", "Support", "Comments", "Powered by connected data"];
+  const page = `<html><head><title>Guide</title></head><body><article><h1>Guide</h1>
+    <p>${PROSE.repeat(3)}</p>${titles.map((t) => `<h2>${t}</h2><p>${PROSE.repeat(2)}</p>`).join("")}
+    <h3>Related</h3><ul><li><a href="/a">Another story</a></li><li><a href="/b">One more</a></li>
+    </ul><p>Read more: the full report</p></article></body></html>`;
+  const text = mainText(page);
+  for (const title of titles) assert.match(text, new RegExp(`\\n${title}\\n`));
+  assertDropped(text, ["Related", "Another story", "Read more"]);
+});

@@ -188,3 +188,25 @@ Deno.test("baseUrl() takes the first <base> with an href, as select('base[href]'
     assert.equal(baseUrl(doc, url), new URL(viaSelector, url).href);
   }
 });
+
+Deno.test("Sphinx docs: headings lose their ¶ permalinks, code blocks keep their lexer", () => {
+  const prose = "A paragraph of the reference, long enough to be the content of the page. ";
+  const page = `<html><head><title>Tasks</title></head><body><div class="body" role="main">
+    <section id="tasks"><h1>Coroutines and Tasks<a class="headerlink" href="#tasks"
+    title="Link to this heading">¶</a></h1><p>${prose.repeat(4)}</p>
+    <div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span>import asyncio
+asyncio.run(main())</pre></div></div>
+    <h2 id="more">More<a class="anchor" href="#more">#</a></h2><p>${prose.repeat(4)}</p>
+    <div class="highlight-default notranslate"><div class="highlight"><pre>print(1)</pre></div></div>
+    <div class="highlight-box"><pre>not a language</pre></div>
+    <p>See <a href="#tasks">the section above</a> and note <a href="#fn1">1</a>.</p>
+    </section></div></body></html>`;
+  const markdown = toMarkdown(page, "https://docs.site.test/tasks.html");
+  assert.ok(markdown.startsWith("# Coroutines and Tasks\n"), markdown);
+  assert.match(markdown, /\n## More\n/);
+  assert.ok(!/[¶]|\]\(https:\/\/docs\.site\.test\/tasks\.html#more\)/.test(markdown), markdown);
+  assert.match(markdown, /```python3\nimport asyncio\nasyncio\.run\(main\(\)\)\n```/);
+  assert.match(markdown, /```\nprint\(1\)\n```/);
+  assert.match(markdown, /```\nnot a language\n```/);
+  assert.match(markdown, /\[the section above\]\(https:\/\/docs\.site\.test\/tasks\.html#tasks\)/);
+});

@@ -187,6 +187,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (s.text === 0) return false;
+  if (el.name === "a" && s.text <= 2 && isPermalink(el, ctx.stats.textOf(el))) return true;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
   if (small && isUnlikely(el)) return true;
@@ -253,6 +254,19 @@ function isChromeLine(el: Element, ctx: PruneContext): boolean {
   if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false) && !headsProse(el, ctx);
   if ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text)) return true;
   return isChromeText(text) && !headsProse(el, ctx);
+}
+
+/** What a permalink shows: a pilcrow, a section sign, a hash, a link or anchor emoji. */
+const PERMALINK_TEXT = /^[\s\u00b6\u00a7#\u{1f517}\u2693\ufe0e\ufe0f]+$/u;
+
+/**
+ * A heading's or a definition's link to itself (Sphinx's and MkDocs' `¶`, GitHub's `#`): a
+ * symbol linking to an anchor of the page, which a reader of the text cannot follow.
+ */
+function isPermalink(el: Element, text: string): boolean {
+  const href = el.attribs.href;
+  return href !== undefined && href.length > 1 && href.startsWith("#") &&
+    PERMALINK_TEXT.test(text);
 }
 
 /** Shortest paragraph after a heading that makes the heading its section's title. */

@@ -189,7 +189,7 @@ Deno.test("baseUrl() takes the first <base> with an href, as select('base[href]'
   }
 });
 
-Deno.test("Sphinx docs: headings lose their ¶ permalinks, code blocks keep their lexer", () => {
+Deno.test("docs: headings lose their permalinks and self-links, code blocks keep their lexer", () => {
   const prose = "A paragraph of the reference, long enough to be the content of the page. ";
   const page = `<html><head><title>Tasks</title></head><body><div class="body" role="main">
     <section id="tasks"><h1>Coroutines and Tasks<a class="headerlink" href="#tasks"
@@ -199,6 +199,8 @@ asyncio.run(main())</pre></div></div>
     <h2 id="more">More<a class="anchor" href="#more">#</a></h2><p>${prose.repeat(4)}</p>
     <div class="highlight-default notranslate"><div class="highlight"><pre>print(1)</pre></div></div>
     <div class="highlight-box"><pre>not a language</pre></div>
+    <h2 id="req"><a class="heading-anchor" href="#req">Making a request</a></h2>
+    <p>${prose.repeat(2)}</p>
     <p>See <a href="#tasks">the section above</a> and note <a href="#fn1">1</a>.</p>
     </section></div></body></html>`;
   const markdown = toMarkdown(page, "https://docs.site.test/tasks.html");
@@ -208,5 +210,7 @@ asyncio.run(main())</pre></div></div>
   assert.match(markdown, /```python3\nimport asyncio\nasyncio\.run\(main\(\)\)\n```/);
   assert.match(markdown, /```\nprint\(1\)\n```/);
   assert.match(markdown, /```\nnot a language\n```/);
+  // A heading linking to its own anchor is its text (MDN's headings).
+  assert.match(markdown, /\n## Making a request\n/);
   assert.match(markdown, /\[the section above\]\(https:\/\/docs\.site\.test\/tasks\.html#tasks\)/);
 });

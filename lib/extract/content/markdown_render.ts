@@ -9,7 +9,7 @@ import { spend } from "../dom/budget.ts";
 import { codeBlock, longestRun } from "./markdown_code.ts";
 import { Footnotes, isBacklink } from "./markdown_footnotes.ts";
 import { imageView } from "./markdown_image.ts";
-import { linkTarget } from "./markdown_links.ts";
+import { linkTarget, pointsAtItself } from "./markdown_links.ts";
 import { tableBlocks } from "./markdown_table.ts";
 import { isCollapsedPanel } from "./visibility.ts";
 
@@ -523,8 +523,9 @@ function link(el: Element, ctx: Ctx): string {
   if (note) return `[^${note}]`;
   if (ctx.inNote && isBacklink(el)) return "";
   const text = tidy(inlineChildren(el, ctx)).replace(/\\\n/g, " ");
+  if (!text || pointsAtItself(el)) return text;
   const href = linkTarget(attr(el, "href") ?? "", ctx.base, ctx.notes.leadsInside(el));
-  if (!text || !href) return text;
+  if (!href) return text;
   const title = collapse(attr(el, "title") ?? "");
   return `[${text}](${destination(href)}${title ? ` "${linkTitle(title)}"` : ""})`;
 }

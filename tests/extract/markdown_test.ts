@@ -214,3 +214,18 @@ asyncio.run(main())</pre></div></div>
   assert.match(markdown, /\n## Making a request\n/);
   assert.match(markdown, /\[the section above\]\(https:\/\/docs\.site\.test\/tasks\.html#tasks\)/);
 });
+
+Deno.test("images without words that are small on one side or named as icons are left out", () => {
+  const prose = "A paragraph of the guide, long enough to be the content of the page. ";
+  const page = `<html><head><title>Golf</title></head><body><article><h1>Golf</h1>
+    <p>${prose.repeat(3)}</p><p><img width="16" src="/graphics/trails/fc-icon.gif">
+    <img src="/common/graphics/icons/gclb.gif" alt=""> Fundy course</p>
+    <p><img src="/img/icons/club.png" alt="Golf club"> <img width="20" src="/m/x2.png"
+    alt="x squared"> <img src="/photos/lexicon-cover.jpg"></p><p>${prose.repeat(3)}</p>
+    </article></body></html>`;
+  const markdown = toMarkdown(page, "https://golf.test/");
+  assert.ok(!/fc-icon|gclb/.test(markdown), markdown);
+  assert.match(markdown, /!\[Golf club\]\(https:\/\/golf\.test\/img\/icons\/club\.png\)/);
+  assert.match(markdown, /!\[x squared\]\(https:\/\/golf\.test\/m\/x2\.png\)/);
+  assert.match(markdown, /!\[\]\(https:\/\/golf\.test\/photos\/lexicon-cover\.jpg\)/);
+});

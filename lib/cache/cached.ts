@@ -135,9 +135,17 @@ function unpack(
  */
 const decoded = new WeakMap<Uint8Array, StoredEntry | null>();
 
-function decodeOnce(bytes: Uint8Array): StoredEntry | null {
+/**
+ * A stored record that is not an entry (garbage, cut short, written by something else) is a
+ * miss: the computation overwrites it, so its warning is logged once.
+ */
+function decodeOnce(bytes: Uint8Array, key: string): StoredEntry | null {
   let stored = decoded.get(bytes);
-  if (stored === undefined) decoded.set(bytes, stored = decodeEntry(bytes));
+  if (stored !== undefined) return stored;
+  decoded.set(bytes, stored = decodeEntry(bytes));
+  if (!stored) {
+    log.warn("damaged cache entry: recomputed", { key, bytes: bytes.byteLength });
+  }
   return stored;
 }
 
@@ -202,7 +210,7 @@ export async function cached(options: CachedOptions): Promise<CachedResult> {
     await options.gate;
   }
   const bytes = await read;
-  const stored = bytes ? decodeOnce(bytes) : null;
+  const stored = bytes ? decodeOnce(bytes, options.key) : null;
   const now = Date.now();
   // Stamped later than now by more than instances' clocks differ: made under a clock that was
   // wrong, its age is unknown (else it would live its ttl plus however far the clock was off).

@@ -3,19 +3,50 @@
  * counters, the server secret, the blob index and small blobs; files under `blobs/` for cache
  * entries and assets over 63 KiB (KV values are capped at 64 KiB; see _blobs.ts). One process
  * per DATA_DIR; use Redis for several.
+ *
+ * A value KV cannot read back (its bytes damaged) or of another shape is handled as in Redis:
+ * a blob is a miss, a counter starts again, the server secret is made anew, a key record is
+ * EUNAVAILABLE naming it (see `damaged`).
  */
 import { join } from "node:path";
 import { Blobs } from "./_blobs.ts";
 import { onceUntilSuccess } from "./_once.ts";
 import { Counters } from "./_counters.ts";
+import { log } from "../util/log.ts";
 import {
+  asKeyRecord,
   checkId,
+  damaged,
   type KeyRecord,
   maxUnsaved,
   type Store,
   type StoredAsset,
   type StoreHealth,
 } from "./types.ts";
+
+/** Reads `key`; a value that cannot be read back (damaged bytes) is damaged(), naming it. */
+async function readOrDamaged<T>(kv: Deno.Kv, key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
+  try {
+    return await kv.get<T>(key);
+  } catch (error) {
+    if (error instanceof RangeError) throw damaged(JSON.stringify(key));
+    throw error;
+  }
+}
+
+/** A key record as read (null: none); one that is not a key record is damaged. */
+function keyRecordOf(key: Deno.KvKey, value: unknown): KeyRecord | null {
+  if (value === null) return null;
+  const record = asKeyRecord(value);
+  if (!record) throw damaged(JSON.stringify(key));
+  return record;
+}
+
+/** A key index entry (a key id) as read; anything but a string is damaged. */
+function idOf(key: Deno.KvKey, value: unknown): string | null {
+  if (value === null || typeof value === "string") return value;
+  throw damaged(JSON.stringify(key));
+}
 
 export class EmbeddedStore implements Store {
   readonly kind = "embedded" as const;
@@ -51,7 +82,12 @@ export class EmbeddedStore implements Store {
       return new EmbeddedStore(kv, blobs);
     } catch (error) {
       kv.close();
-      throw error;
+      // KV names no key when a value cannot be read back: the whole blob index is unreadable.
+      if (!(error instanceof RangeError)) throw error;
+      throw new Error(
+        `DATA_DIR "${options.dataDir}" holds a damaged cache index in state.kv: ${error.message}`,
+        { cause: error },
+      );
     }
   }
 
@@ -104,9 +140,11 @@ export class EmbeddedStore implements Store {
   }
 
   async addKey(record: KeyRecord): Promise<void> {
-    const nameEntry = await this.#kv.get<string>(["keyname", record.name]);
-    if (nameEntry.value !== null) {
-      const current = await this.findKeyById(nameEntry.value);
+    const nameKey = ["keyname", record.name];
+    const nameEntry = await readOrDamaged<string>(this.#kv, nameKey);
+    const currentId = idOf(nameKey, nameEntry.value);
+    if (currentId !== null) {
+      const current = await this.findKeyById(currentId);
       if (current && current.revokedAt === null) {
         throw new Error(`A key named "${record.name}" already exists.`);
       }
@@ -122,25 +160,36 @@ export class EmbeddedStore implements Store {
   }
 
   async findKeyByHash(hash: string): Promise<KeyRecord | null> {
-    const id = (await this.#kv.get<string>(["keyhash", hash])).value;
+    const key = ["keyhash", hash];
+    const id = idOf(key, (await readOrDamaged(this.#kv, key)).value);
     return id === null ? null : await this.findKeyById(id);
   }
 
   async findKeyById(id: string): Promise<KeyRecord | null> {
-    return (await this.#kv.get<KeyRecord>(["key", id])).value;
+    const key = ["key", id];
+    return keyRecordOf(key, (await readOrDamaged(this.#kv, key)).value);
   }
 
   async listKeys(): Promise<KeyRecord[]> {
     const keys: KeyRecord[] = [];
-    for await (const entry of this.#kv.list<KeyRecord>({ prefix: ["key"] })) keys.push(entry.value);
+    try {
+      for await (const entry of this.#kv.list({ prefix: ["key"] })) {
+        keys.push(keyRecordOf(entry.key, entry.value)!);
+      }
+    } catch (error) {
+      // KV names no key when a value cannot be read back.
+      if (error instanceof RangeError) throw damaged('["key", ...]');
+      throw error;
+    }
     return keys.sort((a, b) => a.createdAt - b.createdAt);
   }
 
   async revokeKey(name: string): Promise<boolean> {
-    const id = (await this.#kv.get<string>(["keyname", name])).value;
+    const nameKey = ["keyname", name];
+    const id = idOf(nameKey, (await readOrDamaged(this.#kv, nameKey)).value);
     if (id === null) return false;
-    const entry = await this.#kv.get<KeyRecord>(["key", id]);
-    if (!entry.value || entry.value.revokedAt !== null) return false;
+    const entry = await readOrDamaged<KeyRecord>(this.#kv, ["key", id]);
+    if (!keyRecordOf(entry.key, entry.value) || entry.value!.revokedAt !== null) return false;
     const result = await this.#kv.atomic()
       .check(entry)
       .set(["key", id], { ...entry.value, revokedAt: Date.now() })
@@ -154,14 +203,26 @@ export class EmbeddedStore implements Store {
 
   async #loadSecret(): Promise<Uint8Array> {
     const key = ["secret"];
-    const existing = await this.#kv.get<Uint8Array>(key);
-    if (existing.value) return existing.value;
+    let existing: Deno.KvEntryMaybe<unknown>;
+    try {
+      existing = await this.#kv.get(key);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // It only keys the cache: made anew, the cost is a cold cache.
+      log.warn("damaged server secret: made anew");
+      const fresh = crypto.getRandomValues(new Uint8Array(32));
+      await this.#kv.set(key, fresh);
+      return fresh;
+    }
+    const value = existing.value;
+    if (value instanceof Uint8Array && value.byteLength === 32) return value;
+    if (value !== null) log.warn("damaged server secret: made anew");
     const fresh = crypto.getRandomValues(new Uint8Array(32));
     const result = await this.#kv.atomic().check(existing).set(key, fresh).commit();
     if (result.ok) return fresh;
     // Another process created it first: use theirs.
     const winner = (await this.#kv.get<Uint8Array>(key)).value;
-    if (!winner) throw new Error("The server secret could not be created.");
+    if (!(winner instanceof Uint8Array)) throw new Error("The server secret could not be created.");
     return winner;
   }
 

@@ -2,7 +2,8 @@
  * Embedded state in DATA_DIR with no service to install: Deno KV (`state.kv`) for keys,
  * counters, the server secret, the blob index and small blobs; files under `blobs/` for cache
  * entries and assets over 63 KiB (KV values are capped at 64 KiB; see _blobs.ts). One process
- * per DATA_DIR; use Redis for several.
+ * per DATA_DIR (lockDataDir refuses a second); use Redis for several. The keys alone
+ * (`EmbeddedKeys`, for the keys CLI) may be opened beside it: they live in KV only.
  *
  * A value KV cannot read back (its bytes damaged) or of another shape is handled as in Redis:
  * a blob is a miss, a counter starts again, the server secret is made anew, a key record is
@@ -13,10 +14,10 @@ import { Blobs } from "./_blobs.ts";
 import { onceUntilSuccess } from "./_once.ts";
 import { Counters } from "./_counters.ts";
 import { log } from "../util/log.ts";
+import { KvKeys } from "./_kv_keys.ts";
+import { type DataDirLock, DataDirTaken, lockDataDir } from "./_lock.ts";
 import {
-  asKeyRecord,
   checkId,
-  damaged,
   type KeyRecord,
   maxUnsaved,
   type Store,
@@ -24,28 +25,58 @@ import {
   type StoreHealth,
 } from "./types.ts";
 
-/** Reads `key`; a value that cannot be read back (damaged bytes) is damaged(), naming it. */
-async function readOrDamaged<T>(kv: Deno.Kv, key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
+/**
+ * DATA_DIR's KV, made if need be; with `exclusive`, DATA_DIR is locked first (lockDataDir), so
+ * that a refused process touches nothing.
+ */
+async function openKv(
+  dataDir: string,
+  exclusive: boolean,
+): Promise<{ kv: Deno.Kv; lock: DataDirLock | null }> {
   try {
-    return await kv.get<T>(key);
+    await Deno.mkdir(dataDir, { recursive: true });
   } catch (error) {
-    if (error instanceof RangeError) throw damaged(JSON.stringify(key));
-    throw error;
+    throw cannotHold(dataDir, error);
+  }
+  let lock: DataDirLock | null = null;
+  try {
+    if (exclusive) lock = lockDataDir(dataDir);
+  } catch (error) {
+    throw error instanceof DataDirTaken ? error : cannotHold(dataDir, error);
+  }
+  try {
+    return { kv: await Deno.openKv(join(dataDir, "state.kv")), lock };
+  } catch (error) {
+    lock?.release();
+    throw cannotHold(dataDir, error);
   }
 }
 
-/** A key record as read (null: none); one that is not a key record is damaged. */
-function keyRecordOf(key: Deno.KvKey, value: unknown): KeyRecord | null {
-  if (value === null) return null;
-  const record = asKeyRecord(value);
-  if (!record) throw damaged(JSON.stringify(key));
-  return record;
+function cannotHold(dataDir: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`DATA_DIR "${dataDir}" cannot hold the state: ${reason}`, { cause: error });
 }
 
-/** A key index entry (a key id) as read; anything but a string is damaged. */
-function idOf(key: Deno.KvKey, value: unknown): string | null {
-  if (value === null || typeof value === "string") return value;
-  throw damaged(JSON.stringify(key));
+/**
+ * The keys alone, on DATA_DIR's KV (the keys CLI): beside a running service, which reads keys
+ * from KV on every use, so it sees what this adds or revokes at once.
+ */
+export class EmbeddedKeys extends KvKeys {
+  readonly #kv: Deno.Kv;
+
+  private constructor(kv: Deno.Kv) {
+    super(kv);
+    this.#kv = kv;
+  }
+
+  static async open(dataDir: string): Promise<EmbeddedKeys> {
+    return new EmbeddedKeys((await openKv(dataDir, false)).kv);
+  }
+
+  close(): Promise<void> {
+    this.#kv.close();
+    return Promise.resolve();
+  }
 }
 
 export class EmbeddedStore implements Store {
@@ -53,35 +84,32 @@ export class EmbeddedStore implements Store {
   #kv: Deno.Kv;
   #blobs: Blobs;
   #counters: Counters;
+  #keys: KvKeys;
+  #lock: DataDirLock;
   readonly #secret = onceUntilSuccess(() => this.#loadSecret());
   #closed = false;
 
-  private constructor(kv: Deno.Kv, blobs: Blobs) {
+  private constructor(kv: Deno.Kv, blobs: Blobs, lock: DataDirLock) {
     this.#kv = kv;
     this.#blobs = blobs;
     this.#counters = new Counters(kv);
+    this.#keys = new KvKeys(kv);
+    this.#lock = lock;
   }
 
+  /** Throws when DATA_DIR cannot hold the state, or another process has it. */
   static async open(options: { dataDir: string; maxBytes: number }): Promise<EmbeddedStore> {
-    let kv: Deno.Kv;
-    try {
-      await Deno.mkdir(options.dataDir, { recursive: true });
-      kv = await Deno.openKv(join(options.dataDir, "state.kv"));
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`DATA_DIR "${options.dataDir}" cannot hold the state: ${reason}`, {
-        cause: error,
-      });
-    }
+    const { kv, lock } = await openKv(options.dataDir, true);
     try {
       const blobs = await Blobs.open({
         kv,
         dir: join(options.dataDir, "blobs"),
         maxBytes: options.maxBytes,
       });
-      return new EmbeddedStore(kv, blobs);
+      return new EmbeddedStore(kv, blobs, lock!);
     } catch (error) {
       kv.close();
+      lock!.release();
       // KV names no key when a value cannot be read back: the whole blob index is unreadable.
       if (!(error instanceof RangeError)) throw error;
       throw new Error(
@@ -139,62 +167,24 @@ export class EmbeddedStore implements Store {
     };
   }
 
-  async addKey(record: KeyRecord): Promise<void> {
-    const nameKey = ["keyname", record.name];
-    const nameEntry = await readOrDamaged<string>(this.#kv, nameKey);
-    const currentId = idOf(nameKey, nameEntry.value);
-    if (currentId !== null) {
-      const current = await this.findKeyById(currentId);
-      if (current && current.revokedAt === null) {
-        throw new Error(`A key named "${record.name}" already exists.`);
-      }
-    }
-    const result = await this.#kv.atomic()
-      .check(nameEntry)
-      .check({ key: ["key", record.id], versionstamp: null })
-      .set(["key", record.id], record)
-      .set(["keyname", record.name], record.id)
-      .set(["keyhash", record.hash], record.id)
-      .commit();
-    if (!result.ok) throw new Error(`A key named "${record.name}" was added concurrently.`);
+  addKey(record: KeyRecord): Promise<void> {
+    return this.#keys.addKey(record);
   }
 
-  async findKeyByHash(hash: string): Promise<KeyRecord | null> {
-    const key = ["keyhash", hash];
-    const id = idOf(key, (await readOrDamaged(this.#kv, key)).value);
-    return id === null ? null : await this.findKeyById(id);
+  findKeyByHash(hash: string): Promise<KeyRecord | null> {
+    return this.#keys.findKeyByHash(hash);
   }
 
-  async findKeyById(id: string): Promise<KeyRecord | null> {
-    const key = ["key", id];
-    return keyRecordOf(key, (await readOrDamaged(this.#kv, key)).value);
+  findKeyById(id: string): Promise<KeyRecord | null> {
+    return this.#keys.findKeyById(id);
   }
 
-  async listKeys(): Promise<KeyRecord[]> {
-    const keys: KeyRecord[] = [];
-    try {
-      for await (const entry of this.#kv.list({ prefix: ["key"] })) {
-        keys.push(keyRecordOf(entry.key, entry.value)!);
-      }
-    } catch (error) {
-      // KV names no key when a value cannot be read back.
-      if (error instanceof RangeError) throw damaged('["key", ...]');
-      throw error;
-    }
-    return keys.sort((a, b) => a.createdAt - b.createdAt);
+  listKeys(): Promise<KeyRecord[]> {
+    return this.#keys.listKeys();
   }
 
-  async revokeKey(name: string): Promise<boolean> {
-    const nameKey = ["keyname", name];
-    const id = idOf(nameKey, (await readOrDamaged(this.#kv, nameKey)).value);
-    if (id === null) return false;
-    const entry = await readOrDamaged<KeyRecord>(this.#kv, ["key", id]);
-    if (!keyRecordOf(entry.key, entry.value) || entry.value!.revokedAt !== null) return false;
-    const result = await this.#kv.atomic()
-      .check(entry)
-      .set(["key", id], { ...entry.value, revokedAt: Date.now() })
-      .commit();
-    return result.ok;
+  revokeKey(name: string): Promise<boolean> {
+    return this.#keys.revokeKey(name);
   }
 
   serverSecret(): Promise<Uint8Array> {
@@ -241,5 +231,6 @@ export class EmbeddedStore implements Store {
     await this.#blobs.settled();
     await this.#counters.close();
     this.#kv.close();
+    this.#lock.release();
   }
 }

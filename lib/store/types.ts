@@ -33,6 +33,12 @@ export interface KeyRecord {
   revokedAt: number | null;
 }
 
+/** The keys alone (the keys CLI). */
+export type KeyStore = Pick<
+  Store,
+  "addKey" | "findKeyByHash" | "findKeyById" | "listKeys" | "revokeKey" | "close"
+>;
+
 export interface StoreHealth {
   ok: boolean;
   kind: "embedded" | "redis";

@@ -11,6 +11,7 @@ import { Footnotes, isBacklink } from "./markdown_footnotes.ts";
 import { imageView } from "./markdown_image.ts";
 import { linkTarget } from "./markdown_links.ts";
 import { tableBlocks } from "./markdown_table.ts";
+import { isCollapsedPanel } from "./visibility.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -109,7 +110,7 @@ export function renderMarkdown(
 export function skip(el: Element, ctx: { clean: boolean }): boolean {
   if (ALWAYS_DROP.has(el.name)) return true;
   const a = el.attribs;
-  if (hiddenByAttributes(a)) return true;
+  if (hiddenByAttributes(a) && !isCollapsedPanel(el)) return true;
   if (!ctx.clean) return false;
   if (CLEAN_DROP.has(el.name)) return true;
   if (a.role && DROP_ROLES.has(a.role.toLowerCase())) return true;

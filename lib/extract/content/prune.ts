@@ -57,6 +57,7 @@ const SECTION_MAX = 2500;
 const LEAD_DEPTH = 4;
 /** Headings that may only repeat the page's title. */
 const TITLE_HEADINGS = new Set(["h1", "h2"]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** Page furniture around a region. */
 const WIDE_CHROME = new Set(["header", "footer", "form"]);
 const CHROME_ROLES = new Set([
@@ -249,8 +250,30 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
 function isChromeLine(el: Element, ctx: PruneContext): boolean {
   const text = ctx.stats.textOf(el);
   // Bylines and dates are chrome around one article, content in a listing of many.
-  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
-  return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
+  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false) && !headsProse(el, ctx);
+  if ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text)) return true;
+  return isChromeText(text) && !headsProse(el, ctx);
+}
+
+/** Shortest paragraph after a heading that makes the heading its section's title. */
+const HEADED_PROSE = 80;
+
+/**
+ * A heading right above a paragraph of prose names a section of the content, whatever its
+ * words ("Get started", "Support", "Comments", "Disclaimer: ..."): the paragraph is kept, and
+ * without its heading the section loses its title. A section of chrome goes whole
+ * (headedAsChrome), heading and all.
+ */
+function headsProse(el: Element, ctx: PruneContext): boolean {
+  if (!HEADINGS.has(el.name)) return false;
+  let next = el.next;
+  while (next && next.type === "text") next = next.next;
+  if (!next || next.type !== "tag") return false;
+  const paragraph = next as Element;
+  if (paragraph.name !== "p") return false;
+  const s = ctx.stats.of(paragraph);
+  return s.text >= HEADED_PROSE && linkDensity(s) < 0.25 &&
+    !startsAsChrome(ctx.stats.textOf(paragraph));
 }
 
 /** An inline element between blocks (or alone in its parent): read as a line of its own. */

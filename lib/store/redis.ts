@@ -148,13 +148,17 @@ export class RedisStore implements Store {
     }
   }
 
-  /** A read of a record that can be done without: one of the wrong type is a miss. */
+  /**
+   * A read of a record that can be done without: one of the wrong type is a miss, and goes (so
+   * that it is warned about once; at worst a valid one written meanwhile goes too: a miss).
+   */
   async #readOrMiss<T>(record: string, run: (redis: Redis) => Promise<T>): Promise<T | null> {
     try {
       return await this.#call(run, record);
     } catch (error) {
       if (!isDamaged(error)) throw error;
       log.warn("damaged record in redis: a miss", { record });
+      await this.#redis.del(record).catch(() => {});
       return null;
     }
   }

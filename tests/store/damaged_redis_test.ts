@@ -75,6 +75,7 @@ Deno.test("damaged cache entries, counters and assets in Redis are misses, not 5
         const missing = await app.get("assets/wrongtype.png");
         await missing.body?.cancel();
         assert.equal(missing.status, 404);
+        assert.equal(await admin.exists("lp:asset:wrongtype"), 0, "the damaged record went");
         await admin.hset("lp:asset:badname", "b", "png", "t", "image/png", "n", "a\r\nb: c");
         const served = await app.get("assets/badname.png");
         assert.equal(served.status, 200);

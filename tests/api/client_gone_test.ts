@@ -94,6 +94,16 @@ async function served(target: { port: number }) {
   };
 }
 
+/** Whether /metrics counts a request answered 499 (client gone), within PROMPTLY_MS. */
+async function counted499(metricsUrl: string): Promise<boolean> {
+  for (const end = Date.now() + PROMPTLY_MS; Date.now() < end;) {
+    const text = await (await fetch(metricsUrl)).text();
+    if (/^linkpeek_requests_total\{[^}]*status="499"[^}]*\} 1$/m.test(text)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
 /** A request the client may hang up on; its settling is observed, never unhandled. */
 function ask(url: string) {
   const controller = new AbortController();
@@ -114,6 +124,7 @@ Deno.test("a client that hangs up abandons the work: the target's connection clo
     "the target's connection was still open long after the client left",
   );
   assert.ok(await waitFor(() => waiting(linkpeek.app.handler.services.store) === 0));
+  assert.ok(await counted499(linkpeek.url("metrics")), "the request was counted as 499");
 
   // Nothing of the abandoned work was cached: the next request computes.
   target.release();

@@ -87,6 +87,9 @@ Deno.test("openApiDocument() lists every parameter of PARAMS", async (t) => {
     assert.deepEqual(quality.schema, { type: "integer", minimum: 0, maximum: 100 });
     const prerender = params.find((p) => p.name === "prerender")!;
     assert.deepEqual(prerender.schema, { type: "string", enum: ["auto", "true", "false"] });
+    const header = params.find((p) => p.name === "headers.<name>")!;
+    assert.deepEqual(header.schema, { type: "string", maxLength: 8192, pattern: "^[^\\r\\n]*$" });
+    assert.equal(header.description, `${PARAMS.headers!.description} At most 32 headers.`);
   });
 
   await t.step("no parameter name is listed twice", () => {

@@ -6,10 +6,11 @@
  * service shows or logs.
  */
 import { ApiError } from "../util/errors.ts";
+import { MAX_CALLER_HEADERS } from "../params/schema.ts";
 
 export const API_HEADER_PREFIX = "x-api-header-";
-/** More than any real private page needs; a header list is not a place for a payload. */
-const MAX_API_HEADERS = 32;
+/** The query's limit, checked here too so that a flood of them is not read into the query. */
+const MAX_API_HEADERS = MAX_CALLER_HEADERS;
 
 /** The request's `x-api-header-*` headers as (name, value) pairs, prefix removed. */
 export function apiHeaders(request: Request): [string, string][] {

@@ -64,8 +64,9 @@ export function assetIdOf(path: string): string | null {
  * name in the link (anyone can rewrite that segment of a shared URL), none when none was asked.
  */
 export function assetDisposition(asset: StoredAsset): Record<string, string> {
-  if (!asset.filename) return {};
-  // Sanitised names hold only [A-Za-z0-9._-]: nothing to quote or escape.
+  // Sanitised names hold only [A-Za-z0-9._-]: nothing to quote or escape. One that does not (a
+  // damaged record) is no name, not a header that cannot be sent.
+  if (!asset.filename || !/^[A-Za-z0-9._-]+$/.test(asset.filename)) return {};
   return { "content-disposition": `inline; filename="${asset.filename}"` };
 }
 

@@ -50,7 +50,10 @@ export async function cachedPayload(
     params: Params;
     target: URL;
     meta: ResponseMeta;
-    compute: () => Promise<PayloadResult>;
+    /** `abandoned`: aborts when no request waits for it any more (CachedOptions.compute). */
+    compute: (abandoned: AbortSignal) => Promise<PayloadResult>;
+    /** Aborts when the client went away (CachedOptions.signal). */
+    signal?: AbortSignal;
     /** Bounds the wait for a computation this request joined (CachedOptions). */
     wait?: <T>(work: Promise<T>) => Promise<T>;
     /** Must succeed before anything is answered or computed (the plan check). */
@@ -72,9 +75,10 @@ export async function cachedPayload(
     force: params.force,
     gate: options.gate,
     wait: options.wait,
-    compute: async () => {
+    signal: options.signal,
+    compute: async (abandoned) => {
       timings.add("cache", performance.now() - started);
-      const { payload, fetchMode, fetchTimeMs } = await options.compute();
+      const { payload, fetchMode, fetchTimeMs } = await options.compute(abandoned);
       computed = performance.now();
       return { payload: JSON.stringify(payload), fetchMode, fetchTimeMs };
     },

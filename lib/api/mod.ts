@@ -138,7 +138,7 @@ async function answer(
     error: () => new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`),
   });
   try {
-    const compute = async () => {
+    const compute = async (abandoned: AbortSignal) => {
       // Its own deadline, of the same end: a STALE refresh outlives this request (and `limit`).
       using work = new Deadline({
         timeoutMs: ms,
@@ -146,6 +146,9 @@ async function answer(
         error: () => new ApiError("ETIMEOUT", `The request took longer than ${ms} ms.`),
       });
       const signal = work.signal;
+      // Every request waiting for it went away: the fetch, the DOM work, the visit stop.
+      const stop = () => work.fail(abandoned.reason);
+      abandoned.addEventListener("abort", stop, { once: true });
       try {
         const result = await work.run(
           buildPayload({ params, target, services, signal, credentialed, rules, timings }),
@@ -160,6 +163,8 @@ async function answer(
         const hasty = params.timeoutMs != null && params.timeoutMs < config.requestTimeoutMs;
         if (hasty && isApiError(failure) && failure.code === "ETIMEOUT") throw callersOwn(failure);
         throw failure;
+      } finally {
+        abandoned.removeEventListener("abort", stop);
       }
     };
     const { payload, json } = await cachedPayload(services, {
@@ -168,6 +173,7 @@ async function answer(
       meta,
       compute,
       wait: (work) => limit.run(work),
+      signal: request.signal,
       gate: admitted,
       scope: endpoint.cacheScope,
     });

@@ -7,6 +7,7 @@ import type { Deadline } from "../util/deadline.ts";
 import { imageSize } from "../media/image_size.ts";
 import { typeFromBytes } from "../media/sniff.ts";
 import { overlayPage, wantsOverlay } from "./overlay.ts";
+import { boundedPageRanges } from "./pdf_pages.ts";
 
 export async function captureScreenshot(
   page: Page,
@@ -140,6 +141,7 @@ export async function capturePdf(
   job: { options: PdfOptions; deadline: Deadline },
 ): Promise<CapturedPdf> {
   const { options, deadline } = job;
+  const pageRanges = boundedPageRanges(options.pageRanges);
   const side = options.margin ?? PDF_DEFAULTS.margin;
   const margin = typeof side === "string"
     ? { top: side, right: side, bottom: side, left: side }
@@ -153,7 +155,7 @@ export async function capturePdf(
     scale: options.scale ?? PDF_DEFAULTS.scale,
     margin,
     landscape: options.landscape ?? false,
-    pageRanges: options.pageRanges ?? "",
+    pageRanges,
     printBackground: true,
     timeout: deadline.remaining(),
   })).catch((error) => {

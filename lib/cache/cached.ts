@@ -3,14 +3,20 @@
  * concurrent requests in this process compute once), BYPASS (`force`) recomputes, STALE
  * (`staleTtl`) answers from the store and refreshes in the background.
  *
+ * A computation is abandoned (its `abandoned` signal aborts) once every caller waiting for it
+ * went away (`signal`: its client disconnected, or its own wait ran out); a STALE refresh waits
+ * for it until the end, so it is never abandoned. An abandoned computation's error is not cached.
+ *
  * Errors: target-side failures (ETIMEOUT, EFETCH, EMAXREDIRECTS, EFORBIDDENURL) are cached for
  * one minute (never longer than ttl) and re-thrown on a hit with x-cache-status/x-cache-ttl in
  * the ApiError's headers; every other error (query, auth, rate, browser, Redis) is never cached.
  */
 import { ApiError, type ErrorCode, isApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
+import { ClientGone } from "../util/client_gone.ts";
 import type { Store } from "../store/types.ts";
 import { decodeEntry, encodeEntry, type Entry, type StoredEntry } from "./entry.ts";
+import { abortable } from "../util/deadline.ts";
 
 export type CacheStatus = "MISS" | "HIT" | "BYPASS" | "STALE";
 
@@ -45,8 +51,16 @@ export interface CachedOptions {
    * request for nothing).
    */
   wait?: <T>(work: Promise<T>) => Promise<T>;
-  /** Makes the answer; createdAt defaults to when it finished. */
-  compute: () => Promise<Omit<Entry, "createdAt"> & { createdAt?: number }>;
+  /**
+   * Aborts when this caller goes away (its client disconnected): it stops waiting, and leaves
+   * the computation it waits for, which is abandoned once all its callers left.
+   */
+  signal?: AbortSignal;
+  /**
+   * Makes the answer; createdAt defaults to when it finished. `abandoned` aborts (with a
+   * ClientGone) when no caller waits for it any more: the work should stop.
+   */
+  compute: (abandoned: AbortSignal) => Promise<Omit<Entry, "createdAt"> & { createdAt?: number }>;
 }
 
 export interface CachedResult {
@@ -74,27 +88,72 @@ function cacheable(error: unknown): error is ApiError {
   return isApiError(error) && CACHEABLE_ERRORS.has(error.code) && !callersOwnErrors.has(error);
 }
 
-/** In-flight computations per store and key: the single-flight table. */
-const flights = new WeakMap<Store, Map<string, Promise<StoredEntry>>>();
-
-function flight(options: CachedOptions): Promise<StoredEntry> {
-  let table = flights.get(options.store);
-  if (!table) flights.set(options.store, table = new Map());
-  const running = table.get(options.key);
-  if (running) return running;
-  const started = computeAndStore(options).finally(() => table.delete(options.key));
-  table.set(options.key, started);
-  return started;
+/** One computation under way, and how many callers wait for it. */
+interface Flight {
+  done: Promise<StoredEntry>;
+  /** Aborted when its last caller left: the computation's `abandoned`. */
+  abandon: AbortController;
+  waiters: number;
 }
 
-async function computeAndStore(options: CachedOptions): Promise<StoredEntry> {
+/** In-flight computations per store and key: the single-flight table. */
+const flights = new WeakMap<Store, Map<string, Flight>>();
+
+/** Callers waiting for computations under way on `store` (for tests and diagnostics). */
+export function waiting(store: Store): number {
+  let count = 0;
+  for (const running of flights.get(store)?.values() ?? []) count += running.waiters;
+  return count;
+}
+
+/**
+ * Waits for the computation of `options.key`, the one under way or a new one. `leave` aborts
+ * when this caller stops waiting (it then rejects with leave's reason); once every caller left,
+ * the computation is abandoned and leaves the table (a caller after it starts a new one). No
+ * `leave`: a caller that waits until the end (a STALE refresh).
+ */
+function flight(options: CachedOptions, leave?: AbortSignal): Promise<StoredEntry> {
+  if (leave?.aborted) return Promise.reject(leave.reason);
+  let table = flights.get(options.store);
+  if (!table) flights.set(options.store, table = new Map());
+  let running = table.get(options.key);
+  if (!running) {
+    const abandon = new AbortController();
+    const started: Flight = { abandon, waiters: 0, done: null! };
+    started.done = computeAndStore(options, abandon.signal).finally(() => {
+      if (table.get(options.key) === started) table.delete(options.key);
+    });
+    table.set(options.key, started);
+    running = started;
+  }
+  const joined = running;
+  joined.waiters++;
+  if (!leave) return joined.done;
+  const left = () => {
+    if (--joined.waiters > 0) return;
+    if (table.get(options.key) === joined) table.delete(options.key);
+    joined.abandon.abort(new ClientGone());
+  };
+  leave.addEventListener("abort", left, { once: true });
+  joined.done.then(
+    () => leave.removeEventListener("abort", left),
+    () => leave.removeEventListener("abort", left),
+  );
+  return abortable(joined.done, leave);
+}
+
+async function computeAndStore(
+  options: CachedOptions,
+  abandoned: AbortSignal,
+): Promise<StoredEntry> {
   let stored: StoredEntry;
   try {
-    const made = await options.compute();
+    const made = await options.compute(abandoned);
     const entry: Entry = { ...made, createdAt: made.createdAt ?? Date.now() };
     stored = { entry, error: null, createdAt: entry.createdAt, ttlMs: options.ttlMs };
   } catch (error) {
-    if (cacheable(error)) {
+    // Given up for want of callers: says nothing of the target.
+    if (cacheable(error) && !abandoned.aborted) {
       const cachedError = { code: error.code, message: error.message, headers: error.headers };
       const ttlMs = Math.min(ERROR_TTL_MS, options.ttlMs);
       await save(options, { entry: null, error: cachedError, createdAt: Date.now(), ttlMs });
@@ -135,9 +194,17 @@ function unpack(
  */
 const decoded = new WeakMap<Uint8Array, StoredEntry | null>();
 
-function decodeOnce(bytes: Uint8Array): StoredEntry | null {
+/**
+ * A stored record that is not an entry (garbage, cut short, written by something else) is a
+ * miss: the computation overwrites it, so its warning is logged once.
+ */
+function decodeOnce(bytes: Uint8Array, key: string): StoredEntry | null {
   let stored = decoded.get(bytes);
-  if (stored === undefined) decoded.set(bytes, stored = decodeEntry(bytes));
+  if (stored !== undefined) return stored;
+  decoded.set(bytes, stored = decodeEntry(bytes));
+  if (!stored) {
+    log.warn("damaged cache entry: recomputed", { key, bytes: bytes.byteLength });
+  }
   return stored;
 }
 
@@ -145,12 +212,16 @@ function decodeOnce(bytes: Uint8Array): StoredEntry | null {
  * This caller's computation: its own, or the identical one under way; a joined one that failed
  * for its starter's own reason (callersOwn) is run again, once, for this caller.
  */
-async function computeFor(options: CachedOptions, joined: boolean): Promise<StoredEntry> {
+async function computeFor(
+  options: CachedOptions,
+  joined: boolean,
+  leave: AbortSignal,
+): Promise<StoredEntry> {
   try {
-    return await flight(options);
+    return await flight(options, leave);
   } catch (error) {
     if (!joined || !callersOwnErrors.has(Object(error))) throw error;
-    return await flight(options);
+    return await flight(options, leave);
   }
 }
 
@@ -159,9 +230,14 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
   let stored: StoredEntry;
   // What the computation failed with, to tell it from this caller's wait running out.
   let failure: { error: unknown } | null = null;
+  // This caller stops waiting when its client goes away, or its own wait runs out.
+  const leave = new AbortController();
+  const gone = () => leave.abort(new ClientGone());
+  options.signal?.addEventListener("abort", gone, { once: true });
+  if (options.signal?.aborted) gone();
   try {
     const joined = flights.get(options.store)?.has(options.key) ?? false;
-    const computing = computeFor(options, joined).catch((error) => {
+    const computing = computeFor(options, joined, leave.signal).catch((error) => {
       failure = { error };
       throw error;
     });
@@ -171,6 +247,9 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
     // A wait that ran out left nothing cached: x-cache-ttl 0.
     const computed = (failure as { error: unknown } | null)?.error === error;
     throw missed(error, { status, ttlMs: computed ? options.ttlMs : 0 });
+  } finally {
+    options.signal?.removeEventListener("abort", gone);
+    leave.abort(new ClientGone());
   }
   return unpack(stored, status, stored.ttlMs, null);
 }
@@ -202,7 +281,7 @@ export async function cached(options: CachedOptions): Promise<CachedResult> {
     await options.gate;
   }
   const bytes = await read;
-  const stored = bytes ? decodeOnce(bytes) : null;
+  const stored = bytes ? decodeOnce(bytes, options.key) : null;
   const now = Date.now();
   // Stamped later than now by more than instances' clocks differ: made under a clock that was
   // wrong, its age is unknown (else it would live its ttl plus however far the clock was off).

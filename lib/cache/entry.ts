@@ -1,9 +1,10 @@
 /**
  * A cached answer and its byte form in the store: [4-byte meta length][meta JSON][payload].
  * Version 2 keeps how the payload was made as fields; version 1 entries (the same facts as
- * `x-fetch-mode`/`x-fetch-time` headers) are still read.
+ * `x-fetch-mode`/`x-fetch-time` headers) are still read. Bytes that are not a whole entry of a
+ * known version (garbage, a meta of the wrong shape, a payload cut short) decode to null.
  */
-import type { ErrorCode } from "../util/errors.ts";
+import { ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import type { FetchMode } from "../util/payload_types.ts";
 
 export interface Entry {
@@ -39,6 +40,8 @@ interface Meta {
   ttlMs: number;
   text: boolean;
   error: CachedError | null;
+  /** The payload's byte length, so that an entry cut short is told from a whole one. */
+  size?: number;
 }
 
 /** Version 1: the fetch mode and time as the headers of a fake HTTP answer. */
@@ -65,6 +68,7 @@ export function encodeEntry(stored: StoredEntry): Uint8Array {
     ttlMs: stored.ttlMs,
     text: typeof entry?.payload === "string",
     error: stored.error,
+    size: body.length,
   };
   const head = encoder.encode(JSON.stringify(meta));
   const bytes = new Uint8Array(4 + head.length + body.length);
@@ -88,13 +92,40 @@ function upgrade(meta: Meta | MetaV1): Meta | null {
   };
 }
 
-/** Null for bytes that are not an entry of a known version (treated as a miss). */
+const FETCH_MODES: ReadonlySet<unknown> = new Set<FetchMode>([
+  "fetch",
+  "prerender",
+  "skipped",
+  "fetch-proxy",
+  "prerender-proxy",
+]);
+
+const isTime = (value: unknown) => typeof value === "number" && Number.isFinite(value);
+
+function isCachedError(value: unknown): value is CachedError {
+  if (typeof value !== "object" || value === null) return false;
+  const { code, message, headers } = value as Record<string, unknown>;
+  return typeof code === "string" && Object.hasOwn(ERROR_STATUS, code) &&
+    typeof message === "string" && typeof headers === "object" && headers !== null &&
+    Object.values(headers).every((v) => typeof v === "string");
+}
+
+/** Every field of a meta as this version writes it (a meta from elsewhere may be anything). */
+function wellFormed(meta: Meta, payloadBytes: number): boolean {
+  return FETCH_MODES.has(meta.fetchMode) && isTime(meta.fetchTimeMs) &&
+    isTime(meta.createdAt) && isTime(meta.ttlMs) && typeof meta.text === "boolean" &&
+    (meta.error === null || isCachedError(meta.error)) &&
+    (meta.size === undefined || meta.size === payloadBytes);
+}
+
+/** Null for bytes that are not a whole entry of a known version (treated as a miss). */
 export function decodeEntry(bytes: Uint8Array): StoredEntry | null {
   try {
     const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0);
+    if (4 + length > bytes.byteLength) return null;
     const meta = upgrade(JSON.parse(decoder.decode(bytes.subarray(4, 4 + length))));
-    if (!meta) return null;
     const raw = bytes.subarray(4 + length);
+    if (!meta || !wellFormed(meta, raw.byteLength)) return null;
     const entry: Entry | null = meta.error ? null : {
       payload: meta.text ? decoder.decode(raw) : raw,
       fetchMode: meta.fetchMode,

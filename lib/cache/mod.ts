@@ -9,6 +9,7 @@ export {
   type CachedResult,
   type CacheStatus,
   callersOwn,
+  waiting,
 } from "./cached.ts";
 export type { Entry } from "./entry.ts";
 export { cacheKey, isCredentialHeader } from "./key.ts";

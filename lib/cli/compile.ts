@@ -115,6 +115,8 @@ export function compileArgs(options: { assets: string[]; output: string }): stri
     ...PERMISSIONS,
     "--unstable-kv",
     "--unstable-raw-imports", // adblock's engine ships as bytes inside an npm package
+    // A request's signal aborts only when its client goes away, not after every answer.
+    "--unstable-no-legacy-abort",
     ...options.assets.flatMap((asset) => ["--include", asset]),
     "--output",
     options.output,

@@ -11,8 +11,8 @@ import { isApiError } from "../util/errors.ts";
 import { setQuiet } from "../util/log.ts";
 import { createKey } from "../plans/keys.ts";
 import { signedQuery } from "../plans/sign.ts";
-import { openStore } from "../store/mod.ts";
-import type { KeyRecord, Store } from "../store/types.ts";
+import { openKeyStore } from "../store/mod.ts";
+import type { KeyRecord, KeyStore } from "../store/types.ts";
 
 const USAGE = `Usage:
   keys add <name> [--daily-limit N]   register a key (printed once)
@@ -77,7 +77,7 @@ function table(keys: KeyRecord[]): string {
     .join("\n");
 }
 
-async function run(store: Store, args: string[], io: KeysIo): Promise<void> {
+async function run(store: KeyStore, args: string[], io: KeysIo): Promise<void> {
   const [command, ...rest] = args;
   switch (command) {
     case "add": {
@@ -121,9 +121,9 @@ export async function runKeys(args: string[], io: KeysIo): Promise<number> {
     io.out(USAGE);
     return 0;
   }
-  let store: Store | null = null;
+  let store: KeyStore | null = null;
   try {
-    store = await openStore(loadConfig());
+    store = await openKeyStore(loadConfig());
     await run(store, args, io);
     return 0;
   } catch (error) {

@@ -21,6 +21,11 @@ export const CORRUPT_BODY = "ERR_CORRUPT_BODY";
  */
 const MAX_CODINGS = 3;
 
+/** Whether readBody undoes every one of `codings` (known, and not too many). */
+export function decodable(codings: readonly string[]): boolean {
+  return codings.length <= MAX_CODINGS && codings.every((coding) => KNOWN.has(coding));
+}
+
 /** A zlib-wrapped deflate stream starts with a CMF/FLG pair whose 16-bit value is 0 mod 31. */
 function isZlibHeader(first: Uint8Array): boolean {
   return first.length >= 2 && (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | first[1]!) % 31 === 0;
@@ -110,29 +115,37 @@ function gather(decoded: Readable, sink: CappedBytes): Promise<boolean> {
 }
 
 /**
- * Decodes `raw` per `contentEncoding` (gzip, deflate, br, or a chain of up to three) and reads
- * at most maxBytes. Unknown codings and longer chains are returned as they are. The caller destroys the
- * connection afterwards when the result is truncated. Corrupt compressed data yields what decoded
- * before it; an answer that could not be read to its end (the deadline, a reset, a body shorter
- * than its length) throws, as it does uncompressed.
+ * Decodes `raw` per `transferCodings` then `contentEncoding` (gzip, deflate, br: a chain of up
+ * to three in all) and reads at most maxBytes. The transfer codings are known and few (the
+ * answer parser refuses others); content codings it cannot undo along with them are returned as
+ * they are. The caller destroys the connection afterwards when the result is truncated. Corrupt
+ * compressed data yields what decoded before it; an answer that could not be read to its end (the
+ * deadline, a reset, a body shorter than its length) throws, as it does uncompressed.
  */
 export async function readBody(
   raw: AsyncIterable<Uint8Array>,
-  options: { contentEncoding: string | undefined; maxBytes: number },
+  options: {
+    contentEncoding: string | undefined;
+    /** Transfer codings inside the chunks, in the order applied (see transferFraming). */
+    transferCodings?: readonly string[];
+    maxBytes: number;
+  },
 ): Promise<BodyResult> {
-  const codings = (options.contentEncoding ?? "").toLowerCase().split(",")
+  const content = (options.contentEncoding ?? "").toLowerCase().split(",")
     .map((s) => s.trim()).filter((s) => s && s !== "identity");
+  const transfer = options.transferCodings ?? [];
+  // Content codings are applied first, transfer codings over them.
+  const decoded = content.length > 0 && decodable([...content, ...transfer]);
+  const codings = decoded ? [...content, ...transfer] : [...transfer];
   const sink = new CappedBytes(options.maxBytes);
-  if (
-    codings.length === 0 || codings.length > MAX_CODINGS || codings.some((c) => !KNOWN.has(c))
-  ) {
+  if (codings.length === 0) {
     const truncated = await collect(raw, sink);
-    return { body: sink.bytes(), truncated, decoded: false };
+    return { body: sink.bytes(), truncated, decoded };
   }
   // Peek the first chunk (the deflate flavour depends on it) without ending the stream.
   const rawChunks = raw[Symbol.asyncIterator]();
   const first = await rawChunks.next();
-  if (first.done) return { body: new Uint8Array(0), truncated: false, decoded: true };
+  if (first.done) return { body: new Uint8Array(0), truncated: false, decoded };
   const head = first.value;
   const decoders: Transform[] = [];
   // Codings are listed in the order applied; undo them last first.
@@ -158,12 +171,12 @@ export async function readBody(
   const source = pipeline(...stages, () => {}) as unknown as Readable;
   try {
     const truncated = await gather(source, sink);
-    return { body: sink.bytes(), truncated, decoded: true };
+    return { body: sink.bytes(), truncated, decoded };
   } catch (error) {
     // The answer was not read to its end: the same failure as an uncompressed body's.
     if (unread.failed) throw unread.error;
     // Corrupt compressed data: keep what decoded cleanly, as a browser would show it.
-    if (sink.size > 0) return { body: sink.bytes(), truncated: true, decoded: true };
+    if (sink.size > 0) return { body: sink.bytes(), truncated: true, decoded };
     const message = `corrupt compressed body (${(error as Error)?.message ?? error})`;
     throw Object.assign(new Error(message, { cause: error }), { code: CORRUPT_BODY });
   } finally {

@@ -2,6 +2,7 @@
 import { ApiError, causeChain, isApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
 import { CORRUPT_BODY } from "./body.ts";
+import { MULTIPLE_LOCATION, UNSUPPORTED_TRANSFER_CODING } from "./http1.ts";
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ALTNAME|HANDSHAKE/i;
 
@@ -25,6 +26,10 @@ export function toApiError(error: unknown, subject: string): ApiError {
     if (code === "ECONNRESET" || code === "EPIPE") return "connection reset";
     if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return "host unreachable";
     if (code === "ETIMEDOUT") return "timed out";
+    if (code === MULTIPLE_LOCATION) return "invalid HTTP response (two different Location headers)";
+    if (code === UNSUPPORTED_TRANSFER_CODING) {
+      return "invalid HTTP response (unsupported transfer coding)";
+    }
     if (code.startsWith("HPE_") || /parse error|invalid http/i.test(text)) {
       return "invalid HTTP response";
     }

@@ -226,7 +226,7 @@ async function readAnswer(
   while (head === null) {
     if (!(await readMore())) throw new Error("socket hang up");
   }
-  const { statusCode, headers } = head as AnswerHead;
+  const { statusCode, headers, transferCodings } = head as AnswerHead;
   const close = () => end(false);
   async function* body(): AsyncGenerator<Uint8Array> {
     try {
@@ -242,5 +242,11 @@ async function readAnswer(
       close();
     }
   }
-  return { statusCode, headers: joinRawHeaders(headers), message: body(), destroy: close };
+  return {
+    statusCode,
+    headers: joinRawHeaders(headers),
+    transferCodings,
+    message: body(),
+    destroy: close,
+  };
 }

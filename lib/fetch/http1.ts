@@ -5,6 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import { HTTPParser } from "http-parser-js";
+import { decodable } from "./body.ts";
 import type { HopRequest } from "./types.ts";
 
 /** One answer parser (the package names its instance type nowhere). */
@@ -46,6 +47,8 @@ export function parseError(error: Error): Error {
 export interface AnswerHead {
   statusCode: number;
   headers: string[];
+  /** Transfer codings to undo in the body, in the order applied (see transferFraming). */
+  transferCodings: string[];
 }
 
 /** What an answer parser reports, as it reads. */
@@ -75,28 +78,68 @@ interface Cursor {
 function answerEndsCleanly(
   info: { versionMajor: number; versionMinor: number; headers: string[] },
   bodiless: boolean,
+  transfer: TransferFraming | null,
   cursor: Cursor,
 ): boolean {
   if (info.versionMajor !== 1 || info.versionMinor !== 1) return false;
   let sized = false;
-  let encoded: string | null = null;
   for (let i = 0; i < info.headers.length; i += 2) {
     const name = info.headers[i]!.toLowerCase();
     const value = info.headers[i + 1]!.toLowerCase();
     if (name === "connection" && /(^|[\s,])close($|[\s,])/.test(value)) return false;
     if (name === "content-length") sized = true;
-    if (name === "transfer-encoding") encoded = (encoded ?? "") + value;
   }
   // Both framings (RFC 9112, 6.3: "ought to be handled as an error"): the server may have
   // framed its body by the one not read, and what is left would answer the next request.
-  if (sized && encoded !== null) return false;
-  const framed = bodiless || sized || encoded?.includes("chunked") === true;
+  if (sized && transfer !== null) return false;
+  const framed = bodiless || sized || transfer?.chunked === true;
   return framed && cursor.offset === cursor.end;
 }
 
-/** The parser members read or replaced by `strict` (pinned: http-parser-js 0.5.10). */
+/** How an answer's Transfer-Encoding frames its body (RFC 9112, 6.1 and 6.3). */
+interface TransferFraming {
+  /** Chunked is the final coding: the last chunk ends the body. Else the connection's close. */
+  chunked: boolean;
+  /** The other codings, in the order applied: undone inside the chunks, as content codings. */
+  codings: string[];
+}
+
+/** The parse error of a transfer coding not undone here (or chunked twice, or not last). */
+export const UNSUPPORTED_TRANSFER_CODING = "HPE_UNSUPPORTED_TRANSFER_CODING";
+
+/**
+ * The framing the Transfer-Encoding of the head `headers` names, null without one; its lines
+ * are one list. http-parser-js framed by chunks only a last line of exactly `chunked`:
+ * `gzip, chunked` was read to the connection's close, its chunk lines and gzip taken for the page.
+ * A body is refused when the body reader cannot undo its codings (`chunked` anywhere but last is
+ * one of those): it could not be read. An answer without a body has nothing to undo.
+ */
+function transferFraming(headers: string[], bodiless: boolean): TransferFraming | null {
+  let listed: string[] | null = null;
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() !== "transfer-encoding") continue;
+    listed ??= [];
+    for (const coding of headers[i + 1]!.toLowerCase().split(",")) {
+      const name = coding.trim();
+      if (name && name !== "identity") listed.push(name);
+    }
+  }
+  if (listed === null) return null;
+  const chunked = listed.at(-1) === "chunked";
+  const codings = chunked ? listed.slice(0, -1) : listed;
+  if (bodiless) return { chunked, codings: [] };
+  if (!decodable(codings)) throw parseFailure(UNSUPPORTED_TRANSFER_CODING);
+  return { chunked, codings };
+}
+
+/**
+ * The parser members read or replaced by `strict` and answerParser (pinned: http-parser-js
+ * 0.5.10).
+ */
 interface ParserInternals {
   state: string;
+  /** Whether the body is read as chunks; read after the head's handler returns. */
+  isChunked: boolean;
   /** A line read so far, its end not yet seen. */
   line: string;
   offset: number;
@@ -196,6 +239,36 @@ function checkLengths(headers: string[]): void {
   }
 }
 
+/**
+ * The head `headers` with one Location: a value repeated is kept once, two different values are
+ * refused. Two targets in one answer are a sign of header injection or smuggling, and joined
+ * with ", " they made a third URL nobody sent; Chromium refuses them likewise
+ * (ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION) and takes a repeated value as it is, as here.
+ */
+function singleLocation(headers: string[]): string[] {
+  let location: string | null = null;
+  let repeated = false;
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() !== "location") continue;
+    if (location === null) location = headers[i + 1]!;
+    else if (headers[i + 1] === location) repeated = true;
+    else throw parseFailure(MULTIPLE_LOCATION);
+  }
+  if (!repeated) return headers;
+  const kept: string[] = [];
+  let seen = false;
+  for (let i = 0; i < headers.length; i += 2) {
+    const isLocation = headers[i]!.toLowerCase() === "location";
+    if (isLocation && seen) continue;
+    seen ||= isLocation;
+    kept.push(headers[i]!, headers[i + 1]!);
+  }
+  return kept;
+}
+
+/** The parse error of an answer with two different Location headers. */
+export const MULTIPLE_LOCATION = "HPE_MULTIPLE_LOCATION";
+
 /** Reads one answer as its bytes arrive. */
 export interface AnswerReader {
   /**
@@ -214,17 +287,27 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
   let final: { versionMajor: number; versionMinor: number; headers: string[] } | null = null;
   strict(parser, () => final !== null);
   let bodiless = false;
+  let transfer: TransferFraming | null = null;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
     checkLengths(info.headers);
+    info.headers = singleLocation(info.headers);
     // Never asked for: a 101 would leave the connection to another protocol, unread.
     if (info.statusCode < 100 || info.statusCode === 101) {
       throw parseFailure("HPE_INVALID_STATUS");
     }
     // An interim answer (100 Continue, 103 Early Hints): the final one follows.
     if (info.statusCode < 200) return 1;
-    final = info;
-    events.head(info);
     bodiless = method === "HEAD" || NO_BODY.has(info.statusCode);
+    transfer = transferFraming(info.headers, bodiless);
+    if (transfer) {
+      // A Transfer-Encoding overrides any Content-Length (RFC 9112, 6.3).
+      const internals = parser as unknown as ParserInternals;
+      internals.isChunked = transfer.chunked;
+      internals.body_bytes = null;
+    }
+    final = info;
+    const { statusCode, headers } = info;
+    events.head({ statusCode, headers, transferCodings: transfer?.codings ?? [] });
     return bodiless ? 1 : 0;
   };
   // The body pieces of one feed go on as one: a body sent in 1-byte chunks made an array per
@@ -241,7 +324,7 @@ export function answerParser(method: HopRequest["method"], events: AnswerEvents)
     // The end of an interim answer is not the answer's.
     if (!final) return;
     handOn();
-    events.complete(answerEndsCleanly(final, bodiless, parser as unknown as Cursor));
+    events.complete(answerEndsCleanly(final, bodiless, transfer, parser as unknown as Cursor));
   };
   return {
     feed(bytes) {

@@ -183,6 +183,7 @@ export class GuardedFetcher implements Fetcher {
             ? { body: new Uint8Array(0), truncated: false }
             : await readBody(response.message, {
               contentEncoding: response.headers["content-encoding"],
+              transferCodings: response.transferCodings,
               maxBytes,
             });
           return {

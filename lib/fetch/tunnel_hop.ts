@@ -104,6 +104,7 @@ function exchange(
         resolve({
           statusCode: info.statusCode,
           headers: joinRawHeaders(info.headers),
+          transferCodings: info.transferCodings,
           message: stream,
           destroy: () => stream.destroy(),
         });

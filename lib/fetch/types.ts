@@ -111,7 +111,9 @@ export interface HopRequest {
 export interface HopResponse {
   statusCode: number;
   headers: Record<string, string>;
-  /** The body as it arrives (encoded as sent), read as it is iterated. */
+  /** Transfer codings (gzip, deflate) to undo in `message`, in the order applied. */
+  transferCodings: string[];
+  /** The body as it arrives (encoded as sent, chunks taken off), read as it is iterated. */
   message: AsyncIterable<Uint8Array>;
   /** Closes the connection at once (body no longer wanted). */
   destroy(): void;

@@ -5,6 +5,7 @@
  * (no secrets, no stack), and becomes EFATAL.
  */
 import { ApiError, causeChain, isApiError } from "../util/errors.ts";
+import { CLIENT_GONE_STATUS, ClientGone } from "../util/client_gone.ts";
 import { log } from "../util/log.ts";
 import { API_HEADER_PREFIX } from "../api/api_headers.ts";
 import { errorResponse, plainError } from "../api/respond.ts";
@@ -45,6 +46,8 @@ function safeDecode(text: string): string {
 
 /** The contract's answer for whatever a route threw; `more` links into `publicUrl`'s /errors. */
 export function errorAnswer(error: unknown, exchange: Exchange, publicUrl: string): Response {
+  // Nobody reads it: its status tells the log line and the metrics why there was no answer.
+  if (error instanceof ClientGone) return new Response(null, { status: CLIENT_GONE_STATUS });
   let apiError: ApiError;
   if (isApiError(error)) {
     apiError = error;

@@ -8,6 +8,7 @@ import type { Config } from "../config/mod.ts";
 import { ApiError } from "../util/errors.ts";
 import { errorAnswer, type Exchange } from "./boundary.ts";
 import { compress } from "../util/compress.ts";
+import { CLIENT_GONE_STATUS } from "../util/client_gone.ts";
 import { inRequest, levelOfStatus, log } from "../util/log.ts";
 import { createServices, type ServiceHooks } from "../services/mod.ts";
 import { type ApiServices, createMemo } from "../api/memo.ts";
@@ -42,7 +43,9 @@ function logAnswer(exchange: Exchange, response: Response): void {
   const { api, route } = exchange;
   const { status } = response;
   const probe = route?.probe === true && status < 400;
-  log.answer(probe ? "debug" : levelOfStatus(status), {
+  // A client that went away is no fault of the service's.
+  const level = probe ? "debug" : status === CLIENT_GONE_STATUS ? "info" : levelOfStatus(status);
+  log.answer(level, {
     route: route?.name ?? NO_ROUTE,
     method: exchange.request.method,
     // The host only: paths and queries may carry a target's own tokens.

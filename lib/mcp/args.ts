@@ -73,7 +73,15 @@ function schemaOf(schema: Schema): JsonObject {
     case "list":
       return { anyOf: [valueSchema(schema.of), { type: "array", items: valueSchema(schema.of) }] };
     case "headers":
-      return { type: "object", additionalProperties: { type: "string", pattern: "^[^\\r\\n]*$" } };
+      return {
+        type: "object",
+        maxProperties: schema.maxCount,
+        additionalProperties: {
+          type: "string",
+          maxLength: schema.maxLength,
+          pattern: "^[^\\r\\n]*$",
+        },
+      };
     case "tree":
       return {
         type: "object",

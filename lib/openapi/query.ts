@@ -100,7 +100,12 @@ function walk(name: string, def: ParamDef, out: JsonObject[]): void {
       ));
       return;
     case "headers":
-      out.push(parameter(`${name}.<name>`, { type: "string", pattern: "^[^\\r\\n]*$" }, def));
+      out.push(parameter(
+        `${name}.<name>`,
+        { type: "string", maxLength: schema.maxLength, pattern: "^[^\\r\\n]*$" },
+        def,
+        ` At most ${schema.maxCount} headers.`,
+      ));
       return;
     case "tree":
       out.push(parameter(`${name}.<key>`, { type: "string" }, def));

@@ -37,13 +37,23 @@ function coerceNumber(
   return value;
 }
 
-function coerceHeaders(node: QueryNode, path: string): Record<string, string> {
+function coerceHeaders(
+  node: QueryNode,
+  path: string,
+  schema: { maxCount: number; maxLength: number },
+): Record<string, string> {
+  if (node.kids.size > schema.maxCount) {
+    throw invalid(path, `names ${node.kids.size} headers; at most ${schema.maxCount} are sent.`);
+  }
   const out: Record<string, string> = {};
   for (const [rawName, kid] of node.kids) {
     const name = toHeaderName(rawName);
     const value = kid.value ?? "";
     const where = `${path}.${rawName}`;
     if (kid.kids.size > 0) throw invalid(where, "must be a single header value.");
+    if (value.length > schema.maxLength) {
+      throw invalid(where, `is longer than ${schema.maxLength} characters.`);
+    }
     if (isReservedHeader(name)) {
       throw invalid(where, "names a header that cannot be set.");
     }
@@ -147,7 +157,7 @@ function coerceSchema(node: QueryNode, schema: Schema, path: string): unknown {
       return out;
     }
     case "headers":
-      return coerceHeaders(node, path);
+      return coerceHeaders(node, path, schema);
     case "tree":
       return toPlain(node);
     case "stringOrTree":

@@ -6,6 +6,7 @@ import {
   LIGHTHOUSE_PRESETS,
 } from "../insights/lighthouse_types.ts";
 import { CODE_THEMES } from "../browser/code_themes.ts";
+import { MAX_PDF_PAGES, PAGE_RANGES_PATTERN } from "../browser/pdf_pages.ts";
 import type { ErrorCode } from "../util/errors.ts";
 import { RULE_TYPES } from "../extract/custom/value_types.ts";
 
@@ -38,8 +39,11 @@ export type Schema =
    * ignored, or refused with `closed` (where a silently dropped one would mislead the caller).
    */
   | { kind: "object"; boolean?: boolean; closed?: boolean; props: Record<string, ParamDef> }
-  /** Free keys with string values (headers); keys are header names. */
-  | { kind: "headers" }
+  /**
+   * Free keys with string values (headers); keys are header names. At most `maxCount` of them,
+   * each value at most `maxLength` characters.
+   */
+  | { kind: "headers"; maxCount: number; maxLength: number }
   /** Free-form tree (custom `data` rules), validated by its own module. */
   | { kind: "tree" }
   /** A string or a tree (e.g. pdf.margin=1cm or pdf.margin.top=1cm). */
@@ -307,6 +311,13 @@ const WAIT_UNTIL = {
   values: ["load", "domcontentloaded", "networkidle0", "networkidle2", "auto"],
 } as const satisfies Schema;
 
+/**
+ * The caller's headers to the target (`headers.*` and `x-api-header-*` together). A browser
+ * sends about fifteen; hundreds are abuse, each one more line checked, kept, hashed into the
+ * cache key and sent on every hop.
+ */
+export const MAX_CALLER_HEADERS = 32;
+
 /** Top-level parameters. Names are canonical camelCase; snake_case is accepted too. */
 const DEFINITIONS = {
   url: {
@@ -316,7 +327,8 @@ const DEFINITIONS = {
     default: null,
   },
   headers: {
-    schema: { kind: "headers" },
+    // A value holds a large cookie; servers commonly refuse a header line over 8 KB.
+    schema: { kind: "headers", maxCount: MAX_CALLER_HEADERS, maxLength: 8192 },
     description:
       "Headers sent to the target's origin only (e.g. headers.user-agent, headers.cookie). headers.apiKey carries the pro API key and is never forwarded.",
     example: "headers.accept-language=es",
@@ -416,7 +428,13 @@ const DEFINITIONS = {
           example: "11in",
         },
         landscape: bool("Landscape paper."),
-        pageRanges: str("Pages to print, e.g. 1-3.", "1-2"),
+        pageRanges: {
+          schema: { kind: "string", maxLength: 256, pattern: PAGE_RANGES_PATTERN },
+          description:
+            `Pages to print, e.g. "1-5, 8, 11-13" (default: the first ${MAX_PDF_PAGES}; ` +
+            `at most ${MAX_PDF_PAGES} pages a PDF).`,
+          example: "1-2",
+        },
       },
     },
     description: "Add data.pdf, a PDF of the page hosted by the service.",

@@ -27,7 +27,7 @@ function random(bytes: number): string {
 
 /** Registers a key; returns the key itself (to print once) and what was stored. */
 export async function createKey(
-  store: Store,
+  store: Pick<Store, "addKey">,
   options: { name: string; dailyLimit?: number | null; now?: number },
 ): Promise<{ key: string; record: KeyRecord }> {
   if (!NAME_PATTERN.test(options.name)) {
@@ -54,7 +54,10 @@ export async function createKey(
 }
 
 /** The active record for a presented key, or null (malformed, unknown or revoked). */
-export async function findActiveKey(store: Store, key: string): Promise<KeyRecord | null> {
+export async function findActiveKey(
+  store: Pick<Store, "findKeyByHash">,
+  key: string,
+): Promise<KeyRecord | null> {
   if (!isWellFormedKey(key)) return null;
   const hash = hashKey(key);
   const record = await store.findKeyByHash(hash);

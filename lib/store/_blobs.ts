@@ -57,6 +57,15 @@ export interface BlobMeta {
   kv?: true;
 }
 
+const isTime = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+
+/** An index entry as put() writes it (a damaged one may hold anything). */
+function wellFormed(meta: unknown): meta is BlobMeta {
+  if (typeof meta !== "object" || meta === null) return false;
+  const { size, expiresAt, createdAt } = meta as Record<string, unknown>;
+  return isTime(size) && (size as number) >= 0 && isTime(expiresAt) && isTime(createdAt);
+}
+
 export class Blobs {
   #kv: Deno.Kv;
   #dir: string;
@@ -140,8 +149,7 @@ export class Blobs {
     meta: BlobMeta,
   ): Promise<{ bytes: Uint8Array; meta: BlobMeta } | null> {
     const name = `${ns}/${id}`;
-    const bytes = this.#unsaved.get(name) ??
-      (await this.#kv.get<Uint8Array>(["blobdata", ns, id])).value;
+    const bytes = this.#unsaved.get(name) ?? await this.#readKvBlob(ns, id);
     // Replaced or evicted while it was read: the index no longer points at these bytes.
     if (this.#index.get(name) !== meta) return bytes ? { bytes, meta } : null;
     if (!bytes) {
@@ -151,6 +159,20 @@ export class Blobs {
     this.#touch(name, meta);
     this.#remember(name, bytes);
     return { bytes, meta };
+  }
+
+  /** A KV blob's bytes; one KV cannot read back (damaged) or not bytes is none: a miss. */
+  async #readKvBlob(ns: string, id: string): Promise<Uint8Array | null> {
+    let value: unknown;
+    try {
+      value = (await this.#kv.get(["blobdata", ns, id])).value;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      value = undefined;
+    }
+    if (value === null || value instanceof Uint8Array) return value;
+    log.warn("damaged blob: a miss", { blob: `${ns}/${id}` });
+    return null;
   }
 
   #touch(name: string, meta: BlobMeta): void {
@@ -342,7 +364,12 @@ export class Blobs {
     const found: [string, BlobMeta][] = [];
     for await (const entry of this.#kv.list<BlobMeta>({ prefix: ["blob"] })) {
       const [, ns, id] = entry.key;
-      found.push([`${String(ns)}/${String(id)}`, entry.value]);
+      if (wellFormed(entry.value)) found.push([`${String(ns)}/${String(id)}`, entry.value]);
+      else {
+        // Counted, it would break the budget's sum: dropped with its bytes.
+        log.warn("damaged blob index entry: dropped", { blob: `${String(ns)}/${String(id)}` });
+        await this.#kv.atomic().delete(entry.key).delete(["blobdata", ns!, id!]).commit();
+      }
     }
     found.sort((a, b) => a[1].createdAt - b[1].createdAt);
     const now = Date.now();

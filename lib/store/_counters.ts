@@ -20,6 +20,19 @@ interface Held extends Counter {
 }
 
 const FLUSH_DELAY_MS = 250;
+
+const isCount = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
+function wellFormed(saved: unknown): saved is Counter {
+  if (typeof saved !== "object" || saved === null) return false;
+  const { value, expiresAt } = saved as Record<string, unknown>;
+  return isCount(value) && typeof expiresAt === "number" && Number.isFinite(expiresAt);
+}
+
+/** A saved count KV cannot read back or of another shape starts again (as in Redis). */
+function damagedCounter(key: string): void {
+  log.warn("damaged counter: started again", { counter: key });
+}
 const BATCH = 500;
 
 export class Counters {
@@ -64,6 +77,7 @@ export class Counters {
     if (!pending) {
       pending = this.#kv.get<Counter>(["count", key]).then((entry) => {
         const saved = entry.value;
+        if (saved !== null && !wellFormed(saved)) return damagedCounter(key);
         if (saved && saved.expiresAt > Date.now() && !this.#values.has(key)) {
           this.#values.set(key, {
             value: saved.value,
@@ -71,6 +85,9 @@ export class Counters {
             expiresAt: saved.expiresAt,
           });
         }
+      }, (error) => {
+        if (!(error instanceof RangeError)) throw error;
+        damagedCounter(key);
       }).finally(() => this.#loading.delete(key));
       this.#loading.set(key, pending);
     }

@@ -2,12 +2,20 @@
  * Embedded state in DATA_DIR with no service to install: Deno KV (`state.kv`) for keys,
  * counters, the server secret, the blob index and small blobs; files under `blobs/` for cache
  * entries and assets over 63 KiB (KV values are capped at 64 KiB; see _blobs.ts). One process
- * per DATA_DIR; use Redis for several.
+ * per DATA_DIR (lockDataDir refuses a second); use Redis for several. The keys alone
+ * (`EmbeddedKeys`, for the keys CLI) may be opened beside it: they live in KV only.
+ *
+ * A value KV cannot read back (its bytes damaged) or of another shape is handled as in Redis:
+ * a blob is a miss, a counter starts again, the server secret is made anew, a key record is
+ * EUNAVAILABLE naming it (see `damaged`).
  */
 import { join } from "node:path";
 import { Blobs } from "./_blobs.ts";
 import { onceUntilSuccess } from "./_once.ts";
 import { Counters } from "./_counters.ts";
+import { log } from "../util/log.ts";
+import { KvKeys } from "./_kv_keys.ts";
+import { type DataDirLock, DataDirTaken, lockDataDir } from "./_lock.ts";
 import {
   checkId,
   type KeyRecord,
@@ -17,41 +25,97 @@ import {
   type StoreHealth,
 } from "./types.ts";
 
+/**
+ * DATA_DIR's KV, made if need be; with `exclusive`, DATA_DIR is locked first (lockDataDir), so
+ * that a refused process touches nothing.
+ */
+async function openKv(
+  dataDir: string,
+  exclusive: boolean,
+): Promise<{ kv: Deno.Kv; lock: DataDirLock | null }> {
+  try {
+    await Deno.mkdir(dataDir, { recursive: true });
+  } catch (error) {
+    throw cannotHold(dataDir, error);
+  }
+  let lock: DataDirLock | null = null;
+  try {
+    if (exclusive) lock = lockDataDir(dataDir);
+  } catch (error) {
+    throw error instanceof DataDirTaken ? error : cannotHold(dataDir, error);
+  }
+  try {
+    return { kv: await Deno.openKv(join(dataDir, "state.kv")), lock };
+  } catch (error) {
+    lock?.release();
+    throw cannotHold(dataDir, error);
+  }
+}
+
+function cannotHold(dataDir: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`DATA_DIR "${dataDir}" cannot hold the state: ${reason}`, { cause: error });
+}
+
+/**
+ * The keys alone, on DATA_DIR's KV (the keys CLI): beside a running service, which reads keys
+ * from KV on every use, so it sees what this adds or revokes at once.
+ */
+export class EmbeddedKeys extends KvKeys {
+  readonly #kv: Deno.Kv;
+
+  private constructor(kv: Deno.Kv) {
+    super(kv);
+    this.#kv = kv;
+  }
+
+  static async open(dataDir: string): Promise<EmbeddedKeys> {
+    return new EmbeddedKeys((await openKv(dataDir, false)).kv);
+  }
+
+  close(): Promise<void> {
+    this.#kv.close();
+    return Promise.resolve();
+  }
+}
+
 export class EmbeddedStore implements Store {
   readonly kind = "embedded" as const;
   #kv: Deno.Kv;
   #blobs: Blobs;
   #counters: Counters;
+  #keys: KvKeys;
+  #lock: DataDirLock;
   readonly #secret = onceUntilSuccess(() => this.#loadSecret());
   #closed = false;
 
-  private constructor(kv: Deno.Kv, blobs: Blobs) {
+  private constructor(kv: Deno.Kv, blobs: Blobs, lock: DataDirLock) {
     this.#kv = kv;
     this.#blobs = blobs;
     this.#counters = new Counters(kv);
+    this.#keys = new KvKeys(kv);
+    this.#lock = lock;
   }
 
+  /** Throws when DATA_DIR cannot hold the state, or another process has it. */
   static async open(options: { dataDir: string; maxBytes: number }): Promise<EmbeddedStore> {
-    let kv: Deno.Kv;
-    try {
-      await Deno.mkdir(options.dataDir, { recursive: true });
-      kv = await Deno.openKv(join(options.dataDir, "state.kv"));
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`DATA_DIR "${options.dataDir}" cannot hold the state: ${reason}`, {
-        cause: error,
-      });
-    }
+    const { kv, lock } = await openKv(options.dataDir, true);
     try {
       const blobs = await Blobs.open({
         kv,
         dir: join(options.dataDir, "blobs"),
         maxBytes: options.maxBytes,
       });
-      return new EmbeddedStore(kv, blobs);
+      return new EmbeddedStore(kv, blobs, lock!);
     } catch (error) {
       kv.close();
-      throw error;
+      lock!.release();
+      // KV names no key when a value cannot be read back: the whole blob index is unreadable.
+      if (!(error instanceof RangeError)) throw error;
+      throw new Error(
+        `DATA_DIR "${options.dataDir}" holds a damaged cache index in state.kv: ${error.message}`,
+        { cause: error },
+      );
     }
   }
 
@@ -103,49 +167,24 @@ export class EmbeddedStore implements Store {
     };
   }
 
-  async addKey(record: KeyRecord): Promise<void> {
-    const nameEntry = await this.#kv.get<string>(["keyname", record.name]);
-    if (nameEntry.value !== null) {
-      const current = await this.findKeyById(nameEntry.value);
-      if (current && current.revokedAt === null) {
-        throw new Error(`A key named "${record.name}" already exists.`);
-      }
-    }
-    const result = await this.#kv.atomic()
-      .check(nameEntry)
-      .check({ key: ["key", record.id], versionstamp: null })
-      .set(["key", record.id], record)
-      .set(["keyname", record.name], record.id)
-      .set(["keyhash", record.hash], record.id)
-      .commit();
-    if (!result.ok) throw new Error(`A key named "${record.name}" was added concurrently.`);
+  addKey(record: KeyRecord): Promise<void> {
+    return this.#keys.addKey(record);
   }
 
-  async findKeyByHash(hash: string): Promise<KeyRecord | null> {
-    const id = (await this.#kv.get<string>(["keyhash", hash])).value;
-    return id === null ? null : await this.findKeyById(id);
+  findKeyByHash(hash: string): Promise<KeyRecord | null> {
+    return this.#keys.findKeyByHash(hash);
   }
 
-  async findKeyById(id: string): Promise<KeyRecord | null> {
-    return (await this.#kv.get<KeyRecord>(["key", id])).value;
+  findKeyById(id: string): Promise<KeyRecord | null> {
+    return this.#keys.findKeyById(id);
   }
 
-  async listKeys(): Promise<KeyRecord[]> {
-    const keys: KeyRecord[] = [];
-    for await (const entry of this.#kv.list<KeyRecord>({ prefix: ["key"] })) keys.push(entry.value);
-    return keys.sort((a, b) => a.createdAt - b.createdAt);
+  listKeys(): Promise<KeyRecord[]> {
+    return this.#keys.listKeys();
   }
 
-  async revokeKey(name: string): Promise<boolean> {
-    const id = (await this.#kv.get<string>(["keyname", name])).value;
-    if (id === null) return false;
-    const entry = await this.#kv.get<KeyRecord>(["key", id]);
-    if (!entry.value || entry.value.revokedAt !== null) return false;
-    const result = await this.#kv.atomic()
-      .check(entry)
-      .set(["key", id], { ...entry.value, revokedAt: Date.now() })
-      .commit();
-    return result.ok;
+  revokeKey(name: string): Promise<boolean> {
+    return this.#keys.revokeKey(name);
   }
 
   serverSecret(): Promise<Uint8Array> {
@@ -154,14 +193,26 @@ export class EmbeddedStore implements Store {
 
   async #loadSecret(): Promise<Uint8Array> {
     const key = ["secret"];
-    const existing = await this.#kv.get<Uint8Array>(key);
-    if (existing.value) return existing.value;
+    let existing: Deno.KvEntryMaybe<unknown>;
+    try {
+      existing = await this.#kv.get(key);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // It only keys the cache: made anew, the cost is a cold cache.
+      log.warn("damaged server secret: made anew");
+      const fresh = crypto.getRandomValues(new Uint8Array(32));
+      await this.#kv.set(key, fresh);
+      return fresh;
+    }
+    const value = existing.value;
+    if (value instanceof Uint8Array && value.byteLength === 32) return value;
+    if (value !== null) log.warn("damaged server secret: made anew");
     const fresh = crypto.getRandomValues(new Uint8Array(32));
     const result = await this.#kv.atomic().check(existing).set(key, fresh).commit();
     if (result.ok) return fresh;
     // Another process created it first: use theirs.
     const winner = (await this.#kv.get<Uint8Array>(key)).value;
-    if (!winner) throw new Error("The server secret could not be created.");
+    if (!(winner instanceof Uint8Array)) throw new Error("The server secret could not be created.");
     return winner;
   }
 
@@ -180,5 +231,6 @@ export class EmbeddedStore implements Store {
     await this.#blobs.settled();
     await this.#counters.close();
     this.#kv.close();
+    this.#lock.release();
   }
 }

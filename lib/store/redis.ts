@@ -4,6 +4,10 @@
  * client reconnects by itself in the background. Memory is bounded by TTLs on every cache
  * entry, asset and counter; operators add `maxmemory` + `maxmemory-policy volatile-lru`,
  * which never evicts keys or the server secret (they have no TTL).
+ *
+ * A record of the wrong type or shape (written by something else, or cut short) never makes a
+ * request fail on its own: a cache entry or asset is a miss, a counter starts again, a server
+ * secret is made anew; a damaged key record is EUNAVAILABLE naming it (see `damaged`).
  */
 import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
@@ -12,7 +16,10 @@ import { log } from "../util/log.ts";
 import { settlesWithin } from "../util/deadline.ts";
 import { onceUntilSuccess } from "./_once.ts";
 import {
+  asKeyRecord,
   checkId,
+  damaged,
+  isDamaged,
   type KeyRecord,
   type Store,
   type StoredAsset,
@@ -23,10 +30,27 @@ const P = "lp:";
 const COMMAND_TIMEOUT_MS = 1500;
 const READY_WAIT_MS = 3000;
 
-// INCR and expiry in one step, so a counter can never outlive its window.
-const INCR_LUA = `local v = redis.call('INCR', KEYS[1])
+// INCR and expiry in one step, so a counter can never outlive its window. A value INCR refuses
+// (another type, not a whole number) starts again from 1; any other refusal (OOM) is the reply.
+const INCR_LUA = `local v = redis.pcall('INCR', KEYS[1])
+local reset = 0
+if type(v) == 'table' and v.err then
+  if not (string.find(v.err, '^WRONGTYPE') or string.find(v.err, 'not an integer')
+    or string.find(v.err, 'overflow')) then return redis.error_reply(v.err) end
+  redis.call('DEL', KEYS[1])
+  v = redis.call('INCR', KEYS[1])
+  reset = 1
+end
 redis.call('PEXPIREAT', KEYS[1], ARGV[1])
-return v`;
+return {v, reset}`;
+// The server secret, made once (the first instance wins); one of another type or length is
+// replaced (it only keys the cache: the cost is a cold cache). 1 when it replaced one.
+const SECRET_LUA = `local t = redis.call('TYPE', KEYS[1])['ok']
+if t == 'string' and redis.call('STRLEN', KEYS[1]) == 32 then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1])
+if t == 'none' then return 0 end
+return 1`;
 // Claims the name only while no active key holds it, then writes record and indexes.
 const ADD_KEY_LUA = `if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('SET', KEYS[2], ARGV[3])
@@ -43,6 +67,8 @@ return 1`;
  * (maxmemory, noeviction) refuses writes with OOM, and a MULTI holding one with EXECABORT.
  */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|OOM|EXECABORT)/;
+/** A command on a key that holds another type (a damaged or foreign record). */
+const WRONG_TYPE = /^WRONGTYPE/;
 
 function unavailable(error: unknown): ApiError {
   const reason = error instanceof Error ? error.message : String(error);
@@ -57,6 +83,20 @@ function toBuffer(bytes: Uint8Array): Buffer {
 
 function toBytes(buffer: Buffer): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/** A key record's JSON as read (null: none); one that is not a key record is damaged. */
+function keyRecordOf(record: string, json: string | null): KeyRecord | null {
+  if (json === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw damaged(record);
+  }
+  const parsed = asKeyRecord(value);
+  if (!parsed) throw damaged(record);
+  return parsed;
 }
 
 export class RedisStore implements Store {
@@ -96,24 +136,48 @@ export class RedisStore implements Store {
     return store;
   }
 
-  async #call<T>(run: (redis: Redis) => Promise<T>): Promise<T> {
+  /** `record`: the key a wrong-typed reply is about, named in its EUNAVAILABLE (damaged). */
+  async #call<T>(run: (redis: Redis) => Promise<T>, record?: string): Promise<T> {
     try {
       return await run(this.#redis);
     } catch (error) {
       const reply = error instanceof Error && error.name === "ReplyError";
+      if (reply && record && WRONG_TYPE.test(error.message)) throw damaged(record);
       if (reply && !TRANSIENT_REPLY.test(error.message)) throw error;
       throw unavailable(error);
     }
   }
 
+  /**
+   * A read of a record that can be done without: one of the wrong type is a miss, and goes (so
+   * that it is warned about once; at worst a valid one written meanwhile goes too: a miss).
+   */
+  async #readOrMiss<T>(record: string, run: (redis: Redis) => Promise<T>): Promise<T | null> {
+    try {
+      return await this.#call(run, record);
+    } catch (error) {
+      if (!isDamaged(error)) throw error;
+      log.warn("damaged record in redis: a miss", { record });
+      await this.#redis.del(record).catch(() => {});
+      return null;
+    }
+  }
+
   /** Counted by Redis itself, at once: nothing is held back, whatever the limit. */
   async increment(key: string, expiresAt: number): Promise<number> {
-    return Number(await this.#call((r) => r.eval(INCR_LUA, 1, `${P}count:${key}`, expiresAt)));
+    const record = `${P}count:${key}`;
+    const [value, reset] = await this.#call((r) => r.eval(INCR_LUA, 1, record, expiresAt)) as [
+      number,
+      number,
+    ];
+    if (reset) log.warn("damaged counter in redis: started again", { record });
+    return Number(value);
   }
 
   async getCache(key: string): Promise<Uint8Array | null> {
     checkId("cache", key);
-    const value = await this.#call((r) => r.getBuffer(`${P}cache:${key}`));
+    const record = `${P}cache:${key}`;
+    const value = await this.#readOrMiss(record, (r) => r.getBuffer(record));
     return value ? toBytes(value) : null;
   }
 
@@ -148,9 +212,9 @@ export class RedisStore implements Store {
 
   async getAsset(id: string): Promise<StoredAsset | null> {
     checkId("asset", id);
-    const [bytes, type, priv, name] = await this.#call((r) =>
-      r.hmgetBuffer(`${P}asset:${id}`, "b", "t", "p", "n")
-    );
+    const record = `${P}asset:${id}`;
+    const fields = await this.#readOrMiss(record, (r) => r.hmgetBuffer(record, "b", "t", "p", "n"));
+    const [bytes, type, priv, name] = fields ?? [];
     if (!bytes || !type) return null;
     return {
       bytes: toBytes(bytes),
@@ -173,36 +237,37 @@ export class RedisStore implements Store {
         record.id,
         JSON.stringify(record),
         record.hash,
-      )
-    );
+      ), `one of ${P}keyactive, ${P}keyhash, ${P}keyids`);
     if (Number(added) !== 1) throw new Error(`A key named "${record.name}" already exists.`);
   }
 
   async findKeyByHash(hash: string): Promise<KeyRecord | null> {
-    const id = await this.#call((r) => r.hget(`${P}keyhash`, hash));
+    const id = await this.#call((r) => r.hget(`${P}keyhash`, hash), `${P}keyhash`);
     return id === null ? null : await this.findKeyById(id);
   }
 
   async findKeyById(id: string): Promise<KeyRecord | null> {
-    const json = await this.#call((r) => r.get(`${P}key:${id}`));
-    return json === null ? null : JSON.parse(json) as KeyRecord;
+    const record = `${P}key:${id}`;
+    return keyRecordOf(record, await this.#call((r) => r.get(record), record));
   }
 
   async listKeys(): Promise<KeyRecord[]> {
-    const ids = await this.#call((r) => r.lrange(`${P}keyids`, 0, -1));
+    const ids = await this.#call((r) => r.lrange(`${P}keyids`, 0, -1), `${P}keyids`);
     if (ids.length === 0) return [];
-    const values = await this.#call((r) => r.mget(ids.map((id) => `${P}key:${id}`)));
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as KeyRecord);
+    const records = ids.map((id) => `${P}key:${id}`);
+    const values = await this.#call((r) => r.mget(records));
+    return values.flatMap((v, i) => v === null ? [] : [keyRecordOf(records[i]!, v)!]);
   }
 
   async revokeKey(name: string): Promise<boolean> {
-    const id = await this.#call((r) => r.hget(`${P}keyactive`, name));
+    const id = await this.#call((r) => r.hget(`${P}keyactive`, name), `${P}keyactive`);
     if (id === null) return false;
     const record = await this.findKeyById(id);
     if (!record) return false;
     const revoked = JSON.stringify({ ...record, revokedAt: Date.now() });
-    const done = await this.#call((r) =>
-      r.eval(REVOKE_LUA, 2, `${P}keyactive`, `${P}key:${id}`, name, id, revoked)
+    const done = await this.#call(
+      (r) => r.eval(REVOKE_LUA, 2, `${P}keyactive`, `${P}key:${id}`, name, id, revoked),
+      `${P}keyactive`,
     );
     return Number(done) === 1;
   }
@@ -213,8 +278,9 @@ export class RedisStore implements Store {
 
   async #loadSecret(): Promise<Uint8Array> {
     const fresh = toBuffer(crypto.getRandomValues(new Uint8Array(32)));
-    // NX: the first instance wins, every later one reads the same bytes.
-    await this.#call((r) => r.set(`${P}secret`, fresh, "NX"));
+    // The first instance wins, every later one reads the same bytes.
+    const replaced = await this.#call((r) => r.eval(SECRET_LUA, 1, `${P}secret`, fresh));
+    if (Number(replaced) === 1) log.warn("damaged server secret in redis: made anew");
     const value = await this.#call((r) => r.getBuffer(`${P}secret`));
     if (!value || value.byteLength !== 32) throw unavailable("the server secret is missing");
     return new Uint8Array(value);

@@ -1,7 +1,10 @@
 /**
  * Shared state behind one interface: embedded (Deno KV + files in DATA_DIR) or Redis.
- * Every method may throw ApiError("EUNAVAILABLE") when the backing service is unreachable.
+ * Every method may throw ApiError("EUNAVAILABLE") when the backing service is unreachable, or
+ * when a record it cannot do without (a key) is damaged. A damaged record that can be done
+ * without is not an error: a cache entry or asset is a miss, a counter starts again.
  */
+import { ApiError } from "../util/errors.ts";
 
 /** A hosted file, e.g. a screenshot. */
 export interface StoredAsset {
@@ -29,6 +32,12 @@ export interface KeyRecord {
   /** Epoch ms of revocation; null while active. */
   revokedAt: number | null;
 }
+
+/** The keys alone (the keys CLI). */
+export type KeyStore = Pick<
+  Store,
+  "addKey" | "findKeyByHash" | "findKeyById" | "listKeys" | "revokeKey" | "close"
+>;
 
 export interface StoreHealth {
   ok: boolean;
@@ -78,4 +87,37 @@ const ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Cache keys and asset ids double as file names in embedded mode, so they stay plain. */
 export function checkId(kind: string, id: string): void {
   if (!ID.test(id)) throw new Error(`Invalid ${kind} id "${id.slice(0, 140)}".`);
+}
+
+/**
+ * A record the state needs and cannot read (a value of the wrong type or shape): EUNAVAILABLE
+ * naming it, since nothing else answers for it and an operator must repair it.
+ */
+export function damaged(record: string): ApiError {
+  const error = new ApiError(
+    "EUNAVAILABLE",
+    `Shared state holds a damaged record (${record}): repair or delete it.`,
+    { headers: { "retry-after": "5" } },
+  );
+  damagedErrors.add(error);
+  return error;
+}
+
+const damagedErrors = new WeakSet<object>();
+
+/** Whether `error` is damaged()'s, not the store being unreachable. */
+export function isDamaged(error: unknown): boolean {
+  return typeof error === "object" && error !== null && damagedErrors.has(error);
+}
+
+/** A key record as stored, or null when it is not one (garbage, another shape). */
+export function asKeyRecord(value: unknown): KeyRecord | null {
+  if (typeof value !== "object" || value === null) return null;
+  const r = value as Record<string, unknown>;
+  const text = (v: unknown) => typeof v === "string" && v.length > 0;
+  const time = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+  const ok = text(r.id) && text(r.name) && text(r.hash) && text(r.signingSecret) &&
+    time(r.createdAt) && (r.dailyLimit === null || time(r.dailyLimit)) &&
+    (r.revokedAt === null || time(r.revokedAt));
+  return ok ? value as KeyRecord : null;
 }

@@ -58,7 +58,8 @@ export const ERRORS = {
   },
   EUNAVAILABLE: {
     status: 503,
-    when: "The shared store (Redis) is unreachable; recovers by itself.",
+    when: "The shared store (Redis) is unreachable (recovers by itself), or holds a damaged key " +
+      "record (the message names it).",
   },
   EFATAL: {
     status: 500,

@@ -7,6 +7,9 @@ import { html, serve, testConfig } from "../_fixtures.ts";
 import { decode, poolFor } from "./_helpers.ts";
 import { MAX_CAPTURE_PIXELS, MAX_CAPTURE_SIDE } from "../../lib/browser/capture.ts";
 import type { BrowserPool } from "../../lib/browser/mod.ts";
+import { MAX_PDF_PAGES } from "../../lib/browser/pdf_pages.ts";
+import type { ApiError } from "../../lib/util/errors.ts";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 const OK_PAGE = "<!doctype html><title>ok</title><p>ok</p>";
 
@@ -145,3 +148,35 @@ Deno.test("a function's full-page screenshot of a page 100,000 px tall is bounde
   assert.ok(height >= 16_000 && height <= MAX_CAPTURE_SIDE, `${height}`);
   await stillServes(pool, site.origin);
 });
+
+Deno.test("a PDF of a page of 3,000 page breaks holds its first MAX_PDF_PAGES pages", async () => {
+  const breaks = '<div style="break-after:page">page</div>'.repeat(3000);
+  await using site = serve({
+    "/ok": () => html(OK_PAGE),
+    "/breaks": () => html(`<!doctype html><body>${breaks}`),
+  });
+  await using pool = poolFor(testConfig({ trustPorts: [site.port] }));
+  const whole = await pool.visit(`${site.origin}/breaks`, { pdf: true, timeoutMs: 25_000 });
+  assert.equal(await pdfPages(whole.pdf!.bytes), MAX_PDF_PAGES);
+  // Any pages, no more of them than that: a range open at its end closes MAX_PDF_PAGES on.
+  const later = await pool.visit(`${site.origin}/breaks`, {
+    pdf: { pageRanges: "2900-" },
+    timeoutMs: 25_000,
+  });
+  assert.equal(await pdfPages(later.pdf!.bytes), 101);
+  await assert.rejects(
+    pool.visit(`${site.origin}/breaks`, { pdf: { pageRanges: "1-3000" }, timeoutMs: 25_000 }),
+    (error: ApiError) => error.code === "EINVALQUERY" && /3000 pages/.test(error.message),
+  );
+  await stillServes(pool, site.origin);
+});
+
+/** Pages of a PDF, as pdf.js reads them. */
+async function pdfPages(bytes: Uint8Array): Promise<number> {
+  const task = getDocument({ data: bytes.slice(), verbosity: 0 });
+  try {
+    return (await task.promise).numPages;
+  } finally {
+    await task.destroy();
+  }
+}

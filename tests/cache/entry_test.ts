@@ -65,3 +65,23 @@ Deno.test("an entry of an unknown version is a miss", () => {
   ]);
   assert.equal(decodeEntry(future), null);
 });
+
+Deno.test("an entry cut short, or with a meta of another shape, is a miss", () => {
+  const bytes = encodeEntry(stored);
+  assert.equal(decodeEntry(bytes.subarray(0, bytes.length - 1)), null, "payload cut short");
+  assert.equal(decodeEntry(bytes.subarray(0, 10)), null, "meta cut short");
+  const length = new DataView(bytes.buffer).getUint32(0);
+  const head = new TextDecoder().decode(bytes.subarray(4, 4 + length));
+  const changes: [string, string][] = [
+    ['"ttlMs":60000', '"ttlMs":"60000"'],
+    ['"error":null', '"error":"x"'],
+  ];
+  for (const [from, to] of changes) {
+    const changed = new TextEncoder().encode(head.replace(from, to));
+    const other = new Uint8Array(4 + changed.length + (bytes.length - 4 - length));
+    new DataView(other.buffer).setUint32(0, changed.length);
+    other.set(changed, 4);
+    other.set(bytes.subarray(4 + length), 4 + changed.length);
+    assert.equal(decodeEntry(other), null, to);
+  }
+});

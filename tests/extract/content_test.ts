@@ -5,6 +5,7 @@ import { chromeWithin } from "../../lib/extract/content/prune.ts";
 import { measure } from "../../lib/extract/content/stats.ts";
 import { extractMainContent } from "../../lib/extract/content/mod.ts";
 import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
+import { documentToMarkdown } from "../../lib/extract/content/markdown.ts";
 import { pageF1, type Truth } from "./_content_score.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
 
@@ -19,6 +20,8 @@ const FIXTURES = new URL("../fixtures/content/", import.meta.url);
 
 /** The main content of `page` as plain text: the path of the service's text=true. */
 const mainText = (page: string) => renderPlainText(extractMainContent(parseHtml(page)));
+/** The main content of `page` as Markdown: the path of the service's markdown=true. */
+const mainMarkdown = (page: string) => documentToMarkdown(parseHtml(page), "http://site.test/");
 
 /**
  * Per page: the floor asserted, a little under what the extractor reaches, and (for the
@@ -686,10 +689,34 @@ Deno.test("a collapsed accordion or tab panel is content; a hidden block is not"
     <div role="tabpanel" hidden><p>Python: pip install the package and run the script.</p></div>
     <div style="display: none"><p>A modal's text that no reader sees on this page at all.</p>
     </div></main></body></html>`;
-  const text = mainText(page);
-  for (const n of [1, 4]) assert.match(text, new RegExp(`Course ${n} teaches`));
-  assert.match(text, /pip install the package/);
-  assertDropped(text, ["A modal's text"]);
+  // The text view and the Markdown view keep the same panels.
+  for (const text of [mainText(page), mainMarkdown(page)]) {
+    for (const n of [1, 4]) assert.match(text, new RegExp(`Course ${n} teaches`));
+    assert.match(text, /pip install the package/);
+    assertDropped(text, ["A modal's text"]);
+  }
+});
+
+Deno.test("an accordion's questions (buttons) and answers (hidden panels) are content", () => {
+  const answer = (n: number) =>
+    `<p>Answer ${n}: a progressive web app installs like an app and works offline too.</p>`;
+  const page = `<html><head><title>PWA</title></head><body><main><h1>PWA development</h1>
+    <p>${PROSE.repeat(3)}</p><h2>Frequently asked questions</h2>
+    <h3><button aria-expanded="false" aria-controls="a1">What is a PWA?</button></h3>
+    <div id="a1" hidden>${answer(1)}</div>
+    <div><button type="button"><h5>How long does one take?</h5><span class="icon"></span></button>
+    <div class="hidden">${answer(2)}</div></div>
+    <button type="button">Subscribe to our newsletter</button>
+    <div class="hidden"><p>A menu that the button above opens, with nothing of the story.</p></div>
+    </main></body></html>`;
+  const markdown = mainMarkdown(page);
+  assert.match(markdown, /### What is a PWA\?\n\nAnswer 1: /);
+  assert.match(markdown, /##### How long does one take\?\n\nAnswer 2: /);
+  for (const text of [markdown, mainText(page)]) {
+    assert.match(text, /What is a PWA\?/);
+    assert.match(text, /Answer 2: /);
+    assertDropped(text, ["Subscribe to our", "A menu that the button"]);
+  }
 });
 
 Deno.test("a cookie banner is never the content, even of a listing of links", () => {
@@ -748,4 +775,44 @@ Deno.test("the publisher's app promotions go: install, download to your phone, a
   const text = mainText(page);
   assert.match(text, /A sentence of the article/);
   assertDropped(text, ["Install the biggest", "to your phone", "QR code"]);
+});
+
+Deno.test("a document in sections keeps its opening: name, summary, synopsis", () => {
+  const names = ["Description", "Parameters", "Notes", "Examples"];
+  const section = (n: number) =>
+    `<div class="refsect1"><h2>${names[n - 1]}</h2><p>${PROSE.repeat(n === 2 ? 12 : 3)}</p></div>`;
+  const page = `<html><head><title>SELECT</title></head><body>
+    <div class="navheader"><a href="/prev">Prev</a> <a href="/up">Up</a> <a href="/next">Next</a>
+    </div><div class="refentry"><div class="refnamediv"><h2>SELECT</h2>
+    <p>SELECT, TABLE, WITH — retrieve rows from a table or view</p></div>
+    <div class="refsynopsisdiv"><h2>Synopsis</h2><pre>SELECT [ ALL | DISTINCT ] expression
+    FROM from_item WHERE condition</pre></div>
+    <div class="related"><a href="/a">See also one</a> <a href="/b">See also two</a></div>
+    ${[1, 2, 3, 4].map(section).join("")}</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /retrieve rows from a table or view\nSynopsis\nSELECT \[ ALL/);
+  assert.match(text, /Examples/);
+  assertDropped(text, ["See also", "Prev"]);
+});
+
+Deno.test("headings such as Part 2 or Tier 1 are no datelines; dates and time zones are", () => {
+  const headings = ["Part 1", "Part 2", "Best 10", "Tier 1", "Cars 2", "Beitrag 3"];
+  const page = `<html><head><title>Guide</title></head><body><article><h1>Guide</h1>
+    <p>June 13, 2025 10:30 AM EST</p><p>martedì 5 maggio 2020</p>
+    ${headings.map((h) => `<h2>${h}</h2><p>${PROSE.repeat(3)}</p>`).join("")}
+    </article></body></html>`;
+  const text = mainText(page);
+  for (const heading of headings) assert.match(text, new RegExp(heading));
+  assertDropped(text, ["10:30 AM EST", "maggio"]);
+});
+
+Deno.test("a heading above a paragraph is its title, whatever its words; chrome lines go", () => {
+  const titles = ["Get started", "Support", "Comments", "Powered by connected data"];
+  const page = `<html><head><title>Guide</title></head><body><article><h1>Guide</h1>
+    <p>${PROSE.repeat(3)}</p>${titles.map((t) => `<h2>${t}</h2><p>${PROSE.repeat(2)}</p>`).join("")}
+    <h3>Related</h3><ul><li><a href="/a">Another story</a></li><li><a href="/b">One more</a></li>
+    </ul><p>Read more: the full report</p></article></body></html>`;
+  const text = mainText(page);
+  for (const title of titles) assert.match(text, new RegExp(`\\n${title}\\n`));
+  assertDropped(text, ["Related", "Another story", "Read more"]);
 });

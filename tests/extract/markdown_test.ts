@@ -188,3 +188,44 @@ Deno.test("baseUrl() takes the first <base> with an href, as select('base[href]'
     assert.equal(baseUrl(doc, url), new URL(viaSelector, url).href);
   }
 });
+
+Deno.test("docs: headings lose their permalinks and self-links, code blocks keep their lexer", () => {
+  const prose = "A paragraph of the reference, long enough to be the content of the page. ";
+  const page = `<html><head><title>Tasks</title></head><body><div class="body" role="main">
+    <section id="tasks"><h1>Coroutines and Tasks<a class="headerlink" href="#tasks"
+    title="Link to this heading">¶</a></h1><p>${prose.repeat(4)}</p>
+    <div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span>import asyncio
+asyncio.run(main())</pre></div></div>
+    <h2 id="more">More<a class="anchor" href="#more">#</a></h2><p>${prose.repeat(4)}</p>
+    <div class="highlight-default notranslate"><div class="highlight"><pre>print(1)</pre></div></div>
+    <div class="highlight-box"><pre>not a language</pre></div>
+    <h2 id="req"><a class="heading-anchor" href="#req">Making a request</a></h2>
+    <p>${prose.repeat(2)}</p>
+    <p>See <a href="#tasks">the section above</a> and note <a href="#fn1">1</a>.</p>
+    </section></div></body></html>`;
+  const markdown = toMarkdown(page, "https://docs.site.test/tasks.html");
+  assert.ok(markdown.startsWith("# Coroutines and Tasks\n"), markdown);
+  assert.match(markdown, /\n## More\n/);
+  assert.ok(!/[¶]|\]\(https:\/\/docs\.site\.test\/tasks\.html#more\)/.test(markdown), markdown);
+  assert.match(markdown, /```python3\nimport asyncio\nasyncio\.run\(main\(\)\)\n```/);
+  assert.match(markdown, /```\nprint\(1\)\n```/);
+  assert.match(markdown, /```\nnot a language\n```/);
+  // A heading linking to its own anchor is its text (MDN's headings).
+  assert.match(markdown, /\n## Making a request\n/);
+  assert.match(markdown, /\[the section above\]\(https:\/\/docs\.site\.test\/tasks\.html#tasks\)/);
+});
+
+Deno.test("images without words that are small on one side or named as icons are left out", () => {
+  const prose = "A paragraph of the guide, long enough to be the content of the page. ";
+  const page = `<html><head><title>Golf</title></head><body><article><h1>Golf</h1>
+    <p>${prose.repeat(3)}</p><p><img width="16" src="/graphics/trails/fc-icon.gif">
+    <img src="/common/graphics/icons/gclb.gif" alt=""> Fundy course</p>
+    <p><img src="/img/icons/club.png" alt="Golf club"> <img width="20" src="/m/x2.png"
+    alt="x squared"> <img src="/photos/lexicon-cover.jpg"></p><p>${prose.repeat(3)}</p>
+    </article></body></html>`;
+  const markdown = toMarkdown(page, "https://golf.test/");
+  assert.ok(!/fc-icon|gclb/.test(markdown), markdown);
+  assert.match(markdown, /!\[Golf club\]\(https:\/\/golf\.test\/img\/icons\/club\.png\)/);
+  assert.match(markdown, /!\[x squared\]\(https:\/\/golf\.test\/m\/x2\.png\)/);
+  assert.match(markdown, /!\[\]\(https:\/\/golf\.test\/photos\/lexicon-cover\.jpg\)/);
+});

@@ -41,12 +41,12 @@ export function replyWith(reply: (path: string) => Uint8Array | string | null) {
  * Answers the first request with `head`, then `piece` again and again while the client reads
  * (64 MB at most): `sent.bytes` is what the target got out.
  */
-export function flood(head: string, piece: string) {
+export function flood(head: string, piece: string | Uint8Array) {
   const sent = { bytes: 0 };
   const server = rawServer((socket) => {
     socket.once("data", async () => {
       socket.write(head);
-      const bytes = new TextEncoder().encode(piece);
+      const bytes = typeof piece === "string" ? new TextEncoder().encode(piece) : piece;
       while (sent.bytes < 64 * 1024 * 1024 && !socket.destroyed) {
         sent.bytes += bytes.length;
         if (!socket.write(bytes)) {

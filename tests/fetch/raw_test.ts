@@ -162,3 +162,35 @@ Deno.test("fetch() holds a bounded chunk-size line and bounded trailers", async 
     });
   }
 });
+
+Deno.test("fetch() refuses two different Location headers and takes a repeated one", async (t) => {
+  const answer = (status: string, ...locations: string[]) =>
+    `HTTP/1.1 ${status}\r\n${locations.map((l) => `Location: ${l}\r\n`).join("")}` +
+    "Content-Length: 0\r\nConnection: close\r\n\r\n";
+  const reached: string[] = [];
+  await using site = await replyWith((path) => {
+    reached.push(path);
+    if (path === "/two") return answer("302 Found", "/a", "/b");
+    if (path === "/page-with-two") return answer("200 OK", "/a", "/b");
+    if (path === "/repeated") return answer("301 Moved Permanently", "/a", "/a");
+    return `HTTP/1.1 200 OK\r\nContent-Length: ${path.length}\r\nConnection: close\r\n\r\n${path}`;
+  });
+  const fetcher = trusted(site.port);
+  // Joined, the two made "/a, /b", a URL neither value names, and it was followed.
+  for (const path of ["/two", "/page-with-two"]) {
+    await t.step(path, async () => {
+      await assert.rejects(fetcher.fetch(`${site.origin}${path}`), (e: ApiError) => {
+        assert.equal(e.code, "EFETCH", e.message);
+        assert.match(e.message, /invalid HTTP response \(two different Location headers\)/);
+        return true;
+      });
+    });
+  }
+  await t.step("the same value twice is followed once", async () => {
+    const result = await fetcher.fetch(`${site.origin}/repeated`);
+    assert.equal(result.url, `${site.origin}/a`);
+    assert.equal(new TextDecoder().decode(result.body), "/a");
+    assert.deepEqual(result.redirects, [{ statusCode: 301, url: `${site.origin}/repeated` }]);
+  });
+  assert.deepEqual(reached, ["/two", "/page-with-two", "/repeated", "/a"]);
+});

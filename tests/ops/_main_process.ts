@@ -102,3 +102,33 @@ export async function startMain(env: Record<string, string>): Promise<MainProces
     },
   };
 }
+
+/** How long runMain() waits for a process that should stop at start-up. */
+const RUN_BOUND_MS = 60_000;
+
+/**
+ * main.ts as `deno task start` runs it, to its end; its exit code and stderr. One still running
+ * after RUN_BOUND_MS (it started when it should not have) is killed: code null.
+ */
+export async function runMain(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...startArgs()],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", PORT: String(freePort()), LISTEN_HOST: "127.0.0.1", ...env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<null>((resolve) => timer = setTimeout(resolve, RUN_BOUND_MS, null));
+  const ended = await Promise.race([child.status, bound]);
+  clearTimeout(timer);
+  if (!ended) {
+    child.kill("SIGKILL");
+    await child.status;
+  }
+  return { code: ended ? ended.code : null, stderr: await stderr };
+}

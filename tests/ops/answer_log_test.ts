@@ -135,10 +135,10 @@ Deno.test("an unexpected error is EFATAL, logged once with its request id and ca
   await using redis = await startRedis();
   await using main = await startMain({ REDIS_URL: redis.url });
   const id = "CCCCCCCCCCCCCCCCCCCCCC";
-  // A key of the wrong type where the asset should be: Redis answers WRONGTYPE, a reply
-  // error that is no outage, so the store lets it through as it is.
+  // The command that reads assets denied by an ACL: Redis answers NOPERM, a reply error that is
+  // no outage nor a damaged record, so the store lets it through as it is.
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: redis.port });
-  await conn.write(new TextEncoder().encode(`SADD lp:asset:${id} x\r\n`));
+  await conn.write(new TextEncoder().encode(`ACL SETUSER default -hmget\r\n`));
   await conn.read(new Uint8Array(64));
   conn.close();
 
@@ -150,7 +150,7 @@ Deno.test("an unexpected error is EFATAL, logged once with its request id and ca
   const body = JSON.parse(fatal.body);
   assert.equal(body.code, "EFATAL");
   assert.equal(body.message, "An unexpected error happened; it has been logged.");
-  assert.ok(!/WRONGTYPE|ReplyError|\bat /.test(fatal.body), "no cause or stack in the answer");
+  assert.ok(!/NOPERM|ReplyError|\bat /.test(fatal.body), "no cause or stack in the answer");
   const requestId = fatal.headers.get("x-request-id");
   assert.ok(requestId);
 
@@ -159,7 +159,7 @@ Deno.test("an unexpected error is EFATAL, logged once with its request id and ca
   const unexpected = errors.filter((l) => l.msg === "unexpected error");
   assert.equal(unexpected.length, 1, "logged once");
   assert.equal(unexpected[0]!.requestId, requestId);
-  assert.match(String(unexpected[0]!.error), /^ReplyError: WRONGTYPE/);
+  assert.match(String(unexpected[0]!.error), /^ReplyError: NOPERM/);
   assert.ok(!String(unexpected[0]!.error).includes("\n    at "), "no stack");
   const everything = main.lines.join("\n") + main.stderr();
   assert.ok(!everything.includes(secret), "no secret in any line");

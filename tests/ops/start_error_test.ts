@@ -4,22 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import denoJson from "../../deno.json" with { type: "json" };
-import { freePort } from "./_main_process.ts";
-
-/** main.ts as `deno task start` runs it, to its end; its exit code and stderr. */
-async function runMain(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
-  const flags = denoJson.tasks.start.split(/\s+/).slice(2);
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags],
-    cwd: new URL("../../", import.meta.url),
-    env: { NO_COLOR: "1", PORT: String(freePort()), LISTEN_HOST: "127.0.0.1", ...env },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
-}
+import { runMain } from "./_main_process.ts";
 
 Deno.test("a DATA_DIR that cannot be made is a one-line start-up error naming it", async () => {
   const dir = await Deno.makeTempDir({ prefix: "linkpeek-start-error-" });

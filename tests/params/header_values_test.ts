@@ -96,3 +96,51 @@ Deno.test("the target sees Latin-1 headers as sent, no key spelling, and bad val
   }
   assert.equal(seen.length, 1, "the target was never asked");
 });
+
+Deno.test("headers.* holds at most 32 headers of at most 8192 characters each", () => {
+  const many = (count: number) =>
+    Array.from({ length: count }, (_, i) => `&headers.x-h${i}=${i}`).join("");
+  assert.equal(Object.keys(parse(`url=x${many(32)}`).headers).length, 32);
+  // Only the query's size bounded them: thousands were checked, kept and sent on every hop.
+  for (const count of [33, 5_000]) {
+    assert.throws(() => parse(`url=x${many(count)}`), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.code, "EINVALQUERY");
+      assert.equal(
+        error.message,
+        `The parameter \`headers\` names ${count} headers; at most 32 are sent.`,
+      );
+      return true;
+    });
+  }
+  assert.equal(parse(`url=x&headers.cookie=${"a".repeat(8192)}`).headers.cookie!.length, 8192);
+  assert.throws(() => parse(`url=x&headers.cookie=${"a".repeat(8193)}`), (error: unknown) => {
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.code, "EINVALQUERY");
+    assert.equal(error.message, "The parameter `headers.cookie` is longer than 8192 characters.");
+    return true;
+  });
+});
+
+Deno.test("x-api-header-* counts toward the same limit, and the target is never asked", async () => {
+  let hits = 0;
+  await using site = serve({
+    "/": () => {
+      hits++;
+      return html("<title>t</title>");
+    },
+  });
+  await using app = await testApp(testConfig({ trustPorts: [site.port] }));
+  const headers = Object.fromEntries(
+    Array.from({ length: 20 }, (_, i) => [`x-api-header-x-h${i}`, `${i}`]),
+  );
+  const query = Array.from({ length: 20 }, (_, i) => `&headers.x-q${i}=${i}`).join("");
+  const refused = await app.json(q(`${site.origin}/`, `&ping=false${query}`), { headers });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.code, "EINVALQUERY");
+  assert.match(refused.body.message, /`headers` names 40 headers; at most 32/);
+  assert.equal(hits, 0);
+  const ok = await app.json(q(`${site.origin}/`, "&ping=false"), { headers });
+  assert.equal(ok.status, 200);
+  assert.equal(hits, 1);
+});

@@ -142,19 +142,42 @@ const BYLINE =
   /^(?:(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
 
 /**
- * A line that is only a date (and time): "June 13, 2025", "8/1/2025", "Mittwoch, 3. März
- * 2021, 10:30 Uhr". Months and weekdays in the corpus's languages, abbreviated or not.
+ * Time zones a dateline names ("10:30 AM EST", "14.00 Uhr MESZ"): by name, as a pattern such as
+ * three letters ending in t also read "Part 2" and "Best 10" as dates.
  */
-const DATE_WORD =
-  "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|" +
-  "okt|dez|janv|févr|fév|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|enero|febrero|marzo|" +
-  "abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|[a-zäéûíóúçñ]+(?:day|tag|" +
-  "di|dì)|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|" +
-  "viernes|sábado|domingo|[a-z]+(?:uary|ember|ober|ril|ust|arch|une|uly|ai|ier|vier|ars|ril|" +
-  "illet|obre|embre)|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|updated|published|posted|" +
-  "modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|mis à jour|publié|actualizado|" +
-  "publicado|atualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publikacja|aktualizacja|" +
-  "opublikowano|zaktualizowano|[a-z]{2,3}t)\\.?(?!\\p{L})";
+const TIME_ZONES = "(?:[ecmp][sd]t|ak[sd]t|hst|bst|ist|[ew]est|[ecw]et|cest|jst|kst|hkt|sgt|" +
+  "a[ecw][sd]t|nz[sd]t|msk|mesz?)";
+/**
+ * Months and weekdays in the corpus's languages (English, German, French, Spanish, Italian,
+ * Portuguese), whole or abbreviated, by name: a pattern of their endings also read headings
+ * such as "Tier 1", "Cars 2" or "Beitrag 3" as dates.
+ */
+const CALENDAR_NAMES = (
+  "january february march april may june july august september october november december " +
+  "jan feb mar apr jun jul aug sep sept oct nov dec " +
+  "januar februar märz mai juni juli oktober dezember okt dez " +
+  "janvier février mars avril juin juillet août septembre octobre novembre décembre " +
+  "janv févr fév avr juil déc " +
+  "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre " +
+  "ene abr ago dic " +
+  "gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre " +
+  "janeiro fevereiro março maio junho julho setembro outubro novembro dezembro " +
+  "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs " +
+  "fri sat sun montag dienstag mittwoch donnerstag freitag samstag sonntag sonnabend " +
+  "lundi mardi mercredi jeudi vendredi samedi dimanche " +
+  "lunes martes miércoles jueves viernes sábado domingo " +
+  "lunedì martedì mercoledì giovedì venerdì lunedi martedi mercoledi giovedi venerdi sabato " +
+  "domenica segunda terça quarta quinta sexta feira"
+).split(" ").join("|");
+/**
+ * A line that is only a date (and time): "June 13, 2025", "8/1/2025", "Mittwoch, 3. März
+ * 2021, 10:30 Uhr".
+ */
+const DATE_WORD = "(?:" + CALENDAR_NAMES + "|am|pm|at|um|uhr|de|del|le|à|a|h|on|gmt|utc|last|" +
+  "updated|published|posted|modified|aktualisiert|veröffentlicht|stand|data|datum|date|fecha|" +
+  "mis à jour|publié|actualizado|publicado|atualizado|pubblicato|aggiornato|gepubliceerd|" +
+  "bijgewerkt|publikacja|aktualizacja|opublikowano|zaktualizowano|" + TIME_ZONES +
+  ")\\.?(?!\\p{L})";
 const DATE_LINE = new RegExp(
   `^(?:(?:${DATE_WORD}|\\d{1,4}(?:[./:-]\\d{1,4}){0,2}(?!\\d)\\.?(?:st|nd|rd|th)?)[\\s,:|·•–-]*){1,8}$`,
   "iu",

@@ -1,9 +1,9 @@
 /**
  * Code blocks for the Markdown views: a fenced block with the language the page's highlighter
  * named (Prism/highlight.js `language-x`, `lang-x`, GitHub's `highlight-source-x`, Rouge's
- * `language-x highlighter-rouge` wrapper, Pandoc's `sourceCode x`, SyntaxHighlighter's
- * `brush: x`, `data-lang`/`data-language`), and the code's own line breaks (`<br>` and
- * per-line elements included).
+ * `language-x highlighter-rouge` wrapper, Sphinx's `highlight-x notranslate` wrapper, Pandoc's
+ * `sourceCode x`, SyntaxHighlighter's `brush: x`, `data-lang`/`data-language`), and the code's
+ * own line breaks (`<br>` and per-line elements included).
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { attr } from "../dom/mod.ts";
@@ -57,13 +57,25 @@ export function codeLanguage(pre: Element): string {
   // of people, and `data-lang` there names the page's.
   let up = pre.parent;
   for (let i = 0; i < WRAPPER_LEVELS && up && isTag(up); i++, up = up.parent) {
-    const named = WRAPPER_CLASS.exec(attr(up, "class") ?? "")?.[1];
+    const classes = attr(up, "class") ?? "";
+    const named = WRAPPER_CLASS.exec(classes)?.[1] ?? sphinxLanguage(classes);
     if (named && !NOT_LANGUAGES.has(named.toLowerCase())) return named.toLowerCase();
   }
   return "";
 }
 
 const WRAPPER_CLASS = /(?:^|\s)(?:language|highlight-source|highlight-text)-([\w+#.-]{1,40})/i;
+
+/**
+ * Sphinx's wrapper, `highlight-python3 notranslate` (Python's and many projects' docs): its
+ * `highlight-` prefix names the lexer only beside `notranslate` (a `highlight-box` is a style).
+ * Its `default` lexer is whatever the project set: no language.
+ */
+function sphinxLanguage(classes: string): string | undefined {
+  if (!/(?:^|\s)notranslate(?:\s|$)/.test(classes)) return undefined;
+  const lexer = /(?:^|\s)highlight-([\w+#.-]{1,40})(?:\s|$)/.exec(classes)?.[1];
+  return lexer === "default" ? undefined : lexer;
+}
 
 function classLanguage(classes: string, onPre: boolean): string {
   const prefixed =

@@ -10,6 +10,7 @@
 import { type AnyNode, type Element, isTag } from "domhandler";
 import { attr } from "../dom/mod.ts";
 import { spend } from "../dom/budget.ts";
+import { fragment } from "./markdown_links.ts";
 
 /** A list of notes, by its own or a near wrapper's class/id/role. */
 const NOTE_LIST =
@@ -105,17 +106,6 @@ export function isBacklink(link: Element): boolean {
   if (/^#(?:fnref|cite_ref|ref)/i.test(href)) return true;
   const text = link.children.map((c) => ("data" in c ? String(c.data) : "")).join("");
   return href.startsWith("#") && BACKLINK_TEXT.test(text);
-}
-
-/** The id an in-page link (`href="#id"`) points at, decoded; null for other links. */
-function fragment(link: Element): string | null {
-  const href = attr(link, "href")?.trim() ?? "";
-  if (!href.startsWith("#") || href.length === 1) return null;
-  try {
-    return decodeURIComponent(href.slice(1));
-  } catch {
-    return href.slice(1);
-  }
 }
 
 function isNoteList(list: Element): boolean {

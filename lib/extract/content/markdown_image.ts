@@ -16,6 +16,8 @@ const JUNK_NAMES =
 /** Sources of images that are not content. */
 const JUNK_SOURCES =
   /(?:^|[/._-])(?:spacer|blank|pixel|transparent|1x1|tracking|beacon|clear)\.(?:gif|png)\b|\/(?:pixel|beacon|track|tracking|analytics|collect)(?:[/?.]|$)|[?&](?:utm_|pixel)/i;
+/** Sources named as icons: a folder of icons, or a file named for one. */
+const ICON_SOURCES = /\/icons?\/|[/._-]icons?[._-][^/]*$|[/._-]icons?$/i;
 const LAZY_SOURCES = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url"];
 const LAZY_SRCSETS = ["data-srcset", "data-lazy-srcset", "srcset"];
 
@@ -37,8 +39,12 @@ export function imageView(img: Element, base: string): ImageView {
     return null;
   }
   if (width !== null && height !== null && width <= ICON_MAX && height <= ICON_MAX) return null;
+  // Without words, one small side or an icon's file name is enough: a content image says what
+  // it shows, or is larger.
+  const small = (width !== null && width <= ICON_MAX) || (height !== null && height <= ICON_MAX);
+  if (!alt && small) return null;
   const src = imageSource(img, base);
-  if (!src || JUNK_SOURCES.test(src)) return null;
+  if (!src || JUNK_SOURCES.test(src) || (!alt && ICON_SOURCES.test(src))) return null;
   return { src, alt };
 }
 

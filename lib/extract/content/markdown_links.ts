@@ -4,7 +4,8 @@
  * for links that go nowhere a reader of the Markdown could follow (scripts; in-page jumps to
  * nothing the Markdown holds, as a script-driven menu's `#` or a dropped sidebar's anchor).
  */
-import { absoluteUrl } from "../dom/mod.ts";
+import type { AnyNode, Element } from "domhandler";
+import { absoluteUrl, attr } from "../dom/mod.ts";
 
 /** Query parameters that track the click, never select the page. */
 const TRACKING = new Set([
@@ -65,4 +66,39 @@ export function withoutTracking(url: string): string {
   });
   const rest = hash < 0 ? "" : url.slice(hash);
   return url.slice(0, query) + (kept.length ? `?${kept.join("&")}` : "") + rest;
+}
+
+/** The id an in-page link (`href="#id"`) points at, decoded; null for other links. */
+export function fragment(link: Element): string | null {
+  const href = attr(link, "href")?.trim() ?? "";
+  if (!href.startsWith("#") || href.length === 1) return null;
+  try {
+    return decodeURIComponent(href.slice(1));
+  } catch {
+    return href.slice(1);
+  }
+}
+
+/** How far up from a link its heading is looked for (the heading, a wrapper of its text). */
+const SELF_LEVELS = 3;
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/**
+ * Whether an in-page link points at where it stands: at itself, or at the heading it is in
+ * (MDN's headings and many CMSes' link to their own anchor). Its text is the heading's; as a
+ * link it would only say "here".
+ */
+export function pointsAtItself(link: Element): boolean {
+  const id = fragment(link);
+  if (id === null) return false;
+  if (link.attribs.id === id || link.attribs.name === id) return true;
+  // Up to the heading around the link, none of its wrappers' ids counted without one.
+  let named = false;
+  let el: AnyNode | null = link.parent;
+  for (let i = 0; i < SELF_LEVELS && el && el.type === "tag"; i++, el = el.parent) {
+    const own = el as Element;
+    named ||= own.attribs.id === id;
+    if (HEADINGS.has(own.name)) return named;
+  }
+  return false;
 }

@@ -9,8 +9,9 @@ import { spend } from "../dom/budget.ts";
 import { codeBlock, longestRun } from "./markdown_code.ts";
 import { Footnotes, isBacklink } from "./markdown_footnotes.ts";
 import { imageView } from "./markdown_image.ts";
-import { linkTarget } from "./markdown_links.ts";
+import { linkTarget, pointsAtItself } from "./markdown_links.ts";
 import { tableBlocks } from "./markdown_table.ts";
+import { isCollapsedPanel } from "./visibility.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -109,7 +110,7 @@ export function renderMarkdown(
 export function skip(el: Element, ctx: { clean: boolean }): boolean {
   if (ALWAYS_DROP.has(el.name)) return true;
   const a = el.attribs;
-  if (hiddenByAttributes(a)) return true;
+  if (hiddenByAttributes(a) && !isCollapsedPanel(el)) return true;
   if (!ctx.clean) return false;
   if (CLEAN_DROP.has(el.name)) return true;
   if (a.role && DROP_ROLES.has(a.role.toLowerCase())) return true;
@@ -522,8 +523,9 @@ function link(el: Element, ctx: Ctx): string {
   if (note) return `[^${note}]`;
   if (ctx.inNote && isBacklink(el)) return "";
   const text = tidy(inlineChildren(el, ctx)).replace(/\\\n/g, " ");
+  if (!text || pointsAtItself(el)) return text;
   const href = linkTarget(attr(el, "href") ?? "", ctx.base, ctx.notes.leadsInside(el));
-  if (!text || !href) return text;
+  if (!href) return text;
   const title = collapse(attr(el, "title") ?? "");
   return `[${text}](${destination(href)}${title ? ` "${linkTitle(title)}"` : ""})`;
 }

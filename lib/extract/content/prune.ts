@@ -61,6 +61,7 @@ const SECTION_MAX = 2500;
 const LEAD_DEPTH = 4;
 /** Headings that may only repeat the page's title. */
 const TITLE_HEADINGS = new Set(["h1", "h2"]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** Page furniture around a region. */
 const WIDE_CHROME = new Set(["header", "footer", "form"]);
 const CHROME_ROLES = new Set([
@@ -190,6 +191,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (s.text === 0) return false;
+  if (el.name === "a" && s.text <= 2 && isPermalink(el, ctx.stats.textOf(el))) return true;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
   if (small && isUnlikely(el)) return true;
@@ -260,8 +262,43 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
 function isChromeLine(el: Element, ctx: PruneContext): boolean {
   const text = ctx.stats.textOf(el);
   // Bylines and dates are chrome around one article, content in a listing of many.
-  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false);
-  return isChromeText(text) || ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text));
+  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false) && !headsProse(el, ctx);
+  if ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text)) return true;
+  return isChromeText(text) && !headsProse(el, ctx);
+}
+
+/** What a permalink shows: a pilcrow, a section sign, a hash, a link or anchor emoji. */
+const PERMALINK_TEXT = /^[\s\u00b6\u00a7#\u{1f517}\u2693\ufe0e\ufe0f]+$/u;
+
+/**
+ * A heading's or a definition's link to itself (Sphinx's and MkDocs' `¶`, GitHub's `#`): a
+ * symbol linking to an anchor of the page, which a reader of the text cannot follow.
+ */
+function isPermalink(el: Element, text: string): boolean {
+  const href = el.attribs.href;
+  return href !== undefined && href.length > 1 && href.startsWith("#") &&
+    PERMALINK_TEXT.test(text);
+}
+
+/** Shortest paragraph after a heading that makes the heading its section's title. */
+const HEADED_PROSE = 80;
+
+/**
+ * A heading right above a paragraph of prose names a section of the content, whatever its
+ * words ("Get started", "Support", "Comments", "Disclaimer: ..."): the paragraph is kept, and
+ * without its heading the section loses its title. A section of chrome goes whole
+ * (headedAsChrome), heading and all.
+ */
+function headsProse(el: Element, ctx: PruneContext): boolean {
+  if (!HEADINGS.has(el.name)) return false;
+  let next = el.next;
+  while (next && next.type === "text") next = next.next;
+  if (!next || next.type !== "tag") return false;
+  const paragraph = next as Element;
+  if (paragraph.name !== "p") return false;
+  const s = ctx.stats.of(paragraph);
+  return s.text >= HEADED_PROSE && linkDensity(s) < 0.25 &&
+    !startsAsChrome(ctx.stats.textOf(paragraph));
 }
 
 /** An inline element between blocks (or alone in its parent): read as a line of its own. */

@@ -7,6 +7,7 @@ import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { BLOCK_TAGS, textOf } from "../dom/mod.ts";
 import { isHidden } from "./visibility.ts";
+import { openDisclosure } from "./disclosure.ts";
 
 export interface Stats {
   /** Characters of visible text, whitespace runs counted as one. */
@@ -165,7 +166,8 @@ export function measure(root: AnyNode): PageStats {
       const kind = KINDS.get(el.name) ?? 0;
       if (kind & IS_EMBED) top.embeds++;
       if (el.name === "script" && el.attribs.type === "application/ld+json") jsonLd.push(el);
-      if (kind & IS_SILENT) continue;
+      // A button is a control, unless it heads an accordion's panel: then it becomes its text.
+      if (kind & IS_SILENT && !(el.name === "button" && openDisclosure(el))) continue;
       if (el.name === "main" || el.attribs.role === "main") mains.push(el);
       if (isHidden(el)) hidden.add(el);
     }

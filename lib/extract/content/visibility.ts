@@ -18,7 +18,7 @@ export function isHidden(el: Element): boolean {
  * A panel of an accordion or of tabs (WAI-ARIA's `role=region` labelled by its header, or
  * `role=tabpanel`), collapsed until its reader opens it: content behind one click, not chrome.
  */
-function isCollapsedPanel(el: Element): boolean {
+export function isCollapsedPanel(el: Element): boolean {
   const role = el.attribs.role;
   return role === "tabpanel" || (role === "region" && el.attribs["aria-labelledby"] !== undefined);
 }

@@ -234,3 +234,14 @@ Deno.test("a line of links set apart by bars is a menu; a line of words with bar
   assert.match(text, /Monday to Friday \| Saturday by appointment/);
   assert.ok(!text.includes("Privacy Policy") && !text.includes("Back To Results"), text);
 });
+
+Deno.test("chrome written as one word with its owner (globalfooter, topnav) is chrome", () => {
+  const page = `<html><head><title>Story</title></head><body><main><div class="story">
+    <p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p>
+    <div class="ac-globalfooter"><p>Legal line of the site's footer, with terms of use.</p></div>
+    <div class="site-topnav"><p>Menu line of the site's navigation, with its sections.</p></div>
+    </div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the post/);
+  assert.ok(!text.includes("Legal line") && !text.includes("Menu line"), text);
+});

@@ -272,10 +272,24 @@ function tokenIs(words: string[], set: Set<string>): boolean {
   let hit = false;
   for (const word of words) {
     if (LAYOUT.has(word)) return false;
-    if (set.has(word)) hit = true;
+    if (set.has(word) || set.has(chromeEnding(word))) hit = true;
   }
   return hit;
 }
+
+/**
+ * Page furniture written as one word with what it belongs to ("globalfooter", "sitefooter",
+ * "leftsidebar", "topnav", "globalnav"): its chrome ending, or "" when it has none.
+ */
+function chromeEnding(word: string): string {
+  for (const ending of CHROME_ENDINGS) {
+    if (word.length > ending.length + 2 && word.endsWith(ending)) return ending;
+  }
+  return "";
+}
+
+/** Chrome words that end compound class words. */
+const CHROME_ENDINGS = ["footer", "sidebar", "navbar", "nav"];
 
 /** Readability's class weight from tokens: -25 for chrome, +25 for content, each at most once. */
 export function classWeight(el: Element): number {

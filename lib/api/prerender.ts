@@ -104,7 +104,8 @@ const SKIPPED = new Map(
     new RegExp(`</${name}`, "gi"),
   ]),
 );
-const TAG_NAME = /^<([a-zA-Z0-9-]+)/;
+/** A tag's name, read where its `<` is (sticky: no copy of the page's rest). */
+const TAG_NAME = /<([a-zA-Z0-9-]{1,20})/y;
 
 /**
  * Length of the page's visible text with runs of whitespace counted once, counting stops at
@@ -131,13 +132,26 @@ export function visibleTextLength(page: string, stop: number): number {
     if (open < 0) break;
     const close = page.indexOf(">", open);
     if (close < 0) break;
-    const name = TAG_NAME.exec(page.slice(open, Math.min(close, open + 20)))?.[1];
     i = close + 1;
-    const closing = name && page[close - 1] !== "/" ? SKIPPED.get(name.toLowerCase()) : undefined;
+    const closing = page[close - 1] !== "/" ? skippedBy(page, open, close) : undefined;
     if (closing) {
       closing.lastIndex = i;
       i = closing.exec(page)?.index ?? page.length;
     }
   }
   return count;
+}
+
+/**
+ * The end-tag search of the element whose start tag spans `open` to `close`, when its text is
+ * skipped. Most tags are none of those: their first letter says so without reading the name.
+ */
+function skippedBy(page: string, open: number, close: number): RegExp | undefined {
+  const first = page.charCodeAt(open + 1) | 0x20;
+  // s(cript, tyle, vg), n(oscript), t(emplate, itle)
+  if (first !== 0x73 && first !== 0x6e && first !== 0x74) return undefined;
+  TAG_NAME.lastIndex = open;
+  const match = TAG_NAME.exec(page);
+  if (!match || open + match[0].length > close) return undefined;
+  return SKIPPED.get(match[1]!.toLowerCase());
 }

@@ -566,10 +566,15 @@ function escapeText(text: string): string {
 }
 
 const LINE_MARKERS = /^[\d#>+=-]/;
+/**
+ * Whitespace runs as /\s+/g finds them, less the single spaces already as they will be: most
+ * text has no other, and a replace that matches nothing gives the same string back, uncopied.
+ */
+const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
 
 /** Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks. */
 function tidy(text: string): string {
-  const collapsed = text.replace(/\s+/g, " ");
+  const collapsed = text.replace(WHITESPACE_TO_COLLAPSE, " ");
   // One line, as most are: no list of lines to make and join.
   if (!collapsed.includes(BR)) {
     const line = collapsed.trim();

@@ -392,11 +392,7 @@ function isTeaserList(el: Element, ctx: PruneContext): boolean {
   // before any card's text is read.
   let shaped = 0;
   let others = 0;
-  for (const child of el.children) {
-    spend();
-    if (child.type !== "tag") continue;
-    const s = ctx.stats.of(child as Element);
-    if (s.text === 0) continue;
+  for (const s of childrenWithText(el, ctx.stats)) {
     if (isCardShaped(s)) shaped++;
     else others++;
   }
@@ -554,17 +550,22 @@ const ITEM_WORDS = 25;
  * of links to other pages. One pass over the list's children, on the counts.
  */
 function wordsBesideLinks(list: Element, ctx: PruneContext): boolean {
-  let items = 0;
+  const items = childrenWithText(list, ctx.stats);
   let worded = 0;
-  for (const child of list.children) {
+  for (const s of items) if (s.text - s.linkText >= ITEM_WORDS) worded++;
+  return items.length > 0 && worded * 2 >= items.length;
+}
+
+/** The counts of an element's children that hold text, in order: one pass over its children. */
+function childrenWithText(el: Element, stats: PageStats): Stats[] {
+  const counted: Stats[] = [];
+  for (const child of el.children) {
     spend();
     if (child.type !== "tag") continue;
-    const s = ctx.stats.of(child as Element);
-    if (s.text === 0) continue;
-    items++;
-    if (s.text - s.linkText >= ITEM_WORDS) worded++;
+    const s = stats.of(child as Element);
+    if (s.text > 0) counted.push(s);
   }
-  return items > 0 && worded * 2 >= items;
+  return counted;
 }
 
 /** Fewest items of a list that a form beside it (servings, sort order) does not sink. */

@@ -20,7 +20,8 @@ import { callersOwn } from "../cache/mod.ts";
 import { templatedJsonResponse } from "./templates.ts";
 import { preferredEncoding } from "../util/compress.ts";
 import { withApiHeaders } from "./api_headers.ts";
-import { Deadline } from "../util/deadline.ts";
+import { abortable, Deadline } from "../util/deadline.ts";
+import { ClientGone } from "../util/client_gone.ts";
 import { currentSandboxRuntime } from "../browser/function/runtime.ts";
 
 export interface ApiRequest {
@@ -64,10 +65,23 @@ async function renderApi(checked: Checked, services: ApiServices): Promise<Respo
   const headers = apiHeaders(checked.meta);
   if (params.embed) {
     const { deadline } = checked;
-    const signal = deadline.signal;
-    return await deadline.run(
-      embedResponse(services, { data: payload().data, path: params.embed, signal, headers }),
-    );
+    // A client that hung up reads no embedded field: the fetch of its bytes stops too.
+    if (request.signal.aborted) throw new ClientGone();
+    const gone = new AbortController();
+    const hungUp = () => gone.abort(new ClientGone());
+    request.signal.addEventListener("abort", hungUp, { once: true });
+    try {
+      const signal = AbortSignal.any([deadline.signal, gone.signal]);
+      const embedded = embedResponse(services, {
+        data: payload().data,
+        path: params.embed,
+        signal,
+        headers,
+      });
+      return await deadline.run(abortable(embedded, gone.signal));
+    } finally {
+      request.signal.removeEventListener("abort", hungUp);
+    }
   }
   if (!params.filter) {
     return templatedJsonResponse(json, 200, headers, {

@@ -181,3 +181,35 @@ Deno.test("a STALE refresh is not abandoned when a request joined to it leaves",
   assert.equal((await hit.json()).data.title, "made 2", "the refresh stored its answer");
   assert.equal(target.closedEarly, 0, "the refresh was not abandoned");
 });
+
+Deno.test("a client that hangs up on an embed stops the fetch of the embedded bytes", async () => {
+  const imageAsked = Promise.withResolvers<void>();
+  const imageClosed = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  const site = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
+    if (new URL(request.url).pathname !== "/cover.png") {
+      return html(`<title>Cover</title><meta property="og:image" content="/cover.png">`);
+    }
+    imageAsked.resolve();
+    const hungUp = new Promise<"hung up">((resolve) =>
+      request.signal.addEventListener("abort", () => resolve("hung up"), { once: true })
+    );
+    if (await Promise.race([hungUp, release.promise]) === "hung up") imageClosed.resolve();
+    return new Response("not an image");
+  });
+  try {
+    const origin = `http://127.0.0.1:${site.addr.port}`;
+    await using linkpeek = await served({ port: site.addr.port });
+    const client = ask(linkpeek.url(q(`${origin}/`, "&ping=false&embed=image.url")));
+    assert.ok(await within(PROMPTLY_MS, imageAsked.promise), "the embedded image was asked for");
+    client.hangUp();
+    assert.ok(
+      await within(PROMPTLY_MS, imageClosed.promise),
+      "the image's connection was still open long after the client left",
+    );
+    assert.ok(await counted499(linkpeek.url("metrics")), "the request was counted as 499");
+  } finally {
+    release.resolve();
+    await site.shutdown();
+  }
+});

@@ -245,3 +245,33 @@ Deno.test("chrome written as one word with its owner (globalfooter, topnav) is c
   assert.match(text, /A sentence of the post/);
   assert.ok(!text.includes("Legal line") && !text.includes("Menu line"), text);
 });
+
+Deno.test("a reply quoting an earlier post in full drops the quote, not its own words", () => {
+  const first = "I am in the market for a camera for portraits and cityscapes, and I would " +
+    "like some advice before I buy one of the two models I have in mind.";
+  const second = "The main difference between the two cameras is how they focus, which you " +
+    "do not mention in your post at all, so start there.";
+  const reply = "Decide first how you want to photograph, then the rest follows from that, " +
+    "including which of the two cameras suits you.";
+  const post = (body: string) =>
+    `<article class="message"><div class="message-body">${body}</div></article>`;
+  const page = `<html><head><title>Which camera?</title></head><body><main><h1>Which camera?</h1>
+    ${post(`<p>${first}</p>`)}${post(`<p>${second}</p>`)}
+    ${post(`<blockquote><div>Joe said:</div><p>${first}</p></blockquote><p>${reply}</p>`)}
+    ${
+    post(
+      `<blockquote><div>Ann said:</div><p>${second}</p><p>${
+        reply.replace("Decide", "Choose")
+      } And something Ann added in the quote that is new here, long enough to count.</p>
+    </blockquote><p>Agreed with that.</p>`,
+    )
+  }
+    </main></body></html>`;
+  const text = mainText(page);
+  assert.equal(text.split(first).length - 1, 1, text);
+  assert.ok(!text.includes("Joe said:"), text);
+  assert.match(text, /Decide first how you want/);
+  // Partly new: only its repeated line goes.
+  assert.equal(text.split(second).length - 1, 1, text);
+  assert.match(text, /Ann said:[^]*Choose first how you want/);
+});

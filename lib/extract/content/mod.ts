@@ -21,6 +21,7 @@ import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
 import { leadBefore, statedDescriptions } from "./lead.ts";
 import { withPosts } from "./posts.ts";
+import { repeatedQuotes } from "./repeats.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -104,6 +105,7 @@ export function extractMainContent(doc: Document): AnyNode {
   removeAll(best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
+  removeAll(repeatedQuotes(roots, stats));
   // The story's lead, set in its header above the body the scores chose.
   const lead = best.wide || !roots.length
     ? null

@@ -100,6 +100,8 @@ export interface PageStats {
   mains: Element[];
   /** JSON-LD scripts. */
   jsonLd: Element[];
+  /** Whether the page quotes anything (a `<blockquote>`): repeatedQuotes reads none else. */
+  quotes: boolean;
 }
 
 /**
@@ -134,6 +136,7 @@ export function measure(root: AnyNode): PageStats {
   const counting: Counting = {};
   const hidden = new Set<Element>();
   const mains: Element[] = [];
+  let quotes = false;
   const jsonLd: Element[] = [];
   // Nodes to visit, and (marked by CLOSE after them) nodes whose children are all counted:
   // the running totals of open elements wait on their own stack.
@@ -169,6 +172,7 @@ export function measure(root: AnyNode): PageStats {
       // A button is a control, unless it heads an accordion's panel: then it becomes its text.
       if (kind & IS_SILENT && !(el.name === "button" && openDisclosure(el))) continue;
       if (el.name === "main" || el.attribs.role === "main") mains.push(el);
+      if (el.name === "blockquote") quotes = true;
       if (isHidden(el)) hidden.add(el);
     }
     stack.push(node, CLOSE);
@@ -188,7 +192,7 @@ export function measure(root: AnyNode): PageStats {
     spend();
     if (of(el).text >= total * 0.25) hidden.delete(el);
   }
-  return { of, textOf: textsOnce(), hidden, mains, jsonLd };
+  return { of, textOf: textsOnce(), hidden, mains, jsonLd, quotes };
 }
 
 /** Characters of text kept by one page's textsOnce; past them, texts are read each time. */

@@ -25,6 +25,15 @@ export function latin1(value: string): Uint8Array {
   return bytes;
 }
 
+/** The string whose characters are `bytes` (latin1's inverse), in pieces the call stack takes. */
+function fromLatin1(bytes: Uint8Array): string {
+  let value = "";
+  for (let at = 0; at < bytes.length; at += 8192) {
+    value += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  }
+  return value;
+}
+
 /** A PDF from its objects (characters as bytes), with a correct cross-reference table. */
 export function pdfOf(objects: string[]): Uint8Array {
   let out = "%PDF-1.7\n";
@@ -219,10 +228,7 @@ export function pdfLzwBomb(codes: number): Uint8Array {
   for (let i = 0; i < codes; i++) emit(Math.min(nextCode, 4095));
   put(257, width);
   if (bits) put(0, 8 - bits);
-  let stream = "";
-  for (let at = 0; at < out.length; at += 8192) {
-    stream += String.fromCharCode(...out.slice(at, at + 8192));
-  }
+  const stream = fromLatin1(Uint8Array.from(out));
   return pdfOf([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -241,12 +247,7 @@ export function pdfStreamBomb(mb: number, filter = "/FlateDecode"): Uint8Array {
   const spaces = new Uint8Array(1 << 20).fill(0x20);
   for (let i = 0; i < mb; i++) zlib.push(spaces);
   zlib.push(text(" BT /F1 12 Tf 10 100 Td (after the spaces) Tj ET"), true);
-  let stream = "";
-  for (const part of parts) {
-    for (let at = 0; at < part.length; at += 8192) {
-      stream += String.fromCharCode(...part.subarray(at, at + 8192));
-    }
-  }
+  const stream = parts.map(fromLatin1).join("");
   return pdfOf([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

@@ -5,8 +5,7 @@
  * content, so both were lost, and the FAQ a reader came for with them.
  */
 import type { Element } from "domhandler";
-
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+import { HEADING_TAGS } from "../dom/mod.ts";
 
 /**
  * When `button` heads an accordion's panel, rewrites it to text (a span in a heading, or a div
@@ -29,9 +28,11 @@ export function openDisclosure(button: Element): boolean {
 /** The element a disclosure button heads its panel from, or null for another button. */
 function headerOf(button: Element): Element | null {
   const parent = button.parent;
-  if (parent?.type === "tag" && HEADINGS.has((parent as Element).name)) return parent as Element;
+  if (parent?.type === "tag" && HEADING_TAGS.has((parent as Element).name)) {
+    return parent as Element;
+  }
   for (const child of button.children) {
-    if (child.type === "tag" && HEADINGS.has((child as Element).name)) return button;
+    if (child.type === "tag" && HEADING_TAGS.has((child as Element).name)) return button;
   }
   return null;
 }

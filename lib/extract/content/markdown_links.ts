@@ -5,7 +5,7 @@
  * nothing the Markdown holds, as a script-driven menu's `#` or a dropped sidebar's anchor).
  */
 import type { AnyNode, Element } from "domhandler";
-import { absoluteUrl, attr } from "../dom/mod.ts";
+import { absoluteUrl, attr, HEADING_TAGS } from "../dom/mod.ts";
 
 /** Query parameters that track the click, never select the page. */
 const TRACKING = new Set([
@@ -81,7 +81,6 @@ export function fragment(link: Element): string | null {
 
 /** How far up from a link its heading is looked for (the heading, a wrapper of its text). */
 const SELF_LEVELS = 3;
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 /**
  * Whether an in-page link points at where it stands: at itself, or at the heading it is in
@@ -98,7 +97,7 @@ export function pointsAtItself(link: Element): boolean {
   for (let i = 0; i < SELF_LEVELS && el && el.type === "tag"; i++, el = el.parent) {
     const own = el as Element;
     named ||= own.attribs.id === id;
-    if (HEADINGS.has(own.name)) return named;
+    if (HEADING_TAGS.has(own.name)) return named;
   }
   return false;
 }

@@ -5,7 +5,7 @@
  */
 import type { ChildNode, Element, ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { select, walkElements } from "../dom/mod.ts";
+import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import {
   APPEAL_BOX,
@@ -61,7 +61,6 @@ const SECTION_MAX = 2500;
 const LEAD_DEPTH = 4;
 /** Headings that may only repeat the page's title. */
 const TITLE_HEADINGS = new Set(["h1", "h2"]);
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** Page furniture around a region. */
 const WIDE_CHROME = new Set(["header", "footer", "form"]);
 const CHROME_ROLES = new Set([
@@ -290,7 +289,7 @@ const HEADED_PROSE = 80;
  * (headedAsChrome), heading and all.
  */
 function headsProse(el: Element, ctx: PruneContext): boolean {
-  if (!HEADINGS.has(el.name)) return false;
+  if (!HEADING_TAGS.has(el.name)) return false;
   let next = el.next;
   while (next && next.type === "text") next = next.next;
   if (!next || next.type !== "tag") return false;

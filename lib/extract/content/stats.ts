@@ -5,7 +5,7 @@
  */
 import { type AnyNode, type Element, isTag, isText } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { BLOCK_TAGS, textOf } from "../dom/mod.ts";
+import { BLOCK_TAGS, HEADING_TAGS, textOf } from "../dom/mod.ts";
 import { isHidden } from "./visibility.ts";
 import { openDisclosure } from "./disclosure.ts";
 
@@ -54,7 +54,6 @@ export const BLOCKS: ReadonlySet<string> = new Set(
   [...BLOCK_TAGS].filter((tag) => !["caption", "html", "summary"].includes(tag)),
 );
 
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const EMBEDS = new Set(["iframe", "object", "embed", "video", "audio"]);
 
 // What measure() asks of a tag name, as bits of one lookup per element (four sets otherwise).
@@ -67,7 +66,7 @@ for (
   const [tags, bit] of [
     [EMBEDS, IS_EMBED],
     [SILENT, IS_SILENT],
-    [HEADINGS, IS_HEADING],
+    [HEADING_TAGS, IS_HEADING],
     [BLOCKS, IS_BLOCK],
   ] as const
 ) {

@@ -100,8 +100,6 @@ const FETCH_MODES: ReadonlySet<unknown> = new Set<FetchMode>([
   "prerender-proxy",
 ]);
 
-const isTime = (value: unknown) => typeof value === "number" && Number.isFinite(value);
-
 function isCachedError(value: unknown): value is CachedError {
   if (typeof value !== "object" || value === null) return false;
   const { code, message, headers } = value as Record<string, unknown>;
@@ -112,8 +110,9 @@ function isCachedError(value: unknown): value is CachedError {
 
 /** Every field of a meta as this version writes it (a meta from elsewhere may be anything). */
 function wellFormed(meta: Meta, payloadBytes: number): boolean {
-  return FETCH_MODES.has(meta.fetchMode) && isTime(meta.fetchTimeMs) &&
-    isTime(meta.createdAt) && isTime(meta.ttlMs) && typeof meta.text === "boolean" &&
+  return FETCH_MODES.has(meta.fetchMode) && Number.isFinite(meta.fetchTimeMs) &&
+    Number.isFinite(meta.createdAt) && Number.isFinite(meta.ttlMs) &&
+    typeof meta.text === "boolean" &&
     (meta.error === null || isCachedError(meta.error)) &&
     (meta.size === undefined || meta.size === payloadBytes);
 }

@@ -57,13 +57,12 @@ export interface BlobMeta {
   kv?: true;
 }
 
-const isTime = (v: unknown) => typeof v === "number" && Number.isFinite(v);
-
 /** An index entry as put() writes it (a damaged one may hold anything). */
 function wellFormed(meta: unknown): meta is BlobMeta {
   if (typeof meta !== "object" || meta === null) return false;
   const { size, expiresAt, createdAt } = meta as Record<string, unknown>;
-  return isTime(size) && (size as number) >= 0 && isTime(expiresAt) && isTime(createdAt);
+  return Number.isFinite(size) && (size as number) >= 0 && Number.isFinite(expiresAt) &&
+    Number.isFinite(createdAt);
 }
 
 export class Blobs {

@@ -26,7 +26,7 @@ const isCount = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v)
 function wellFormed(saved: unknown): saved is Counter {
   if (typeof saved !== "object" || saved === null) return false;
   const { value, expiresAt } = saved as Record<string, unknown>;
-  return isCount(value) && typeof expiresAt === "number" && Number.isFinite(expiresAt);
+  return isCount(value) && Number.isFinite(expiresAt);
 }
 
 /** A saved count KV cannot read back or of another shape starts again (as in Redis). */

@@ -115,9 +115,8 @@ export function asKeyRecord(value: unknown): KeyRecord | null {
   if (typeof value !== "object" || value === null) return null;
   const r = value as Record<string, unknown>;
   const text = (v: unknown) => typeof v === "string" && v.length > 0;
-  const time = (v: unknown) => typeof v === "number" && Number.isFinite(v);
   const ok = text(r.id) && text(r.name) && text(r.hash) && text(r.signingSecret) &&
-    time(r.createdAt) && (r.dailyLimit === null || time(r.dailyLimit)) &&
-    (r.revokedAt === null || time(r.revokedAt));
+    Number.isFinite(r.createdAt) && (r.dailyLimit === null || Number.isFinite(r.dailyLimit)) &&
+    (r.revokedAt === null || Number.isFinite(r.revokedAt));
   return ok ? value as KeyRecord : null;
 }

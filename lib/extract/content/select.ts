@@ -147,36 +147,7 @@ export function withSiblings(top: Element, scores: Scores, stats: PageStats): El
       }
     }
   }
-  return sectioned(top, out) ? withOpening(parent, out, stats) : out;
-}
-
-/** Sections of one class joined, the top one among them: a document in sections. */
-function sectioned(top: Element, joined: Element[]): boolean {
-  const name = top.attribs.class;
-  if (!name) return false;
-  let same = 0;
-  for (const el of joined) if (el.attribs.class === name) same++;
-  return same >= 3;
-}
-
-/**
- * A document in sections (reference pages, chapters) opens with what its sections do not
- * hold: its name, a summary, a synopsis. Those blocks before the first section join it when
- * they read as text (few links, not hidden).
- */
-function withOpening(parent: Element, joined: Element[], stats: PageStats): Element[] {
-  const first = joined[0]!;
-  const opening: Element[] = [];
-  for (const sibling of parent.children) {
-    spend();
-    if (sibling === first) break;
-    if (sibling.type !== "tag") continue;
-    const el = sibling as Element;
-    const s = stats.of(el);
-    if (s.text === 0 || stats.hidden.has(el) || linkDensity(s) >= 0.25) continue;
-    opening.push(el);
-  }
-  return opening.length ? [...opening, ...joined] : joined;
+  return out;
 }
 
 /** Share of a parent's text the joined parts hold for the parent to be the content. */

@@ -21,7 +21,7 @@ import { templatedJsonResponse } from "./templates.ts";
 import { preferredEncoding } from "../util/compress.ts";
 import { withApiHeaders } from "./api_headers.ts";
 import { abortable, Deadline } from "../util/deadline.ts";
-import { ClientGone } from "../util/client_gone.ts";
+import { ClientWait } from "../util/client_gone.ts";
 import { currentSandboxRuntime } from "../browser/function/runtime.ts";
 
 export interface ApiRequest {
@@ -66,22 +66,15 @@ async function renderApi(checked: Checked, services: ApiServices): Promise<Respo
   if (params.embed) {
     const { deadline } = checked;
     // A client that hung up reads no embedded field: the fetch of its bytes stops too.
-    if (request.signal.aborted) throw new ClientGone();
-    const gone = new AbortController();
-    const hungUp = () => gone.abort(new ClientGone());
-    request.signal.addEventListener("abort", hungUp, { once: true });
-    try {
-      const signal = AbortSignal.any([deadline.signal, gone.signal]);
-      const embedded = embedResponse(services, {
-        data: payload().data,
-        path: params.embed,
-        signal,
-        headers,
-      });
-      return await deadline.run(abortable(embedded, gone.signal));
-    } finally {
-      request.signal.removeEventListener("abort", hungUp);
-    }
+    using client = new ClientWait(request.signal);
+    const signal = AbortSignal.any([deadline.signal, client.signal]);
+    const embedded = embedResponse(services, {
+      data: payload().data,
+      path: params.embed,
+      signal,
+      headers,
+    });
+    return await deadline.run(abortable(embedded, client.signal));
   }
   if (!params.filter) {
     return templatedJsonResponse(json, 200, headers, {

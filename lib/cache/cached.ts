@@ -13,7 +13,7 @@
  */
 import { ApiError, type ErrorCode, isApiError } from "../util/errors.ts";
 import { log } from "../util/log.ts";
-import { ClientGone } from "../util/client_gone.ts";
+import { ClientGone, ClientWait } from "../util/client_gone.ts";
 import type { Store } from "../store/types.ts";
 import { decodeEntry, encodeEntry, type Entry, type StoredEntry } from "./entry.ts";
 import { abortable } from "../util/deadline.ts";
@@ -231,10 +231,7 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
   // What the computation failed with, to tell it from this caller's wait running out.
   let failure: { error: unknown } | null = null;
   // This caller stops waiting when its client goes away, or its own wait runs out.
-  const leave = new AbortController();
-  const gone = () => leave.abort(new ClientGone());
-  options.signal?.addEventListener("abort", gone, { once: true });
-  if (options.signal?.aborted) gone();
+  using leave = new ClientWait(options.signal);
   try {
     const joined = flights.get(options.store)?.has(options.key) ?? false;
     const computing = computeFor(options, joined, leave.signal).catch((error) => {
@@ -248,8 +245,7 @@ async function fresh(options: CachedOptions, status: "MISS" | "BYPASS"): Promise
     const computed = (failure as { error: unknown } | null)?.error === error;
     throw missed(error, { status, ttlMs: computed ? options.ttlMs : 0 });
   } finally {
-    options.signal?.removeEventListener("abort", gone);
-    leave.abort(new ClientGone());
+    leave.leave();
   }
   return unpack(stored, status, stored.ttlMs, null);
 }

@@ -816,3 +816,32 @@ Deno.test("a heading above a paragraph is its title, whatever its words; chrome 
   for (const title of titles) assert.match(text, new RegExp(`\\n${title}\\n`));
   assertDropped(text, ["Related", "Another story", "Read more"]);
 });
+
+Deno.test("a figcaption in a styled box, and a caption that only credits, go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p>
+    <div class="visual__image"><img src="/p/muratov.jpg" alt="x">
+    <figcaption>The editor after the attack in April, in his office</figcaption></div>
+    <p>${PROSE.repeat(3)}</p>
+    <figure><img src="/p/books.png"><figcaption>JANE DOE FOR THE DAILY PAPER</figcaption></figure>
+    <figure><img src="/p/shelf.png"><figcaption>Jane Doe for The Daily Paper</figcaption></figure>
+    <figure><img src="/d/cache.png"><figcaption>Tips for beginners on caches</figcaption></figure>
+    <p>${PROSE.repeat(3)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Tips for beginners on caches/);
+  assertDropped(text, ["after the attack", "JANE DOE", "Jane Doe"]);
+});
+
+Deno.test("an author's bio goes: a long one, and one set off in parentheses or italics", () => {
+  const more = "She trials new plants in her garden, and has written for many magazines. ";
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>Jane Roe is a lawyer at the firm, and ${PROSE}</p>
+    <p>${PROSE.repeat(3)}</p>
+    <p>Ann Lee is a writer, editor, and content creator who covers gardening. ${more.repeat(5)}</p>
+    <p>(Paul Doe is an Associate Attorney at the firm. He advises companies on mergers.)</p>
+    <p><em>Jo Poe is the Founder &amp; Principal Consultant at Ignite, a consultancy.</em></p>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Jane Roe is a lawyer at the firm/);
+  assertDropped(text, ["Ann Lee", "Paul Doe", "Jo Poe"]);
+});

@@ -348,7 +348,19 @@ const BIO = new RegExp(
 );
 
 /** Longest line read as an author's bio. */
-export const BIO_LINE = 400;
+export const BIO_LINE = 650;
+
+/**
+ * A person introduced by name and role ("Jane Doe is the Founder & Principal Consultant at
+ * ...", "(John Roe is an Associate Attorney at ...)"): in prose, a sentence of the story; set
+ * off from it, wholly in parentheses or in italics, the author's bio.
+ */
+const INTRODUCED = /^\(?\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){1,4},?\s+is\s+(?:a|an|the)\s/u;
+
+/** Whether a line set off from the story (see INTRODUCED) introduces its author. */
+export function introducesPerson(text: string): boolean {
+  return text.length <= BIO_LINE && INTRODUCED.test(text);
+}
 
 /** Whether a line (at most BIO_LINE characters) is an author's bio. */
 export function isAuthorBio(text: string): boolean {

@@ -12,6 +12,7 @@ import {
   APPEAL_LINE,
   APPEAL_OPENING,
   BIO_LINE,
+  introducesPerson,
   isAppeal,
   isAppealBox,
   isAuthorBio,
@@ -197,6 +198,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
   if (small && namedLikeCaption(el)) return true;
+  if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
   if (!ctx.wide && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
     return true;
   }
@@ -219,6 +221,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (s.text <= BIO_LINE && isLine(el, s)) {
     const text = ctx.stats.textOf(el);
     if (isAppeal(text) || (!ctx.wide && isAuthorBio(text))) return true;
+    if (!ctx.wide && introducesPerson(text) && isSetOff(el, text)) return true;
   }
   if (s.text > APPEAL_LINE && s.text <= APPEAL_BOX && isLine(el, s)) {
     // The opening is read first: most such paragraphs are the story's own.
@@ -298,6 +301,28 @@ function headsProse(el: Element, ctx: PruneContext): boolean {
   const s = ctx.stats.of(paragraph);
   return s.text >= HEADED_PROSE && linkDensity(s) < 0.25 &&
     !startsAsChrome(ctx.stats.textOf(paragraph));
+}
+
+/** Emphasis that sets a whole line apart from the story's voice. */
+const EMPHASIS = new Set(["em", "i"]);
+
+/**
+ * Whether a line is set off from the prose around it: wholly in parentheses, or its only
+ * child an emphasis (an editor's note, an author's bio in italics). One pass over its children.
+ */
+function isSetOff(el: Element, text: string): boolean {
+  if (text.startsWith("(") && text.endsWith(")")) return true;
+  let emphasis = false;
+  for (const child of el.children) {
+    spend();
+    if (child.type === "text") {
+      if (/\S/.test((child as unknown as { data: string }).data)) return false;
+    } else if (child.type === "tag") {
+      if (emphasis || !EMPHASIS.has((child as Element).name)) return false;
+      emphasis = true;
+    }
+  }
+  return emphasis;
 }
 
 /** An inline element between blocks (or alone in its parent): read as a line of its own. */
@@ -459,13 +484,50 @@ const IMAGE_BOX: NamesTest = (tokens) =>
  * JPEG's, as news photos are) is no part of the story's text.
  */
 function explainsFigure(caption: Element, ctx: PruneContext): boolean {
-  if (CREDIT.test(ctx.stats.textOf(caption))) return false;
-  const figure = caption.parent as Element | null;
-  if (!figure || figure.name !== "figure") return true;
+  const text = ctx.stats.textOf(caption);
+  if (CREDIT.test(text)) return false;
+  const figure = imageBoxOf(caption, ctx);
+  if (!figure) return true;
   let drawing = FIGURES.get(figure);
   if (drawing === undefined) FIGURES.set(figure, drawing = isDrawing(figure));
   return drawing;
 }
+
+/** How many levels above a caption its image's box is looked for. */
+const CAPTION_BOX_DEPTH = 3;
+
+/**
+ * The box holding a caption's image: its <figure>, or (a <figcaption> in a <div> standing in
+ * for one: "visual__image", styled wrappers) the nearest of a few ancestors holding an image,
+ * short enough to be the image and its caption alone. Null when no image is near.
+ */
+function imageBoxOf(caption: Element, ctx: PruneContext): Element | null {
+  let box = caption.parent as Element | null;
+  for (let depth = 0; box && "name" in box && depth < CAPTION_BOX_DEPTH; depth++) {
+    if (box.name === "figure") return box;
+    const s = ctx.stats.of(box);
+    if (s.text > CAPTION_MAX) return null;
+    if (s.images > 0) return box;
+    box = box.parent as Element | null;
+  }
+  return null;
+}
+
+/**
+ * A caption that only credits its photo: no text of any page, a listing's cards included
+ * (where other captions may be the cards' titles).
+ */
+function isCreditCaption(el: Element, ctx: PruneContext): boolean {
+  return el.name === "figcaption" && CREDIT_FOR.test(ctx.stats.textOf(el));
+}
+
+/**
+ * A photo's credit as a whole caption: the photographer, "for", the publication ("KATIE DOE
+ * FOR TASTE OF HOME", "Jane Doe for The Paper"). Names are capitalised: "Tips for beginners"
+ * is none, and a caption in title case is still a drawing's only under a PNG or SVG.
+ */
+const CREDIT_FOR =
+  /^\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){1,3}\s+(?:for|FOR|für|pour|para)\s+\p{Lu}[\p{L}.'&-]*(?:\s+(?:\p{Lu}[\p{L}.'&-]*|of|the|de|la))*$/u;
 
 /** Read once per figure, however many captions it holds. */
 const FIGURES = new WeakMap<Element, boolean>();

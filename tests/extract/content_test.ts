@@ -845,3 +845,16 @@ Deno.test("an author's bio goes: a long one, and one set off in parentheses or i
   assert.match(text, /Jane Roe is a lawyer at the firm/);
   assertDropped(text, ["Ann Lee", "Paul Doe", "Jo Poe"]);
 });
+
+Deno.test("a credit named copyright, a call to order the issue and an <address> line go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><div class="copyright">Screenshot, Agency Name</div>
+    <p>${PROSE.repeat(3)}</p>
+    <h3>&gt;&gt;&gt; <a href="/shop">Jetzt die aktuelle Ausgabe bestellen!</a> &lt;&lt;&lt;</h3>
+    <p>${PROSE.repeat(3)}</p>
+    <p><small><address>notes.html - Created 03-10-2004 - Last Modified: 03-10-2004</address>
+    </small></p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assertDropped(text, ["Screenshot", "Ausgabe", "notes.html"]);
+});

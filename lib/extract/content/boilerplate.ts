@@ -265,6 +265,10 @@ const APPEAL = new RegExp(
     "(?:book|request|schedule) (?:a|your) (?:free )?(?:[\\p{L}-]+ ){0,2}" +
     "(?:demo|quote|consultation)\\b",
     "(?:bestellen|abonnieren) sie [^.]{0,40}\\b(?:abo|abonnement|einzelheft|ausgabe)\\b",
+    // A magazine's call to order its issue: "Jetzt die aktuelle Ausgabe bestellen!",
+    // "Order the current issue now".
+    "jetzt (?:die|das|den|unser\\w*) [^.!]{0,40}\\b(?:ausgabe|heft|abo|abonnement)\\w* " +
+    "(?:bestellen|sichern|abonnieren|kaufen)|order (?:the|our) (?:current|latest|new) issue",
     // A reader asked whether they like the site, before an appeal to pay for it.
     "(?:gefällt|gefallen) (?:dir|ihnen|euch) (?:unser|unsere|dieser|dieses|diese)\\b",
     "(?:like|enjoy|enjoying|enjoyed|love) (?:reading )?(?:our|this) (?:magazine|journalism|" +

@@ -123,6 +123,7 @@ const CAPTION_WORDS = new Set([
   "caption",
   "credit",
   "credits",
+  "copyright",
   "byline",
   "dateline",
   "author",
@@ -195,6 +196,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
   if (small && isUnlikely(el)) return true;
+  if (small && !ctx.wide && isContactNote(el)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
   if (small && namedLikeCaption(el)) return true;
@@ -323,6 +325,14 @@ function isSetOff(el: Element, text: string): boolean {
     }
   }
   return emphasis;
+}
+
+/**
+ * An <address> in an article: its author's or page's contact and filing note ("notes.html -
+ * Created ... - Last Modified ..."), not the story (a contact page's addresses are a region).
+ */
+function isContactNote(el: Element): boolean {
+  return el.name === "address";
 }
 
 /** An inline element between blocks (or alone in its parent): read as a line of its own. */

@@ -858,3 +858,16 @@ Deno.test("a credit named copyright, a call to order the issue and an <address> 
   assert.match(text, /A sentence of the article/);
   assertDropped(text, ["Screenshot", "Ausgabe", "notes.html"]);
 });
+
+Deno.test("an italic line pointing to another story goes; an italic quote with a link stays", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p>
+    <p><em>Former commander in Europe: <a href="/s/1">Russia is a threat</a></em></p>
+    <p>${PROSE.repeat(3)}</p>
+    <p><em>We will not stop, the minister said in a long speech to <a href="/p">parliament</a>
+    on Monday, and the opposition applauded her for once.</em></p>
+    <p>${PROSE.repeat(3)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /We will not stop/);
+  assertDropped(text, ["Former commander", "Russia is a threat"]);
+});

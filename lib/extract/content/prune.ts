@@ -238,6 +238,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
+  if (!ctx.wide && isLinkedAside(el, s, ctx)) return true;
   // A line of links set apart by bars or dots ("About Us | Privacy Policy | Help"): a menu.
   if (
     s.text <= LINKED_LINE_MAX && linkDensity(s) >= MENU_LINKS && isLine(el, s) &&
@@ -303,6 +304,22 @@ function headsProse(el: Element, ctx: PruneContext): boolean {
   const s = ctx.stats.of(paragraph);
   return s.text >= HEADED_PROSE && linkDensity(s) < 0.25 &&
     !startsAsChrome(ctx.stats.textOf(paragraph));
+}
+
+/** Least share of its words a link takes in a set-off line pointing to another story. */
+const ASIDE_LINKS = 0.25;
+
+/**
+ * A short paragraph wholly in italics whose words are largely a link, between the story's
+ * paragraphs: a pointer to another story ("<em>Former commander: <a>Russia is a threat</a>
+ * </em>"), set off from the story's voice.
+ */
+function isLinkedAside(el: Element, s: Stats, ctx: PruneContext): boolean {
+  if (!LINE_TAGS.has(el.name) || s.text > SHORT_BLOCK || linkDensity(s) < ASIDE_LINKS) {
+    return false;
+  }
+  const text = ctx.stats.textOf(el);
+  return !text.startsWith("(") && isSetOff(el, text);
 }
 
 /** Emphasis that sets a whole line apart from the story's voice. */

@@ -871,3 +871,20 @@ Deno.test("an italic line pointing to another story goes; an italic quote with a
   assert.match(text, /We will not stop/);
   assertDropped(text, ["Former commander", "Russia is a threat"]);
 });
+
+Deno.test("a story's intro in a block named as its header is kept; a masthead is not", () => {
+  const item = (n: number) =>
+    `<div class="listicle-item"><h2>${n}. Service ${n}</h2><p>${PROSE.repeat(3)}</p></div>`;
+  const page = `<html><head><title>Best services</title></head><body>
+    <div class="site-header"><p>Subscribe</p><p><a href="/a">Home</a> <a href="/b">News</a></p>
+    <p>Our promise to readers, in a line.</p></div><main><div class="listicle">
+    <section class="listicle-header"><h1>Best services</h1>
+    <p>So you have decided to give your home a refresh, but where to begin with it all? ${PROSE}</p>
+    <p>In the past few years a handful of digital decorating services has hit the market.</p>
+    <p>Here is how it works: most start with a questionnaire about your style and budget.</p>
+    <p>Ready to enlist professional help? Ahead are our top picks, tested by our editors. ${PROSE}</p>
+    </section>${[1, 2, 3, 4, 5].map(item).join("")}</div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /So you have decided[^]*Ready to enlist[^]*1\. Service 1/);
+  assertDropped(text, ["Our promise"]);
+});

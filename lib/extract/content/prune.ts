@@ -195,7 +195,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (el.name === "a" && s.text <= 2 && isPermalink(el, ctx.stats.textOf(el))) return true;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
-  if (small && isUnlikely(el)) return true;
+  if (small && isUnlikely(el) && !isStoryHeader(el, s)) return true;
   if (small && !ctx.wide && isContactNote(el)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
@@ -321,6 +321,22 @@ function isLinkedAside(el: Element, s: Stats, ctx: PruneContext): boolean {
   const text = ctx.stats.textOf(el);
   return !text.startsWith("(") && isSetOff(el, text);
 }
+
+/** Fewest paragraphs, and least text, of a block named as a header that is the story's. */
+const HEADER_PARAGRAPHS = 3;
+const HEADER_PROSE = 400;
+
+/**
+ * A block named as a header ("listicle-header", "article-header") holding paragraphs of prose
+ * with few links: the story's own opening (its intro above a listicle's items), not the page's
+ * masthead, which holds links and a line or two.
+ */
+function isStoryHeader(el: Element, s: Stats): boolean {
+  return s.paragraphs >= HEADER_PARAGRAPHS && s.text >= HEADER_PROSE && linkDensity(s) < 0.2 &&
+    namesSay(el, HEADER_NAMES);
+}
+
+const HEADER_NAMES = anyWordOf(new Set(["header"]));
 
 /** Emphasis that sets a whole line apart from the story's voice. */
 const EMPHASIS = new Set(["em", "i"]);

@@ -888,3 +888,15 @@ Deno.test("a story's intro in a block named as its header is kept; a masthead is
   assert.match(text, /So you have decided[^]*Ready to enlist[^]*1\. Service 1/);
   assertDropped(text, ["Our promise"]);
 });
+
+Deno.test("a date marked as one goes from a title line; a date in a sentence stays", () => {
+  const page = `<html><head><title>Sales</title></head><body><article>
+    <h2><span class="topline"><span class="date">27.01.2022</span></span>Oil Sales in November</h2>
+    <p>${PROSE.repeat(3)}</p>
+    <p>The office counted the sales on <time>27.01.2022</time> and ${PROSE}</p>
+    <p>${PROSE.repeat(3)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Oil Sales in November/);
+  assert.match(text, /counted the sales on 27\.01\.2022 and/);
+  assert.doesNotMatch(text, /27\.01\.2022Oil/);
+});

@@ -205,6 +205,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && isSocialEmbed(el)) return true;
+  if (!ctx.wide && s.text <= DATE_MAX && isMarkedDate(el, ctx)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
@@ -622,6 +623,20 @@ function inProse(link: Element): boolean {
   }
   return false;
 }
+
+/** Longest text read as a date. */
+const DATE_MAX = 60;
+
+/**
+ * A date marked as one (a <time>, an element named "date"), not inline in a sentence: the
+ * story's dateline, wherever the markup puts it (in its title line, beside its kicker).
+ */
+function isMarkedDate(el: Element, ctx: PruneContext): boolean {
+  if (el.name !== "time" && !namesSay(el, DATE_NAMES)) return false;
+  return !inProse(el) && isDateLine(ctx.stats.textOf(el));
+}
+
+const DATE_NAMES = anyWordOf(new Set(["date", "datum", "fecha", "data"]));
 
 /** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */
 function isSocialEmbed(el: Element): boolean {

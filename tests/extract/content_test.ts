@@ -900,3 +900,12 @@ Deno.test("a date marked as one goes from a title line; a date in a sentence sta
   assert.match(text, /counted the sales on 27\.01\.2022 and/);
   assert.doesNotMatch(text, /27\.01\.2022Oil/);
 });
+
+Deno.test("an author's label goes whatever follows it", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Autor: www.portal.example</p><p>auteur : la rédaction</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the article/);
+  assertDropped(text, ["portal.example", "rédaction"]);
+});

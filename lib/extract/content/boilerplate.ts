@@ -141,6 +141,9 @@ const CHROME_LINE = new RegExp(
 const BYLINE =
   /^(?:(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
 
+/** An author's label, whatever follows it (a name, a site: "Autor: www.example.pl"). */
+const AUTHOR_LABEL = /^(?:autor(?:en|in|es|a|zy)?|authors?|auteurs?|verfasser(?:in)?)\s*:/iu;
+
 /**
  * Time zones a dateline names ("10:30 AM EST", "14.00 Uhr MESZ"): by name, as a pattern such as
  * three letters ending in t also read "Part 2" and "Best 10" as dates.
@@ -192,7 +195,7 @@ export function startsAsChrome(text: string): boolean {
 export function isChromeText(text: string, bylines = true): boolean {
   if (!text || text.length > SHORT_BLOCK) return false;
   if (CHROME_LINE.test(text)) return true;
-  return bylines && text.length < 80 && BYLINE.test(text);
+  return bylines && text.length < 80 && (BYLINE.test(text) || AUTHOR_LABEL.test(text));
 }
 
 /** A whole date written in numbers: 8/1/2025, 2025-08-01, 01.08.25. */

@@ -909,3 +909,16 @@ Deno.test("an author's label goes whatever follows it", () => {
   assert.match(text, /A sentence of the article/);
   assertDropped(text, ["portal.example", "rédaction"]);
 });
+
+Deno.test("calls to take the site's quiz or to download and subscribe to its app go", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>Diabetes is a long-term condition. Take our Diabetes Health Risk Assessment today.</p>
+    <p>Take our quick quiz to discover the perfect learning solution for your child.</p>
+    <p>Download and subscribe to the brand new Start app to reach your goals. It is the coach
+    you need, right in your back pocket.</p>
+    <p>The study asked people to take the test twice, ${PROSE}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /take the test twice/);
+  assertDropped(text, ["Assessment", "quick quiz", "Start app"]);
+});

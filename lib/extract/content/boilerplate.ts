@@ -260,7 +260,8 @@ const APPEAL = new RegExp(
     "download (?:the|our) [^.]{0,40}\\bapps?\\b",
     // The publisher's app: "Install our travel app", "Download ... to your phone", a QR code.
     "(?:install|download) (?:and subscribe to )?(?:the |our )?[^.]{0,50}\\b(?:app|marketplace)\\b" +
-    "[^.]{0,40}\\b(?:phone|device|pocket)\\b|^install [^.]{0,50}\\bapp$|scan (?:this|the) qr code",
+    "[^.]{0,40}\\b(?:phone|device|pocket)\\b|^install [^.]{0,50}\\bapp$|scan (?:this|the) qr code|" +
+    "^(?:download|install) and subscribe to\\b",
     "follow (?:us|me|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
     // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
     "sign up (?:here|now|today|below)\\s*[.!]?$|" +
@@ -300,6 +301,8 @@ const APPEAL = new RegExp(
     "^cr[ée]dits? photos?\\s*:",
     // A story's filing line: its date and its people, set apart by bullets.
     "^[^•·|]{0,40}\\d[^•·|]{0,40}[•·|][^•·|]{0,60}\\b(?:written )?by\\b[^.]{0,80}$",
+    // Calls to take the site's own quiz or assessment ("Take our quick quiz to discover ...").
+    "\\btake (?:our|the) (?:free |quick |short |online )?[^.]{0,40}\\b(?:quiz|assessment|self-test)\\b",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",

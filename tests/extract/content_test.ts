@@ -922,3 +922,15 @@ Deno.test("calls to take the site's quiz or to download and subscribe to its app
   assert.match(text, /take the test twice/);
   assertDropped(text, ["Assessment", "quick quiz", "Start app"]);
 });
+
+Deno.test("prompts to the reader closing a post go: to comment, to get in touch, to try", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <p>What do you think? How does your team plan for events? Share it with us.</p>
+    <p>Want to discuss this choice further? Contact our recruiter at jo@firm.example.</p>
+    <p>Garden Planner. The most popular tool for planning. Try it free for 7 days.</p>
+    <p>What do you think the board will decide, ${PROSE}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /What do you think the board will decide/);
+  assertDropped(text, ["plan for events", "recruiter", "Garden Planner"]);
+});

@@ -303,6 +303,11 @@ const APPEAL = new RegExp(
     "^[^•·|]{0,40}\\d[^•·|]{0,40}[•·|][^•·|]{0,60}\\b(?:written )?by\\b[^.]{0,80}$",
     // Calls to take the site's own quiz or assessment ("Take our quick quiz to discover ...").
     "\\btake (?:our|the) (?:free |quick |short |online )?[^.]{0,40}\\b(?:quiz|assessment|self-test)\\b",
+    // Prompts to the reader closing a post: to comment ("What do you think? ..."), to get in
+    // touch ("Want to discuss this further? Contact ..."), to try a product.
+    "^what do you think\\?|^(?:want|need|looking|interested|ready|have (?:a |any )?questions?)" +
+    "\\b[^?]{0,100}\\?\\s*(?:contact|call|email|reach out|get in touch|talk to)\\b",
+    "\\btry (?:it|us) (?:for )?free for \\d+ days\\b",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
     "advertisers do not influence|advertising on (?:our|this) site helps",

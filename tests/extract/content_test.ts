@@ -934,3 +934,17 @@ Deno.test("prompts to the reader closing a post go: to comment, to get in touch,
   assert.match(text, /What do you think the board will decide/);
   assertDropped(text, ["plan for events", "recruiter", "Garden Planner"]);
 });
+
+Deno.test("lines of chrome between <br>s go; a post's author line between <br>s stays", () => {
+  const page = `<html><head><title>Story</title></head><body><article>
+    <p>${PROSE.repeat(3)}</p>
+    <div>${PROSE.repeat(3)}<br><br>${PROSE.repeat(2)}<br>By Jane Doe<br><br>
+    Disclaimer: This article is for information only and is no substitute for advice.</div>
+    <p>+++<br>Credits: Titelbild <a href="/agency">Agency Name</a></p>
+    <p>${PROSE.repeat(3)}<br>Du musst eingeloggt sein um Kommentare zu schreiben!</p>
+    </article></body></html>`;
+  for (const text of [mainText(page), mainMarkdown(page)]) {
+    assert.match(text, /By Jane Doe/);
+    assertDropped(text, ["Disclaimer", "Titelbild", "Agency Name", "eingeloggt"]);
+  }
+});

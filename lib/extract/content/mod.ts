@@ -66,6 +66,8 @@ const PASSES: Pass[] = [
 interface Choice {
   roots: Element[];
   drop: Set<Element>;
+  /** Lines of chrome between <br>s, removed with the drop (too short to count in `kept`). */
+  runs?: ChildNode[];
   kept: number;
   /** The whole main region, not an article the scores chose. */
   wide?: boolean;
@@ -102,7 +104,7 @@ export function extractMainContent(doc: Document): AnyNode {
   }
   for (const el of product?.reviews ?? []) best.drop.add(el);
   if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats);
-  removeAll(best.drop);
+  removeAll(best.runs?.length ? new Set<ChildNode>([...best.drop, ...best.runs]) : best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
   removeAll(repeatedQuotes(roots, stats));
@@ -261,19 +263,21 @@ function choose(
   if (contentText <= NOTICE_MAX && roots.every((root) => isCookieNotice(stats.textOf(root)))) {
     return { roots, drop: new Set(), kept: 0, top };
   }
+  const runs: ChildNode[] = [];
   const drop = chromeWithin(roots, {
     stats,
     scores,
     contentText,
     cleanConditionally: pass.cleanConditionally,
     wide: false,
+    runs,
   });
   let kept = contentText;
   for (const el of drop) {
     spend();
     kept -= stats.of(el).text;
   }
-  return { roots, drop, kept, top };
+  return { roots, drop, runs, kept, top };
 }
 
 /** Longest content read for a cookie notice. */
@@ -333,15 +337,17 @@ function withThreadPosts(choice: Choice, top: Element, body: Element, stats: Pag
   const added = roots.filter((root) => !chosen.has(root));
   let contentText = 0;
   for (const root of roots) contentText += stats.of(root).text;
+  const runs = [...choice.runs ?? []];
   const drop = chromeWithin(added, {
     stats,
     scores: new Map(),
     contentText,
     cleanConditionally: true,
     wide: false,
+    runs,
   });
   for (const el of choice.drop) drop.add(el);
-  return { ...choice, roots, drop };
+  return { ...choice, roots, drop, runs };
 }
 
 /** Characters outside links kept by `choice`. */

@@ -26,6 +26,7 @@ import {
 import { pageTitles, repeatsTitle } from "./headline.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
+import { chromeRunsOf } from "./runs.ts";
 
 /** Never content inside an article. */
 const CHROME_TAGS = new Set([
@@ -154,6 +155,8 @@ export interface PruneContext {
   bare?: boolean;
   /** Set once a heading repeating the page's title was kept. */
   titleSeen?: boolean;
+  /** Where lines of chrome between <br>s (text and inline nodes) are gathered, when given. */
+  runs?: ChildNode[];
 }
 
 /** The elements of `roots` (and their subtrees) that are chrome. */
@@ -170,6 +173,7 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         drop.add(el);
         return false;
       }
+      if (ctx.runs && s.breaks && BLOCKS.has(el.name)) chromeRunsOf(el, ctx.stats, ctx.runs);
       return true;
     };
     if (visit(root)) walkElements(root, visit);
@@ -222,9 +226,16 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // The publisher's lines around the story: appeals and disclosures, the author's bio (a
   // listing's or a region's too, but for the bio: a team page's people are its content).
   if (s.text <= BIO_LINE && isLine(el, s)) {
-    const text = ctx.stats.textOf(el);
-    if (isAppeal(text) || (!ctx.wide && isAuthorBio(text))) return true;
-    if (!ctx.wide && introducesPerson(text) && isSetOff(el, text)) return true;
+    // A line longer than an appeal is read for a bio by its opening only: most are prose.
+    const short = s.text <= APPEAL_LINE;
+    const opening = short ? ctx.stats.textOf(el) : openingOf(el);
+    if ((short && isAppeal(opening)) || (!ctx.wide && isAuthorBio(opening))) return true;
+    if (
+      !ctx.wide && introducesPerson(opening) &&
+      isSetOff(el, short ? opening : ctx.stats.textOf(el))
+    ) {
+      return true;
+    }
   }
   if (s.text > APPEAL_LINE && s.text <= APPEAL_BOX && isLine(el, s)) {
     // The opening is read first: most such paragraphs are the story's own.

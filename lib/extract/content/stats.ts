@@ -24,6 +24,8 @@ export interface Stats {
   headingText: number;
   /** Whether a block element is inside (a div holding only inline content reads as a <p>). */
   hasBlock: boolean;
+  /** Whether a <br> is among its own children (not its descendants'): lines split by breaks. */
+  breaks: boolean;
 }
 
 /** Never text a reader sees. */
@@ -84,6 +86,7 @@ export const EMPTY: Stats = Object.freeze({
   embeds: 0,
   headingText: 0,
   hasBlock: false,
+  breaks: false,
 });
 
 export interface PageStats {
@@ -122,6 +125,7 @@ class Figures implements Stats {
   embeds = 0;
   headingText = 0;
   hasBlock = false;
+  breaks = false;
   constructor(readonly by: Counting) {}
 }
 
@@ -228,6 +232,7 @@ function close(node: AnyNode, totals: Figures[]): void {
     const kind = KINDS.get(name) ?? 0;
     if (kind & IS_HEADING) own.headingText = own.text;
     if (kind & IS_BLOCK) parent.hasBlock = true;
+    if (name === "br") parent.breaks = true;
     (node as Measured)[FIGURES] = own;
   }
   parent.text += own.text;

@@ -260,8 +260,7 @@ const APPEAL = new RegExp(
     "download (?:the|our) [^.]{0,40}\\bapps?\\b",
     // The publisher's app: "Install our travel app", "Download ... to your phone", a QR code.
     "(?:install|download) (?:and subscribe to )?(?:the |our )?[^.]{0,50}\\b(?:app|marketplace)\\b" +
-    "[^.]{0,40}\\b(?:phone|device|pocket)\\b|^install [^.]{0,50}\\bapp$|scan (?:this|the) qr code|" +
-    "^(?:download|install) and subscribe to\\b",
+    "[^.]{0,40}\\b(?:phone|device|pocket)\\b|scan (?:this|the) qr code",
     "follow (?:us|me|the [^.]{1,30}) on (?:twitter|facebook|instagram|linkedin|tiktok|youtube)",
     // Sign-ups and sales calls closing a post: "Sign up here", "Book a free demo".
     "sign up (?:here|now|today|below)\\s*[.!]?$|" +
@@ -285,28 +284,17 @@ const APPEAL = new RegExp(
     "get (?:the|our) [^.]{0,40}\\bnewsletter",
     "by (?:signing up|subscribing|clicking)[^.]{0,80}\\b(?:agree|consent|privacy policy|terms)",
     "thanks? (?:you )?for (?:signing up|subscribing)",
-    // Calls for tips, and notes to readers of the publisher's app.
-    "^(?:have|got) a (?:news )?tip\\b",
+    // Notes to readers of the publisher's app.
     "click here to (?:get|download|sign up|subscribe|watch|listen)\\b",
     "you(?:'re| are) (?:on|using|reading this (?:on|in)) (?:the|our) [^.]{0,40}\\bapp\\b,? " +
     "(?:click|tap) here",
     // Calls for readers' letters under the story.
     "we(?:'d| would)? (?:want|like|love) to hear (?:what you think|from you|your thoughts)",
-    // A longer disclaimer or copyright notice under the story (short ones are chrome lines).
-    "^(?:disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4}))",
-    // A longer caption opening with its picture's label ("Abbildung: ... (links) ...").
-    "^(?:photo|image|picture|foto|bild|abbildung|grafik)s?\\s*:",
     // A caption ending on its photo's credit ("... daily briefings. Photo: Jane Doe/AFP").
     "\\b(?:photo|foto|photograph|bild|image|picture)s?\\s*(?:credit)?\\s*:\\s*[^:.!?]{2,60}$",
-    "^cr[ée]dits? photos?\\s*:",
-    // A story's filing line: its date and its people, set apart by bullets.
-    "^[^•·|]{0,40}\\d[^•·|]{0,40}[•·|][^•·|]{0,60}\\b(?:written )?by\\b[^.]{0,80}$",
     // Calls to take the site's own quiz or assessment ("Take our quick quiz to discover ...").
     "\\btake (?:our|the) (?:free |quick |short |online )?[^.]{0,40}\\b(?:quiz|assessment|self-test)\\b",
-    // Prompts to the reader closing a post: to comment ("What do you think? ..."), to get in
-    // touch ("Want to discuss this further? Contact ..."), to try a product.
-    "^what do you think\\?|^(?:want|need|looking|interested|ready|have (?:a |any )?questions?)" +
-    "\\b[^?]{0,100}\\?\\s*(?:contact|call|email|reach out|get in touch|talk to)\\b",
+    // A product to try, closing a post.
     "\\btry (?:it|us) (?:for )?free for \\d+ days\\b",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
@@ -321,6 +309,38 @@ const APPEAL = new RegExp(
   ].join("|"),
   "iu",
 );
+
+/**
+ * The publisher's lines known by how they open, apart from APPEAL: one test at the start
+ * rather than at every position of the line.
+ */
+const APPEAL_OPENINGS = new RegExp(
+  "^(?:" + [
+    // The publisher's app.
+    "install [^.]{0,50}\\bapp$",
+    "(?:download|install) and subscribe to\\b",
+    // Calls for tips.
+    "(?:have|got) a (?:news )?tip\\b",
+    // A longer disclaimer or copyright notice under the story (short ones are chrome lines).
+    "disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4})",
+    // A longer caption opening with its picture's label ("Abbildung: ... (links) ...").
+    "(?:photo|image|picture|foto|bild|abbildung|grafik)s?\\s*:",
+    "cr[ée]dits? photos?\\s*:",
+    // A story's filing line: its date and its people, set apart by bullets.
+    "[^•·|]{0,40}\\d[^•·|]{0,40}[•·|][^•·|]{0,60}\\b(?:written )?by\\b[^.]{0,80}$",
+    // Prompts to the reader closing a post: to comment ("What do you think? ..."), to get in
+    // touch ("Want to discuss this further? Contact ...").
+    "what do you think\\?",
+    "(?:want|need|looking|interested|ready|have (?:a |any )?questions?)\\b[^?]{0,100}\\?\\s*" +
+    "(?:contact|call|email|reach out|get in touch|talk to)\\b",
+  ].join("|") + ")",
+  "iu",
+);
+
+/** Whether a text makes one of the publisher's appeals (APPEAL anywhere, or its openings). */
+function appeals(text: string): boolean {
+  return APPEAL_OPENINGS.test(text) || APPEAL.test(text);
+}
 
 /** Longest paragraph read as an appeal for the readers' support. */
 export const APPEAL_BOX = 1200;
@@ -340,7 +360,7 @@ export function isAppealBox(text: string): boolean {
 
 /** Whether a text's first APPEAL_OPENING characters make one of the publisher's appeals. */
 export function opensWithAppeal(text: string): boolean {
-  return APPEAL.test(text.slice(0, APPEAL_OPENING));
+  return appeals(text.slice(0, APPEAL_OPENING));
 }
 
 /** Longest line read for an appeal anywhere in it. */
@@ -348,7 +368,7 @@ export const APPEAL_LINE = 320;
 
 /** Whether a line (at most APPEAL_LINE characters) makes one of the publisher's appeals. */
 export function isAppeal(text: string): boolean {
-  return text.length <= APPEAL_LINE && APPEAL.test(text);
+  return text.length <= APPEAL_LINE && appeals(text);
 }
 
 /**

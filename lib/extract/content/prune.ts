@@ -225,21 +225,23 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && !ctx.wide && SECTIONS.has(el.name) && isTeaserList(el, ctx)) return true;
   // The publisher's lines around the story: appeals and disclosures, the author's bio (a
   // listing's or a region's too, but for the bio: a team page's people are its content).
-  if (s.text <= BIO_LINE && isLine(el, s)) {
-    // A line longer than an appeal is read for a bio by its opening only: most are prose.
+  // A line longer than an appeal is read by its opening only (most are prose), once for both.
+  let opening: string | undefined;
+  if (s.text <= (ctx.wide ? APPEAL_LINE : BIO_LINE) && isLine(el, s)) {
     const short = s.text <= APPEAL_LINE;
-    const opening = short ? ctx.stats.textOf(el) : openingOf(el);
-    if ((short && isAppeal(opening)) || (!ctx.wide && isAuthorBio(opening))) return true;
+    const text = short ? ctx.stats.textOf(el) : (opening = openingOf(el));
+    if ((short && isAppeal(text)) || (!ctx.wide && isAuthorBio(text))) return true;
     if (
-      !ctx.wide && introducesPerson(opening) &&
-      isSetOff(el, short ? opening : ctx.stats.textOf(el))
+      !ctx.wide && introducesPerson(text) && isSetOff(el, short ? text : ctx.stats.textOf(el))
     ) {
       return true;
     }
   }
   if (s.text > APPEAL_LINE && s.text <= APPEAL_BOX && isLine(el, s)) {
     // The opening is read first: most such paragraphs are the story's own.
-    if (opensWithAppeal(openingOf(el)) && isAppealBox(ctx.stats.textOf(el))) return true;
+    if (opensWithAppeal(opening ?? openingOf(el)) && isAppealBox(ctx.stats.textOf(el))) {
+      return true;
+    }
   }
   // A longer line that opens with chrome words and is mostly a link: "Read more: <a long
   // headline>", "Lesen Sie auch: ...".

@@ -4,7 +4,10 @@ import assert from "node:assert/strict";
 import { parseHtml } from "../../lib/extract/dom/mod.ts";
 import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
 import { renderMarkdown } from "../../lib/extract/content/markdown_render.ts";
+import { extractMainContent } from "../../lib/extract/content/mod.ts";
 
+const mainText = (page: string) => renderPlainText(extractMainContent(parseHtml(page)));
+const PROSE = "A sentence of the page long enough to count, with commas, clauses, and words. ";
 const md = (html: string) =>
   renderMarkdown(parseHtml(html), { baseUrl: "https://ex.test/", clean: false }).markdown;
 
@@ -27,4 +30,32 @@ Deno.test("elements set side by side without a space start a new word where case
   assert.match(markdown, /\[The North Face Wawona 6 Tent\]/);
   assert.match(markdown, /Pages 240/);
   assert.match(markdown, /The \*\*walk\*\*ing H2O x2aB/);
+});
+
+Deno.test("a landing page of headed sections keeps them all, not only its longest (an FAQ)", () => {
+  const features = [
+    "Fast builds",
+    "Offline work",
+    "App stores",
+    "Low cost",
+    "Any industry",
+    "Support",
+  ]
+    .map((name) =>
+      `<section><h2>${name}</h2><p>We make ${name.toLowerCase()} part of every project we ` +
+      `deliver for our clients, from the first sketch to the launch and the years after it ` +
+      `when the product grows with its users.</p></section>`
+    ).join("");
+  const faq = Array.from(
+    { length: 8 },
+    (_, i) => `<h3>Question number ${i + 1} about the service?</h3><p>${PROSE.repeat(4)}</p>`,
+  ).join("");
+  const page = `<html><head><title>Apps</title></head><body><header><a href="/">Home</a></header>` +
+    `<main>${features}<section><h2>Questions</h2><div class="faq">${faq}</div></section></main>` +
+    `</body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Question number 8 about the service\?/);
+  for (const name of ["Fast builds", "Any industry", "Support"]) {
+    assert.match(text, new RegExp(name));
+  }
 });

@@ -21,6 +21,7 @@ import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
 import { leadBefore, statedDescriptions } from "./lead.ts";
 import { withPosts } from "./posts.ts";
+import { isSectionedPage } from "./sections.ts";
 import { repeatedQuotes } from "./repeats.ts";
 
 interface ProductReading {
@@ -76,9 +77,11 @@ interface Choice {
 /**
  * When the best article holds less than this share of the words outside links that the whole
  * main region holds, the page is no article (a listing, a product, a forum thread, docs) and
- * the region is the content. A page that says it is an article needs far stronger evidence.
+ * the region is the content. A page that says it is an article needs far stronger evidence; a
+ * landing page of headed sections (isSectionedPage) far less: one section outweighing the
+ * others in the scores is still one of them.
  */
-const WIDE_RATIO = { article: 0.2, other: 0.5 };
+const WIDE_RATIO = { article: 0.2, other: 0.5, sections: 0.85 };
 
 /** Finds the main content of `doc`, removes the chrome inside it and returns it. */
 export function extractMainContent(doc: Document): AnyNode {
@@ -151,7 +154,11 @@ function bestChoice(
     named = story && pass.weightClasses && best !== null && namedContent(best);
   }
   const region = mainRegion(body, stats);
-  const ratio = article ? WIDE_RATIO.article : WIDE_RATIO.other;
+  const ratio = article
+    ? WIDE_RATIO.article
+    : isSectionedPage(region, stats)
+    ? WIDE_RATIO.sections
+    : WIDE_RATIO.other;
   // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
   // is not looked for. A short article named as content is no listing.
   const bound = stats.of(region).text - stats.of(region).linkText;

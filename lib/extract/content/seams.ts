@@ -4,13 +4,14 @@
  * a product card's brand and name), yet the markup alone would glue their words into one.
  */
 
-/** A lower-case letter or digit before a capital, or a letter before a digit. */
-const NEW_WORD = /^(?:\p{Ll}[\p{Lu}\p{Nd}]|\p{Nd}\p{Lu})$/u;
+/** A lower-case letter or digit before a capital, a lower-case letter or digit before a digit. */
+const NEW_WORD = /^(?:\p{Ll}[\p{Lu}\p{Nd}]|\p{Nd}[\p{Lu}\p{Nd}])$/u;
 
 /**
  * Whether the seam between a piece ending in `before` and one starting with `after` (one
- * character each) starts a new word: the case changes as only a new word's start does. A word
- * split for styling (a drop cap, a highlighted stem) keeps its case and stays whole.
+ * character each) starts a new word: the case changes as only a new word's start does, or a
+ * number follows a word or another number (a year, then a running time: "1994", "2h 22m"). A
+ * word split for styling (a drop cap, a highlighted stem) keeps its case and stays whole.
  */
 export function startsNewWord(before: string, after: string): boolean {
   return NEW_WORD.test(before + after);

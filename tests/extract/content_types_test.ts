@@ -63,3 +63,20 @@ Deno.test("a landing page of headed sections keeps them all, not only its longes
     assert.match(text, new RegExp(name));
   }
 });
+
+Deno.test("a document's section known by an anchor id naming chrome words is content", () => {
+  const sections = ["filter", "exclude", "select-related", "prefetch-related", "share-lock"]
+    .map((id) =>
+      `<section id="s-${id}"><h2>${id.replace("-", "_")}()</h2><p>${PROSE.repeat(3)}</p>` +
+      `</section>`
+    ).join("");
+  const page = `<html><head><title>QuerySet API</title></head><body><div class="document">` +
+    `<h1>QuerySet API</h1>${sections}</div>` +
+    // A block only its id names as chrome, but no document's section: still chrome.
+    `<div id="related-posts"><h2>Related</h2><p>${PROSE}</p></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /select_related\(\)\n/);
+  assert.match(text, /prefetch_related\(\)\n/);
+  assert.match(text, /share_lock\(\)\n/);
+  assert.doesNotMatch(text, /Related\n/);
+});

@@ -7,6 +7,7 @@ import type { ChildNode, Element, ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
+import { anchoredSection } from "./anchors.ts";
 import {
   APPEAL_BOX,
   APPEAL_LINE,
@@ -193,7 +194,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (el.name === "a" && s.text <= 2 && isPermalink(el, ctx.stats.textOf(el))) return true;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
-  if (small && isUnlikely(el)) return true;
+  if (small && isUnlikely(el) && !anchoredSection(el, ctx.stats)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
   if (small && namedLikeCaption(el)) return true;

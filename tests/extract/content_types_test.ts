@@ -80,3 +80,20 @@ Deno.test("a document's section known by an anchor id naming chrome words is con
   assert.match(text, /share_lock\(\)\n/);
   assert.doesNotMatch(text, /Related\n/);
 });
+
+Deno.test("a listing's item cards (a picture, a linked name, a blurb) are its content", () => {
+  const cards = ["CSS", "HTML", "Design", "Forms"].map((name) =>
+    `<div class="card"><img src="/${name}.png" alt=""><h3><a href="/${name}">Learn ${name}: ` +
+    `the course</a></h3><div>Every module of ${name}, start to end.</div></div>`
+  ).join("");
+  const page = (type: string) =>
+    `<html><head><meta property="og:type" content="${type}"><title>Learn</title></head>` +
+    `<body><main><h1>Learn</h1><p>${PROSE.repeat(12)}</p><div class="grid">${cards}</div>` +
+    `</main></body></html>`;
+  const text = mainText(page("website"));
+  for (const name of ["CSS", "HTML", "Design", "Forms"]) {
+    assert.match(text, new RegExp(`Learn ${name}: the course\\nEvery module of ${name}`));
+  }
+  // Under a story, such cards are other pages' teasers: the story's counts still judge them.
+  assert.doesNotMatch(mainText(page("article")), /Learn CSS/);
+});

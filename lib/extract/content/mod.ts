@@ -104,7 +104,7 @@ export function extractMainContent(doc: Document): AnyNode {
     best = bestChoice(body, stats, product.anchor, article, story);
   }
   for (const el of product?.reviews ?? []) best.drop.add(el);
-  if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats);
+  if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats, story);
   removeAll(best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
@@ -142,7 +142,7 @@ function bestChoice(
     if (same && last!.pass.cleanConditionally === pass.cleanConditionally) continue;
     const scoring: Scoring = same ? last!.scoring : scoreCandidates(body, stats, pass);
     last = { pass, scoring };
-    const choice = choose(body, stats, pass, scoring.scores, anchor);
+    const choice = choose(body, stats, pass, scoring.scores, anchor, story);
     // A choice a stricter pass rooted in a container named as content is not given up for
     // one that passes ignoring names found in a sidebar: a short post is still the post, and
     // as what outweighed it was chrome, the page's rest is no listing either.
@@ -163,11 +163,11 @@ function bestChoice(
   // is not looked for. A short article named as content is no listing.
   const bound = stats.of(region).text - stats.of(region).linkText;
   if (!best || (!named && !trusted && bound * ratio > plainText(best, stats))) {
-    const wide = wideChoice(region, stats);
+    const wide = wideChoice(region, stats, story);
     if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
   }
   if (best.kept < ENOUGH_TEXT / 2 && !named && !trusted) {
-    const bare = wideChoice(region, stats, true);
+    const bare = wideChoice(region, stats, story, true);
     if (bare.kept > best.kept * 2) best = bare;
   }
   return best;
@@ -258,6 +258,7 @@ function choose(
   pass: Pass,
   scores: Scores,
   anchor: Element | null,
+  story: boolean,
 ): Choice {
   const top = anchor ?? topCandidate(scores, body) ?? body;
   const roots = wholeOfParts(withSiblings(top, scores, stats), stats, body);
@@ -274,6 +275,7 @@ function choose(
     contentText,
     cleanConditionally: pass.cleanConditionally,
     wide: false,
+    story,
   });
   let kept = contentText;
   for (const el of drop) {
@@ -313,7 +315,7 @@ function mainRegion(body: Element, stats: PageStats): Element {
 }
 
 /** The main region with only plain chrome dropped. */
-function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
+function wideChoice(region: Element, stats: PageStats, story: boolean, bare = false): Choice {
   const contentText = stats.of(region).text;
   const drop = chromeWithin([region], {
     stats,
@@ -321,6 +323,7 @@ function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
     contentText,
     cleanConditionally: false,
     wide: true,
+    story,
     bare,
   });
   let kept = contentText;
@@ -333,7 +336,13 @@ function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
  * each pruned of its chrome as the choice was. Joined once the choice is made: a page's
  * repeated blocks should not make a narrow choice win over the whole region.
  */
-function withThreadPosts(choice: Choice, top: Element, body: Element, stats: PageStats): Choice {
+function withThreadPosts(
+  choice: Choice,
+  top: Element,
+  body: Element,
+  stats: PageStats,
+  story: boolean,
+): Choice {
   const roots = withPosts(choice.roots, top, body, stats);
   if (roots === choice.roots) return choice;
   const chosen = new Set(choice.roots);
@@ -346,6 +355,7 @@ function withThreadPosts(choice: Choice, top: Element, body: Element, stats: Pag
     contentText,
     cleanConditionally: true,
     wide: false,
+    story,
   });
   for (const el of choice.drop) drop.add(el);
   return { ...choice, roots, drop };

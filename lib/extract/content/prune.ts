@@ -8,6 +8,7 @@ import { spend } from "../dom/budget.ts";
 import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import { anchoredSection } from "./anchors.ts";
+import { isItemCard } from "./cards.ts";
 import {
   APPEAL_BOX,
   APPEAL_LINE,
@@ -149,6 +150,8 @@ export interface PruneContext {
   cleanConditionally: boolean;
   /** A whole region, not an article: its page furniture goes too. */
   wide: boolean;
+  /** The page says it is an article and states no product. */
+  story?: boolean;
   /** Only what no reader sees goes (the last resort when everything else kept nothing). */
   bare?: boolean;
   /** Set once a heading repeating the page's title was kept. */
@@ -250,6 +253,8 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     ctx.titleSeen = true;
   }
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
+    // A listing's item cards are its content, whatever a story's counts say of each.
+    if (!ctx.story && isItemCard(el, ctx.stats)) return false;
     return conditionallyChrome(el, s, ctx);
   }
   return false;

@@ -16,7 +16,9 @@
  * another machine; fields, content, answer) against Readability's
  * extraction alone (linkedom parse + parse()) on the same page; the median of the ratios. The
  * server-timing phases of each page's best request are printed too (medians), with the time
- * outside the server's total: what each part of the request costs, floors included.
+ * outside the server's total: what each part of the request costs. Two floors beside them: a
+ * bare DOM parse of the page, and a request to a server that reads nothing (fetches and decodes
+ * the page, answers a short JSON) on the same HTTP stack.
  *
  * The request's own work on the page (`--job N` pages, default 60; `--job-only`, `--no-job`):
  * the DOM job a `markdown=true` request runs (domWorkSync: one parse feeding the DOM and the
@@ -302,6 +304,14 @@ async function speed(pages: Page[], sample: number): Promise<void> {
         remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname,
       }),
   );
+  // The floor of any service on this HTTP stack: the page fetched and decoded, nothing read
+  // from it, a short JSON answered.
+  const bare = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+    const target = new URL(req.url).searchParams.get("url")!;
+    const fetched = await fetch(target);
+    const html = decodeHtml(await fetched.bytes(), fetched.headers.get("content-type"));
+    return Response.json({ status: "success", data: { url: target, length: html.length } });
+  });
   const origin = `http://127.0.0.1:${site.port}`;
   const appOrigin = `http://127.0.0.1:${app.addr.port}`;
   let round = 0;
@@ -324,8 +334,18 @@ async function speed(pages: Page[], sample: number): Promise<void> {
       phases: phasesOf(response.headers.get("server-timing") ?? ""),
     };
   };
+  const bareRequest = async (page: Page): Promise<number> => {
+    const url = `${origin}/${page.id}?round=${round++}`;
+    const started = performance.now();
+    const response = await fetch(
+      `http://127.0.0.1:${bare.addr.port}/?url=${encodeURIComponent(url)}`,
+    );
+    await response.json();
+    return performance.now() - started;
+  };
   const ratios: number[] = [];
   const ours: number[] = [];
+  const bareRatios: number[] = [];
   const theirs: number[] = [];
   const parses: number[] = [];
   const parseRatios: number[] = [];
@@ -337,11 +357,15 @@ async function speed(pages: Page[], sample: number): Promise<void> {
       const a: number[] = [];
       const b: number[] = [];
       const c: number[] = [];
+      const d: number[] = [];
       let best: Timed | null = null;
       for (let i = 0; i < ROUNDS; i++) {
         const timed = await request(page);
         if (!best || timed.ms < best.ms) best = timed;
         a.push(timed.ms);
+        // Right after linkpeek's request, so that what runs just before each of linkpeek's
+        // requests stays as it was (Readability, then the parse): that state moves its time.
+        d.push(await bareRequest(page));
         let started = performance.now();
         readabilityContent(page.html);
         b.push(performance.now() - started);
@@ -358,9 +382,11 @@ async function speed(pages: Page[], sample: number): Promise<void> {
       parses.push(Math.min(...c));
       ratios.push(Math.min(...a) / Math.min(...b));
       parseRatios.push(Math.min(...c) / Math.min(...b));
+      bareRatios.push(Math.min(...d) / Math.min(...b));
     }
   } finally {
     await app.shutdown();
+    await bare.shutdown();
     site.worker.terminate();
     await handler.close();
     Deno.removeSync(config.dataDir, { recursive: true });
@@ -410,6 +436,10 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   write(
     `  floor, a bare htmlparser2 DOM parse of the page: median ${f(median(parses))} ms, ` +
       `median ratio to Readability ${median(parseRatios).toFixed(2)}`,
+  );
+  write(
+    `  floor, a request that reads nothing (page fetched and decoded, short JSON answered, same ` +
+      `HTTP stack): median ratio ${median(bareRatios).toFixed(2)}`,
   );
 }
 

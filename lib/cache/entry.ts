@@ -31,6 +31,8 @@ export interface StoredEntry {
   createdAt: number;
   /** The lifetime it was stored with. */
   ttlMs: number;
+  /** Read from an entry of no recorded payload length (older): checked by parsing (see whole). */
+  unsized?: true;
 }
 
 interface Meta {
@@ -149,7 +151,14 @@ export function decodeEntry(bytes: Uint8Array): StoredEntry | null {
       fetchTimeMs: meta.fetchTimeMs,
       createdAt: meta.createdAt,
     };
-    return { entry, error: meta.error, createdAt: meta.createdAt, ttlMs: meta.ttlMs };
+    const stored: StoredEntry = {
+      entry,
+      error: meta.error,
+      createdAt: meta.createdAt,
+      ttlMs: meta.ttlMs,
+    };
+    if (meta.size === undefined) stored.unsized = true;
+    return stored;
   } catch {
     return null;
   }

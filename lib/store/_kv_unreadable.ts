@@ -81,7 +81,7 @@ async function stringPart(
     // The part is `text` itself iff the key sorts before the next string after it.
     if (await sortsBefore([...known, `${text}\0`])) return text;
     // Else the next character: the highest whose string `text + c` the key does not sort before.
-    // Most keys are ASCII: which half first, then 7 lists a character (else 20).
+    // Most keys are ASCII: which half first, then 7 lists a character (else 21).
     let [low, high] = await sortsBefore([...known, `${text}\x80`])
       ? [0, 0x7f]
       : [0x80, CODE_POINTS - 1];

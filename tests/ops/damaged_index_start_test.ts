@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { EmbeddedStore } from "../../lib/store/embedded.ts";
 import { damageKvTable, damageValues, kvKey } from "../store/_kv_damage.ts";
-import { runMain, startMain } from "./_main_process.ts";
+import { refusedStart, startMain } from "./_main_process.ts";
 
 const ENTRY = "a".repeat(64);
 
@@ -50,12 +50,7 @@ Deno.test("a cache index entry KV cannot read back is dropped at start, with one
 
 Deno.test("a state.kv SQLite cannot read refuses the start in one line naming DATA_DIR", async () => {
   await withDataDir(damageKvTable, async (dataDir) => {
-    const { code, stderr } = await runMain({ DATA_DIR: dataDir });
-    assert.equal(code, 1, stderr);
-    const lines = stderr.trim().split("\n");
-    assert.equal(lines.length, 1, stderr);
-    const line = JSON.parse(lines[0]!);
-    assert.equal(line.msg, "cannot start");
-    assert.ok(line.error.startsWith(`DATA_DIR "${dataDir}" cannot hold the state: `), line.error);
+    const error = await refusedStart({ DATA_DIR: dataDir });
+    assert.ok(error.startsWith(`DATA_DIR "${dataDir}" cannot hold the state: `), error);
   });
 });

@@ -164,10 +164,14 @@ async function computeAndStore(
   return stored;
 }
 
-/** A failed write costs a future miss, not this answer. */
-async function save(options: CachedOptions, stored: StoredEntry): Promise<void> {
+/** A failed write costs a future miss, not this answer. `ttlMs`: how long the store keeps it. */
+async function save(
+  options: CachedOptions,
+  stored: StoredEntry,
+  ttlMs = stored.ttlMs,
+): Promise<void> {
   try {
-    await options.store.setCache(options.key, { value: encodeEntry(stored), ttlMs: stored.ttlMs });
+    await options.store.setCache(options.key, { value: encodeEntry(stored), ttlMs });
   } catch (error) {
     log.warn("cache write failed", {
       error: error instanceof Error ? error.message : String(error),
@@ -286,6 +290,9 @@ export async function cached(options: CachedOptions): Promise<CachedResult> {
     // The shorter of the stored lifetime and this request's ttl decides freshness.
     const expiresAt = madeAt + Math.min(stored.ttlMs, options.ttlMs);
     if (now < expiresAt) {
+      // Written again with its payload's length, for the rest of its life: its check (a parse)
+      // is paid once, not on every hit.
+      if (stored.unsized) await save(options, stored, madeAt + stored.ttlMs - now);
       const staleAfter = options.staleTtlMs;
       if (staleAfter === null || staleAfter === undefined || now - madeAt < staleAfter) {
         return unpack(stored, "HIT", expiresAt - now, null);

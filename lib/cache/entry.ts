@@ -2,7 +2,8 @@
  * A cached answer and its byte form in the store: [4-byte meta length][meta JSON][payload].
  * Version 2 keeps how the payload was made as fields; version 1 entries (the same facts as
  * `x-fetch-mode`/`x-fetch-time` headers) are still read. Bytes that are not a whole entry of a
- * known version (garbage, a meta of the wrong shape, a payload cut short) decode to null.
+ * known version (garbage, a meta of the wrong shape, a payload cut short) decode to null; so do
+ * those written before entries recorded their payload's length that cannot be told whole.
  */
 import { ERROR_STATUS, type ErrorCode } from "../util/errors.ts";
 import type { FetchMode } from "../util/payload_types.ts";
@@ -30,6 +31,8 @@ export interface StoredEntry {
   createdAt: number;
   /** The lifetime it was stored with. */
   ttlMs: number;
+  /** Read from an entry of no recorded payload length (older): checked by parsing (see whole). */
+  unsized?: true;
 }
 
 interface Meta {
@@ -109,12 +112,29 @@ function isCachedError(value: unknown): value is CachedError {
 }
 
 /** Every field of a meta as this version writes it (a meta from elsewhere may be anything). */
-function wellFormed(meta: Meta, payloadBytes: number): boolean {
+function wellFormed(meta: Meta): boolean {
   return FETCH_MODES.has(meta.fetchMode) && Number.isFinite(meta.fetchTimeMs) &&
     Number.isFinite(meta.createdAt) && Number.isFinite(meta.ttlMs) &&
     typeof meta.text === "boolean" &&
-    (meta.error === null || isCachedError(meta.error)) &&
-    (meta.size === undefined || meta.size === payloadBytes);
+    (meta.error === null || isCachedError(meta.error));
+}
+
+/**
+ * Whether the payload is all there. Entries record its length (`size`). One written before they
+ * did is whole if it is what the cache wrote: nothing after an error, or a JSON text of an
+ * object or array (a part of one, cut short, never parses). Bytes of no recorded length cannot be
+ * told whole: a miss, written again with their length.
+ */
+function whole(meta: Meta, payload: Uint8Array): boolean {
+  if (meta.size !== undefined) return meta.size === payload.byteLength;
+  if (meta.error) return payload.byteLength === 0;
+  if (!meta.text) return false;
+  try {
+    const value = JSON.parse(decoder.decode(payload));
+    return typeof value === "object" && value !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** Null for bytes that are not a whole entry of a known version (treated as a miss). */
@@ -124,14 +144,21 @@ export function decodeEntry(bytes: Uint8Array): StoredEntry | null {
     if (4 + length > bytes.byteLength) return null;
     const meta = upgrade(JSON.parse(decoder.decode(bytes.subarray(4, 4 + length))));
     const raw = bytes.subarray(4 + length);
-    if (!meta || !wellFormed(meta, raw.byteLength)) return null;
+    if (!meta || !wellFormed(meta) || !whole(meta, raw)) return null;
     const entry: Entry | null = meta.error ? null : {
       payload: meta.text ? decoder.decode(raw) : raw,
       fetchMode: meta.fetchMode,
       fetchTimeMs: meta.fetchTimeMs,
       createdAt: meta.createdAt,
     };
-    return { entry, error: meta.error, createdAt: meta.createdAt, ttlMs: meta.ttlMs };
+    const stored: StoredEntry = {
+      entry,
+      error: meta.error,
+      createdAt: meta.createdAt,
+      ttlMs: meta.ttlMs,
+    };
+    if (meta.size === undefined) stored.unsized = true;
+    return stored;
   } catch {
     return null;
   }

@@ -15,6 +15,7 @@
  */
 import { join } from "node:path";
 import { log } from "../util/log.ts";
+import { firstUnreadable } from "./_kv_unreadable.ts";
 
 const SYNC_READ_MAX = 256 * 1024;
 /** Blobs up to this size are KV values: under the 64 KiB cap with room for its encoding. */
@@ -360,16 +361,7 @@ export class Blobs {
 
   /** Rebuilds the index, oldest first; drops expired entries and files that went missing. */
   async #load(): Promise<void> {
-    const found: [string, BlobMeta][] = [];
-    for await (const entry of this.#kv.list<BlobMeta>({ prefix: ["blob"] })) {
-      const [, ns, id] = entry.key;
-      if (wellFormed(entry.value)) found.push([`${String(ns)}/${String(id)}`, entry.value]);
-      else {
-        // Counted, it would break the budget's sum: dropped with its bytes.
-        log.warn("damaged blob index entry: dropped", { blob: `${String(ns)}/${String(id)}` });
-        await this.#kv.atomic().delete(entry.key).delete(["blobdata", ns!, id!]).commit();
-      }
-    }
+    const found = await this.#readIndex();
     found.sort((a, b) => a[1].createdAt - b[1].createdAt);
     const now = Date.now();
     for (const [name, meta] of found) {
@@ -382,6 +374,40 @@ export class Blobs {
     }
     await this.#evict("");
     await this.#sweepOrphans();
+  }
+
+  /**
+   * The index entries in KV. One of another shape, or that KV cannot read back (which fails
+   * the whole list), is dropped with its bytes: counted, it would break the budget's sum.
+   */
+  async #readIndex(): Promise<[string, BlobMeta][]> {
+    const found: [string, BlobMeta][] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const entries = this.#kv.list<unknown>({ prefix: ["blob"] }, { cursor });
+      try {
+        for await (const entry of entries) {
+          if (wellFormed(entry.value)) {
+            found.push([`${String(entry.key[1])}/${String(entry.key[2])}`, entry.value]);
+          } else await this.#dropDamaged(entry.key);
+          cursor = entries.cursor;
+        }
+        return found;
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        const unreadable = await firstUnreadable(this.#kv, ["blob"], 2, cursor);
+        // Not one of this index's keys: the state is not as this code writes it.
+        if (!unreadable) throw error;
+        // The list starts again after the last entry read, past the one dropped.
+        await this.#dropDamaged(unreadable);
+      }
+    }
+  }
+
+  async #dropDamaged(key: Deno.KvKey): Promise<void> {
+    const [, ns, id] = key;
+    log.warn("damaged blob index entry: dropped", { blob: `${String(ns)}/${String(id)}` });
+    await this.#kv.atomic().delete(key).delete(["blobdata", ns!, id!]).commit();
   }
 
   /** Files with no index entry (a crash between write and index) would escape the budget. */

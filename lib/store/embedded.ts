@@ -7,7 +7,8 @@
  *
  * A value KV cannot read back (its bytes damaged) or of another shape is handled as in Redis:
  * a blob is a miss, a counter starts again, the server secret is made anew, a key record is
- * EUNAVAILABLE naming it (see `damaged`).
+ * EUNAVAILABLE naming it (see `damaged`). A blob's index entry so damaged is dropped at start,
+ * the rest kept; only a file SQLite itself cannot read refuses the start, naming DATA_DIR.
  */
 import { join } from "node:path";
 import { Blobs } from "./_blobs.ts";
@@ -110,8 +111,9 @@ export class EmbeddedStore implements Store {
     } catch (error) {
       kv.close();
       lock!.release();
-      // KV names no key when a value cannot be read back: the whole blob index is unreadable.
-      if (!(error instanceof RangeError)) throw error;
+      // A file SQLite cannot read (damaged pages): as when it cannot be opened.
+      if (!(error instanceof RangeError)) throw cannotHold(options.dataDir, error);
+      // A value KV cannot read back under a key the index never writes (see Blobs).
       throw new Error(
         `DATA_DIR "${options.dataDir}" holds a damaged cache index in state.kv: ${error.message}`,
         { cause: error },

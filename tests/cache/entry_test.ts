@@ -48,7 +48,7 @@ Deno.test("version 1 entries (fetch mode and time as headers) are still read", (
     { "x-fetch-mode": "prerender", "x-fetch-time": "12.5" },
     '{"status":"success"}',
   );
-  assert.deepEqual(decodeEntry(old), stored);
+  assert.deepEqual(decodeEntry(old), { ...stored, unsized: true }, "no recorded length");
   const bare = decodeEntry(versionOne({}, "{}"));
   assert.equal(bare?.entry?.fetchMode, "skipped");
   assert.equal(bare?.entry?.fetchTimeMs, 0);

@@ -132,3 +132,18 @@ export async function runMain(
   }
   return { code: ended ? ended.code : null, stderr: await stderr };
 }
+
+/**
+ * The error a start refused with: main.ts (under `deno task start`'s flags) must exit 1 with one
+ * `cannot start` JSON line on stderr, no stack trace.
+ */
+export async function refusedStart(env: Record<string, string>): Promise<string> {
+  const { code, stderr } = await runMain(env);
+  const lines = stderr.trim().split("\n");
+  if (code !== 1 || lines.length !== 1) {
+    throw new Error(`expected exit 1 and one line, got ${code}:\n${stderr}`);
+  }
+  const line = JSON.parse(lines[0]!);
+  if (line.msg !== "cannot start") throw new Error(`not a refused start: ${lines[0]}`);
+  return line.error;
+}

@@ -4,21 +4,16 @@
  * not block the next start. Real processes, as `deno task start` runs them.
  */
 import assert from "node:assert/strict";
-import { runMain, startMain } from "./_main_process.ts";
+import { refusedStart, startMain } from "./_main_process.ts";
 
 Deno.test("a second process on the same DATA_DIR refuses to start; a SIGKILL frees it", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "linkpeek-lock-" });
   try {
     {
       await using first = await startMain({ DATA_DIR: dataDir });
-      const second = await runMain({ DATA_DIR: dataDir });
-      assert.equal(second.code, 1, second.stderr);
-      const lines = second.stderr.trim().split("\n");
-      assert.equal(lines.length, 1, second.stderr);
-      const line = JSON.parse(lines[0]!);
-      assert.equal(line.msg, "cannot start");
-      assert.ok(line.error.includes(`DATA_DIR "${dataDir}" is in use`), line.error);
-      assert.ok(line.error.includes(`pid ${first.child.pid}`), line.error);
+      const error = await refusedStart({ DATA_DIR: dataDir });
+      assert.ok(error.includes(`DATA_DIR "${dataDir}" is in use`), error);
+      assert.ok(error.includes(`pid ${first.child.pid}`), error);
 
       const health = await fetch(`${first.origin}/health`);
       assert.equal(health.status, 200, "the owner still serves");

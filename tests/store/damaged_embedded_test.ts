@@ -5,30 +5,14 @@
  * naming it; never an unexpected error (a 500 on every request that reads them).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { EmbeddedStore } from "../../lib/store/embedded.ts";
 import { createKey } from "../../lib/plans/mod.ts";
 import { isApiError } from "../../lib/util/errors.ts";
 import { setQuiet } from "../../lib/util/log.ts";
+import { damageValues, kvKey } from "./_kv_damage.ts";
 
 // The damage warnings would drown the test report.
 setQuiet(true);
-
-const encoder = new TextEncoder();
-
-/** The bytes of a KV key of strings, as Deno KV orders them (tuple encoding). */
-function kvKey(...parts: string[]): Uint8Array {
-  const bytes = parts.flatMap((part) => [2, ...encoder.encode(part), 0]);
-  return new Uint8Array(bytes);
-}
-
-/** Overwrites the stored value under `key` with bytes no V8 deserializer takes. */
-function damage(db: DatabaseSync, key: Uint8Array): void {
-  const changed = db.prepare("UPDATE kv SET v = ?, v_encoding = 1 WHERE k = ?")
-    .run(new Uint8Array([0xff, 0x00, 0xff, 0x13]), key);
-  assert.equal(changed.changes, 1, "the row exists");
-}
 
 const damagedNaming = (record: RegExp) => (error: unknown) =>
   isApiError(error) && error.code === "EUNAVAILABLE" && record.test(error.message);
@@ -45,15 +29,12 @@ Deno.test("EmbeddedStore reads damaged KV values as a miss, a new count, or EUNA
     const secret = await store.serverSecret();
     await store.close();
 
-    const db = new DatabaseSync(join(dataDir, "state.kv"));
-    try {
-      damage(db, kvKey("blobdata", "cache", "entry"));
-      damage(db, kvKey("count", "ip:1"));
-      damage(db, kvKey("key", record.id));
-      damage(db, kvKey("secret"));
-    } finally {
-      db.close();
-    }
+    damageValues(dataDir, [
+      kvKey("blobdata", "cache", "entry"),
+      kvKey("count", "ip:1"),
+      kvKey("key", record.id),
+      kvKey("secret"),
+    ]);
 
     store = await EmbeddedStore.open({ dataDir, maxBytes: 1024 * 1024 });
     try {

@@ -12,6 +12,7 @@ import { imageView } from "./markdown_image.ts";
 import { linkTarget, pointsAtItself } from "./markdown_links.ts";
 import { tableBlocks } from "./markdown_table.ts";
 import { isCollapsedPanel } from "./visibility.ts";
+import { ATTACHED, startsNewWord } from "./seams.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -192,17 +193,21 @@ function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
     if (text) out.push(text);
     inline = [];
   };
+  let after: Element | null = null;
   for (const node of nodes) {
     spend();
     if (isText(node)) {
       addInline(inline, escapeText(node.data));
+      after = null;
       continue;
     }
     if (!isTag(node) || skip(node, ctx)) continue;
     const rendered = block(node, ctx);
     if (rendered === null) {
-      addInline(inline, inlineNode(node, ctx));
+      addSeamed(inline, inlineNode(node, ctx), after, node);
+      after = node;
     } else {
+      after = null;
       flush();
       for (const b of rendered) if (b) out.push(b);
     }
@@ -378,9 +383,16 @@ function inlineChildren(el: Element, ctx: Ctx): string {
   ctx.depth++;
   try {
     const parts: string[] = [];
+    let after: Element | null = null;
     for (const child of el.children) {
       spend();
-      addInline(parts, inlineNode(child, ctx));
+      if (!isTag(child)) {
+        if (isText(child)) after = null;
+        addInline(parts, inlineNode(child, ctx));
+        continue;
+      }
+      addSeamed(parts, inlineNode(child, ctx), after, child);
+      after = child;
     }
     return parts.join("");
   } finally {
@@ -450,6 +462,17 @@ const MARKERS = ["**", "~~", "*"];
  * (`<b>S</b><b>unshine</b>`) are written as one: apart, their markers would meet as `****`,
  * which CommonMark shows as asterisks. Only the last part (one child's) is ever cut: linear.
  */
+/**
+ * addInline for the piece `el` renders, after the sibling element `after` it meets with no text
+ * between them: a space first where the two set side by side start a new word (startsNewWord).
+ */
+function addSeamed(parts: string[], piece: string, after: Element | null, el: Element): void {
+  const seam = after !== null && piece !== "" && parts.length > 0 && !ATTACHED.has(el.name) &&
+    !ATTACHED.has(after.name);
+  if (seam && startsNewWord(parts[parts.length - 1]!.slice(-1), piece.charAt(0))) parts.push(" ");
+  addInline(parts, piece);
+}
+
 function addInline(parts: string[], piece: string): void {
   if (!piece) return;
   const first = piece.charCodeAt(0);

@@ -21,6 +21,7 @@ import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
 import { leadBefore, statedDescriptions } from "./lead.ts";
 import { withPosts } from "./posts.ts";
+import { isSectionedPage } from "./sections.ts";
 import { repeatedQuotes } from "./repeats.ts";
 
 interface ProductReading {
@@ -78,9 +79,11 @@ interface Choice {
 /**
  * When the best article holds less than this share of the words outside links that the whole
  * main region holds, the page is no article (a listing, a product, a forum thread, docs) and
- * the region is the content. A page that says it is an article needs far stronger evidence.
+ * the region is the content. A page that says it is an article needs far stronger evidence; a
+ * landing page of headed sections (isSectionedPage) far less: one section outweighing the
+ * others in the scores is still one of them.
  */
-const WIDE_RATIO = { article: 0.2, other: 0.5 };
+const WIDE_RATIO = { article: 0.2, other: 0.5, sections: 0.85 };
 
 /** Finds the main content of `doc`, removes the chrome inside it and returns it. */
 export function extractMainContent(doc: Document): AnyNode {
@@ -103,7 +106,7 @@ export function extractMainContent(doc: Document): AnyNode {
     best = bestChoice(body, stats, product.anchor, article, story);
   }
   for (const el of product?.reviews ?? []) best.drop.add(el);
-  if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats);
+  if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats, story);
   removeAll(best.runs?.length ? new Set<ChildNode>([...best.drop, ...best.runs]) : best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.
   const roots = best.roots.filter((root) => !best.drop.has(root));
@@ -141,7 +144,7 @@ function bestChoice(
     if (same && last!.pass.cleanConditionally === pass.cleanConditionally) continue;
     const scoring: Scoring = same ? last!.scoring : scoreCandidates(body, stats, pass);
     last = { pass, scoring };
-    const choice = choose(body, stats, pass, scoring.scores, anchor);
+    const choice = choose(body, stats, pass, scoring.scores, anchor, story);
     // A choice a stricter pass rooted in a container named as content is not given up for
     // one that passes ignoring names found in a sidebar: a short post is still the post, and
     // as what outweighed it was chrome, the page's rest is no listing either.
@@ -153,16 +156,20 @@ function bestChoice(
     named = story && pass.weightClasses && best !== null && namedContent(best);
   }
   const region = mainRegion(body, stats);
-  const ratio = article ? WIDE_RATIO.article : WIDE_RATIO.other;
+  const ratio = article
+    ? WIDE_RATIO.article
+    : isSectionedPage(region, stats)
+    ? WIDE_RATIO.sections
+    : WIDE_RATIO.other;
   // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
   // is not looked for. A short article named as content is no listing.
   const bound = stats.of(region).text - stats.of(region).linkText;
   if (!best || (!named && !trusted && bound * ratio > plainText(best, stats))) {
-    const wide = wideChoice(region, stats);
+    const wide = wideChoice(region, stats, story);
     if (!best || plainText(wide, stats) * ratio > plainText(best, stats)) best = wide;
   }
   if (best.kept < ENOUGH_TEXT / 2 && !named && !trusted) {
-    const bare = wideChoice(region, stats, true);
+    const bare = wideChoice(region, stats, story, true);
     if (bare.kept > best.kept * 2) best = bare;
   }
   return best;
@@ -253,6 +260,7 @@ function choose(
   pass: Pass,
   scores: Scores,
   anchor: Element | null,
+  story: boolean,
 ): Choice {
   const top = anchor ?? topCandidate(scores, body) ?? body;
   const roots = wholeOfParts(withSiblings(top, scores, stats), stats, body);
@@ -270,6 +278,7 @@ function choose(
     contentText,
     cleanConditionally: pass.cleanConditionally,
     wide: false,
+    story,
     runs,
   });
   let kept = contentText;
@@ -310,7 +319,7 @@ function mainRegion(body: Element, stats: PageStats): Element {
 }
 
 /** The main region with only plain chrome dropped. */
-function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
+function wideChoice(region: Element, stats: PageStats, story: boolean, bare = false): Choice {
   const contentText = stats.of(region).text;
   const drop = chromeWithin([region], {
     stats,
@@ -318,6 +327,7 @@ function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
     contentText,
     cleanConditionally: false,
     wide: true,
+    story,
     bare,
   });
   let kept = contentText;
@@ -330,7 +340,13 @@ function wideChoice(region: Element, stats: PageStats, bare = false): Choice {
  * each pruned of its chrome as the choice was. Joined once the choice is made: a page's
  * repeated blocks should not make a narrow choice win over the whole region.
  */
-function withThreadPosts(choice: Choice, top: Element, body: Element, stats: PageStats): Choice {
+function withThreadPosts(
+  choice: Choice,
+  top: Element,
+  body: Element,
+  stats: PageStats,
+  story: boolean,
+): Choice {
   const roots = withPosts(choice.roots, top, body, stats);
   if (roots === choice.roots) return choice;
   const chosen = new Set(choice.roots);
@@ -344,6 +360,7 @@ function withThreadPosts(choice: Choice, top: Element, body: Element, stats: Pag
     contentText,
     cleanConditionally: true,
     wide: false,
+    story,
     runs,
   });
   for (const el of choice.drop) drop.add(el);

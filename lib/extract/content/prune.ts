@@ -7,6 +7,8 @@ import type { ChildNode, Element, ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
+import { anchoredSection } from "./anchors.ts";
+import { isItemCard } from "./cards.ts";
 import {
   APPEAL_BOX,
   APPEAL_LINE,
@@ -151,6 +153,8 @@ export interface PruneContext {
   cleanConditionally: boolean;
   /** A whole region, not an article: its page furniture goes too. */
   wide: boolean;
+  /** The page says it is an article and states no product. */
+  story?: boolean;
   /** Only what no reader sees goes (the last resort when everything else kept nothing). */
   bare?: boolean;
   /** Set once a heading repeating the page's title was kept. */
@@ -199,7 +203,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (el.name === "a" && s.text <= 2 && isPermalink(el, ctx.stats.textOf(el))) return true;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
-  if (small && isUnlikely(el) && !isStoryHeader(el, s)) return true;
+  if (small && isUnlikely(el) && !anchoredSection(el, ctx.stats) && !isStoryHeader(el, s)) {
+    return true;
+  }
   if (small && !ctx.wide && isContactNote(el)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
@@ -269,6 +275,8 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     ctx.titleSeen = true;
   }
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
+    // A listing's item cards are its content, whatever a story's counts say of each.
+    if (!ctx.story && isItemCard(el, ctx.stats)) return false;
     return conditionallyChrome(el, s, ctx);
   }
   return false;

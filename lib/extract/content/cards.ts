@@ -1,0 +1,47 @@
+/**
+ * A listing's or a collection's item card: one of several sibling blocks marked alike (one
+ * class), each headed by the item's name over its blurb. On a page that is no story they are
+ * what a reader came for, whatever the counts that find a story's chrome say of each (a link in
+ * its heading, a picture, no paragraph).
+ */
+import { Element } from "domhandler";
+import { spend } from "../dom/budget.ts";
+import type { PageStats } from "./stats.ts";
+
+/** Fewest siblings marked alike that make a run of cards. */
+const MIN_CARDS = 3;
+/** Most of a card's text in links: past it, a card is a link with a label. */
+const MAX_LINKS = 0.6;
+
+/** How many children of each parent carry each class value, counted once per parent. */
+const CLASS_COUNTS = new WeakMap<Element, Map<string, number>>();
+
+/**
+ * Whether `el` is an item card (one of a run of siblings alike) or the run's container, headed
+ * and not mostly links.
+ */
+export function isItemCard(el: Element, stats: PageStats): boolean {
+  const s = stats.of(el);
+  if (s.headingText === 0 || s.linkText > s.text * MAX_LINKS) return false;
+  const className = el.attribs.class;
+  const parent = el.parent;
+  if (className && parent instanceof Element) {
+    if ((classCounts(parent).get(className) ?? 0) >= MIN_CARDS) return true;
+  }
+  for (const count of classCounts(el).values()) if (count >= MIN_CARDS) return true;
+  return false;
+}
+
+function classCounts(parent: Element): Map<string, number> {
+  let counts = CLASS_COUNTS.get(parent);
+  if (counts) return counts;
+  counts = new Map();
+  for (const child of parent.children) {
+    spend();
+    if (!(child instanceof Element)) continue;
+    const className = child.attribs.class;
+    if (className) counts.set(className, (counts.get(className) ?? 0) + 1);
+  }
+  CLASS_COUNTS.set(parent, counts);
+  return counts;
+}

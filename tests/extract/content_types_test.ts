@@ -1,0 +1,99 @@
+// Main content of pages that are no article (issue #24): products, collections, listings,
+// services. Each test names the pattern a rule reads, on markup written for it.
+import assert from "node:assert/strict";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
+import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
+import { renderMarkdown } from "../../lib/extract/content/markdown_render.ts";
+import { extractMainContent } from "../../lib/extract/content/mod.ts";
+
+const mainText = (page: string) => renderPlainText(extractMainContent(parseHtml(page)));
+const PROSE = "A sentence of the page long enough to count, with commas, clauses, and words. ";
+const md = (html: string) =>
+  renderMarkdown(parseHtml(html), { baseUrl: "https://ex.test/", clean: false }).markdown;
+
+Deno.test("side-by-side elements start a new word where case changes or a number starts", () => {
+  // A specs row and a product card: label and value, brand and name, in sibling <span>s
+  // that the page's styles lay apart; a comment between them changes nothing.
+  const page =
+    '<div class="row"><span>Publisher</span><!--x--><span>Houghton Mifflin</span></div>' +
+    '<a href="/p"><span>The North Face</span><span>Wawona 6 Tent</span></a>' +
+    "<div><span>Pages</span><span>240</span></div>" +
+    // A year, then a running time: two numbers.
+    '<div class="meta"><span>1994</span><span>2h 22m</span></div>' +
+    // A drop cap, a styled stem and a footnote mark stay glued to their word.
+    "<p><span>T</span>he <b>walk</b>ing H<sub>2</sub>O x<sup>2</sup>a<sup>B</sup></p>";
+  const text = renderPlainText(parseHtml(page));
+  assert.equal(
+    text,
+    "Publisher Houghton Mifflin\nThe North Face Wawona 6 Tent\nPages 240\n1994 2h 22m\n" +
+      "The walking H2O x2aB",
+  );
+  const markdown = md(page);
+  assert.match(markdown, /Publisher Houghton Mifflin/);
+  assert.match(markdown, /\[The North Face Wawona 6 Tent\]/);
+  assert.match(markdown, /Pages 240/);
+  assert.match(markdown, /1994 2h 22m/);
+  assert.match(markdown, /The \*\*walk\*\*ing H2O x2aB/);
+});
+
+Deno.test("a landing page of headed sections keeps them all, not only its longest (an FAQ)", () => {
+  const features = [
+    "Fast builds",
+    "Offline work",
+    "App stores",
+    "Low cost",
+    "Any industry",
+    "Support",
+  ]
+    .map((name) =>
+      `<section><h2>${name}</h2><p>We make ${name.toLowerCase()} part of every project we ` +
+      `deliver for our clients, from the first sketch to the launch and the years after it ` +
+      `when the product grows with its users.</p></section>`
+    ).join("");
+  const faq = Array.from(
+    { length: 8 },
+    (_, i) => `<h3>Question number ${i + 1} about the service?</h3><p>${PROSE.repeat(4)}</p>`,
+  ).join("");
+  const page = `<html><head><title>Apps</title></head><body><header><a href="/">Home</a></header>` +
+    `<main>${features}<section><h2>Questions</h2><div class="faq">${faq}</div></section></main>` +
+    `</body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Question number 8 about the service\?/);
+  for (const name of ["Fast builds", "Any industry", "Support"]) {
+    assert.match(text, new RegExp(name));
+  }
+});
+
+Deno.test("a document's section known by an anchor id naming chrome words is content", () => {
+  const sections = ["filter", "exclude", "select-related", "prefetch-related", "share-lock"]
+    .map((id) =>
+      `<section id="s-${id}"><h2>${id.replace("-", "_")}()</h2><p>${PROSE.repeat(3)}</p>` +
+      `</section>`
+    ).join("");
+  const page = `<html><head><title>QuerySet API</title></head><body><div class="document">` +
+    `<h1>QuerySet API</h1>${sections}</div>` +
+    // A block only its id names as chrome, but no document's section: still chrome.
+    `<div id="related-posts"><h2>Related</h2><p>${PROSE}</p></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /select_related\(\)\n/);
+  assert.match(text, /prefetch_related\(\)\n/);
+  assert.match(text, /share_lock\(\)\n/);
+  assert.doesNotMatch(text, /Related\n/);
+});
+
+Deno.test("a listing's item cards (a picture, a linked name, a blurb) are its content", () => {
+  const cards = ["CSS", "HTML", "Design", "Forms"].map((name) =>
+    `<div class="card"><img src="/${name}.png" alt=""><h3><a href="/${name}">Learn ${name}: ` +
+    `the course</a></h3><div>Every module of ${name}, start to end.</div></div>`
+  ).join("");
+  const page = (type: string) =>
+    `<html><head><meta property="og:type" content="${type}"><title>Learn</title></head>` +
+    `<body><main><h1>Learn</h1><p>${PROSE.repeat(12)}</p><div class="grid">${cards}</div>` +
+    `</main></body></html>`;
+  const text = mainText(page("website"));
+  for (const name of ["CSS", "HTML", "Design", "Forms"]) {
+    assert.match(text, new RegExp(`Learn ${name}: the course\\nEvery module of ${name}`));
+  }
+  // Under a story, such cards are other pages' teasers: the story's counts still judge them.
+  assert.doesNotMatch(mainText(page("article")), /Learn CSS/);
+});

@@ -549,8 +549,7 @@ const IMAGE_BOX: NamesTest = (tokens) =>
  * JPEG's, as news photos are) is no part of the story's text.
  */
 function explainsFigure(caption: Element, ctx: PruneContext): boolean {
-  const text = ctx.stats.textOf(caption);
-  if (CREDIT.test(text)) return false;
+  if (CREDIT.test(ctx.stats.textOf(caption))) return false;
   const figure = imageBoxOf(caption, ctx);
   if (!figure) return true;
   let drawing = FIGURES.get(figure);

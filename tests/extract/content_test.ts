@@ -265,6 +265,29 @@ Deno.test("a listing page keeps its list (no single article in it)", () => {
   assert.doesNotMatch(text, /Imprint/);
 });
 
+Deno.test("a whole region taken as the content loses its lines of chrome between <br>s", () => {
+  // A landing page of headed sections is read whole; a credit on a line of its own in it goes.
+  const features = ["Fast builds", "Offline work", "App stores", "Low cost", "Any industry"]
+    .map((name) =>
+      `<section><h2>${name}</h2><p>We make ${name.toLowerCase()} part of every project we ` +
+      `deliver for our clients, from the first sketch to the launch and the years after it ` +
+      `when the product grows with its users.</p></section>`
+    ).join("");
+  const faq = Array.from(
+    { length: 8 },
+    (_, i) => `<h3>Question number ${i + 1} about the service?</h3><p>${PROSE.repeat(4)}</p>`,
+  ).join("");
+  const page = `<html><head><title>Apps</title></head><body><header><a href="/">Home</a>
+    </header><main>${features}<section><h2>Questions</h2><div class="faq">${faq}</div></section>
+    <div>Call us any weekday.<br>Credits: Titelbild <a href="/a">Agency</a></div></main>
+    </body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Offline work/);
+  assert.match(text, /Question number 8/);
+  assert.match(text, /Call us any weekday\./);
+  assertDropped(text, ["Titelbild", "Agency"]);
+});
+
 Deno.test("renderPlainText() breaks lines at blocks and <br>, keeps <pre> lines", () => {
   const doc = parseHtml(
     "<div><h2>Title</h2><p>One <b>bold</b>\n word</p>line<br>next<pre>a\n  b</pre><script>x</script></div>",

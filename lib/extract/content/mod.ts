@@ -321,6 +321,9 @@ function mainRegion(body: Element, stats: PageStats): Element {
 /** The main region with only plain chrome dropped. */
 function wideChoice(region: Element, stats: PageStats, story: boolean, bare = false): Choice {
   const contentText = stats.of(region).text;
+  // Lines of chrome between <br>s ("Credits: ...", "You must be logged in ...") are chrome on
+  // any page: a region read whole loses them as a chosen article does.
+  const runs: ChildNode[] = [];
   const drop = chromeWithin([region], {
     stats,
     scores: new Map(),
@@ -329,10 +332,11 @@ function wideChoice(region: Element, stats: PageStats, story: boolean, bare = fa
     wide: true,
     story,
     bare,
+    runs,
   });
   let kept = contentText;
   for (const el of drop) kept -= stats.of(el).text;
-  return { roots: [region], drop, kept, wide: true };
+  return { roots: [region], drop, runs, kept, wide: true };
 }
 
 /**

@@ -615,6 +615,29 @@ Deno.test("a whole region taken as the content still loses the publisher's appea
   ]);
 });
 
+Deno.test("a story's region read whole loses its link lines; a listing's keeps them", () => {
+  const doc = parseHtml(
+    `<html><body><main><h1>Our projects</h1>${
+      [0, 1, 2].map((n) =>
+        `<h2>Project ${n}</h2><p>${PROSE.repeat(2)}</p><p><a href="/p">Back to Project</a></p>`
+      ).join("")
+    }</main></body></html>`,
+  );
+  const main = select(doc, "main")!;
+  const stats = measure(main);
+  const dropped = (story: boolean) =>
+    [...chromeWithin([main], {
+      stats,
+      scores: new Map(),
+      contentText: stats.of(main).text,
+      cleanConditionally: false,
+      wide: true,
+      story,
+    })].map((el) => stats.textOf(el));
+  assert.deepEqual(dropped(true), ["Back to Project", "Back to Project", "Back to Project"]);
+  assert.deepEqual(dropped(false), []);
+});
+
 Deno.test("sentences of a story that only mention tips, apps or signing up stay", () => {
   const lines = [
     "Anyone who may have a tip is asked to call the police on the number below.",

@@ -196,6 +196,9 @@ function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (CHROME_TAGS.has(el.name)) return true;
   if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
+  // A region read whole is a listing's, whose captions, dates and link lines are its items;
+  // on a page that says it is an article they are the story's chrome as in a chosen article.
+  const listing = ctx.wide && !ctx.story;
   if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role)) return true;
@@ -206,16 +209,16 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && isUnlikely(el) && !anchoredSection(el, ctx.stats) && !isStoryHeader(el, s)) {
     return true;
   }
-  if (small && !ctx.wide && isContactNote(el)) return true;
+  if (small && !listing && isContactNote(el)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
   if (small && namedLikeCaption(el)) return true;
   if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
-  if (!ctx.wide && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
+  if (!listing && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
     return true;
   }
   if (small && isSocialEmbed(el)) return true;
-  if (!ctx.wide && s.text <= DATE_MAX && isMarkedDate(el, ctx)) return true;
+  if (!listing && s.text <= DATE_MAX && isMarkedDate(el, ctx)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
@@ -228,7 +231,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
-  if (small && !ctx.wide && SECTIONS.has(el.name) && isTeaserList(el, ctx)) return true;
+  if (small && !listing && SECTIONS.has(el.name) && isTeaserList(el, ctx)) return true;
   // The publisher's lines around the story: appeals and disclosures, the author's bio (a
   // listing's or a region's too, but for the bio: a team page's people are its content).
   // A line longer than an appeal is read by its opening only (most are prose), once for both.
@@ -236,9 +239,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (s.text <= (ctx.wide ? APPEAL_LINE : BIO_LINE) && isLine(el, s)) {
     const short = s.text <= APPEAL_LINE;
     const text = short ? ctx.stats.textOf(el) : (opening = openingOf(el));
-    if ((short && isAppeal(text)) || (!ctx.wide && isAuthorBio(text))) return true;
+    if ((short && isAppeal(text)) || (!listing && isAuthorBio(text))) return true;
     if (
-      !ctx.wide && introducesPerson(text) && isSetOff(el, short ? text : ctx.stats.textOf(el))
+      !listing && introducesPerson(text) && isSetOff(el, short ? text : ctx.stats.textOf(el))
     ) {
       return true;
     }
@@ -257,8 +260,8 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   ) {
     return true;
   }
-  if (!ctx.wide && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
-  if (!ctx.wide && isLinkedAside(el, s, ctx)) return true;
+  if (!listing && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
+  if (!listing && isLinkedAside(el, s, ctx)) return true;
   // A line of links set apart by bars or dots ("About Us | Privacy Policy | Help"): a menu.
   if (
     s.text <= LINKED_LINE_MAX && linkDensity(s) >= MENU_LINKS && isLine(el, s) &&

@@ -638,6 +638,23 @@ Deno.test("a story's region read whole loses its link lines; a listing's keeps t
   assert.deepEqual(dropped(false), []);
 });
 
+Deno.test("a box holding another story, under its own headline and byline, goes", () => {
+  const page = `<html><head><title>Story</title></head><body><article><h1>Story</h1>
+    <p class="byline">By Jane Doe</p><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <div class="box"><h3>An earlier report on another matter</h3><div>
+    <p>By John Roe for the Agency</p><p>The other story told of a flood in the valley.</p>
+    <p>It said the river rose by two metres over the night.</p></div></div>
+    <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p>
+    <div><h3>What the council decided</h3><p>The council met on Monday, the clerk said.</p>
+    <p>It voted to rebuild the bridge before the winter.</p></div>
+    <p>${PROSE.repeat(3)}</p></article></body></html>`;
+  for (const text of [mainText(page), mainMarkdown(page)]) {
+    assertDropped(text, ["earlier report", "John Roe", "flood in the valley", "two metres"]);
+    assert.match(text, /What the council decided/);
+    assert.match(text, /rebuild the bridge/);
+  }
+});
+
 Deno.test("sentences of a story that only mention tips, apps or signing up stay", () => {
   const lines = [
     "Anyone who may have a tip is asked to call the police on the number below.",

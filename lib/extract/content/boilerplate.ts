@@ -186,6 +186,11 @@ const DATE_LINE = new RegExp(
   "iu",
 );
 
+/** Whether a short line is a byline ("By Jane Doe", "Von Hans Müller for the Agency"). */
+export function isByline(text: string): boolean {
+  return text.length < 80 && BYLINE.test(text);
+}
+
 /** Whether a line of any length opens with chrome words ("Read more:", "Related:"). */
 export function startsAsChrome(text: string): boolean {
   return CHROME_LINE.test(text);

@@ -18,6 +18,7 @@ import {
   isAppeal,
   isAppealBox,
   isAuthorBio,
+  isByline,
   isChromeHeading,
   isChromeText,
   isDateLine,
@@ -232,6 +233,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   }
   if (small && SECTIONS.has(el.name) && headedAsChrome(el, ctx)) return true;
   if (small && !listing && SECTIONS.has(el.name) && isTeaserList(el, ctx)) return true;
+  if (small && !ctx.wide && SECTIONS.has(el.name) && isEmbeddedStory(el, s, ctx.stats)) {
+    return true;
+  }
   // The publisher's lines around the story: appeals and disclosures, the author's bio (a
   // listing's or a region's too, but for the bio: a team page's people are its content).
   // A line longer than an appeal is read by its opening only (most are prose), once for both.
@@ -345,6 +349,30 @@ function isLinkedAside(el: Element, s: Stats, ctx: PruneContext): boolean {
   }
   const text = ctx.stats.textOf(el);
   return !text.startsWith("(") && isSetOff(el, text);
+}
+
+/**
+ * A box inside the story that holds another story: its own headline, then its own byline, then
+ * paragraphs (a newspaper's earlier report set beside the new one). The story's own byline is
+ * in its header, above the body, with no paragraphs under it in the same box. Only the box's
+ * first two elements (and a wrapper's first) are read.
+ */
+function isEmbeddedStory(el: Element, s: Stats, stats: PageStats): boolean {
+  if (s.paragraphs < 2) return false;
+  const heading = elementFrom(el.firstChild);
+  if (!heading || !HEADING_TAGS.has(heading.name)) return false;
+  let next = elementFrom(heading.next);
+  if (next && next.name !== "p") next = elementFrom(next.firstChild);
+  return next !== null && next.name === "p" && isByline(stats.textOf(next));
+}
+
+/** The first element from `node` on among its siblings, past blank text and comments only. */
+function elementFrom(node: ChildNode | null): Element | null {
+  for (let at = node; at; at = at.next) {
+    if (at.type === "tag") return at as Element;
+    if (at.type === "text" && (at as unknown as { data: string }).data.trim()) return null;
+  }
+  return null;
 }
 
 /** Fewest paragraphs, and least text, of a block named as a header that is the story's. */

@@ -655,6 +655,18 @@ Deno.test("a box holding another story, under its own headline and byline, goes"
   }
 });
 
+Deno.test("a story's heading left last, over nothing a reader gets, goes", () => {
+  const page = `<html><head><title>Story</title><meta property="og:type" content="article">
+    </head><body><article><h1>Story</h1><p>${PROSE.repeat(3)}</p>
+    <h3>The bridge</h3><p>${PROSE.repeat(3)}</p>
+    <h3>Rather not ride alone?</h3><div id="booking-widget"></div>
+    <p><script src="/widget.js"></script></p></article></body></html>`;
+  for (const text of [mainText(page), mainMarkdown(page)]) {
+    assert.match(text, /The bridge/);
+    assertDropped(text, ["Rather not ride alone"]);
+  }
+});
+
 Deno.test("sentences of a story that only mention tips, apps or signing up stay", () => {
   const lines = [
     "Anyone who may have a tip is asked to call the police on the number below.",

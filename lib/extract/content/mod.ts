@@ -23,6 +23,7 @@ import { leadBefore, statedDescriptions } from "./lead.ts";
 import { withPosts } from "./posts.ts";
 import { isSectionedPage } from "./sections.ts";
 import { repeatedQuotes } from "./repeats.ts";
+import { dropTrailingHeading } from "./trailing.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -116,6 +117,7 @@ export function extractMainContent(doc: Document): AnyNode {
     ? null
     : leadBefore(roots[0]!, stats, body, statedDescriptions(head));
   if (lead) roots.unshift(lead);
+  if (story && roots.length) dropTrailingHeading(roots[roots.length - 1]!, stats);
   if (roots.length === 1) return roots[0]!;
   return adopt(new Element("div", {}), roots);
 }

@@ -97,3 +97,20 @@ Deno.test("a listing's item cards (a picture, a linked name, a blurb) are its co
   // Under a story, such cards are other pages' teasers: the story's counts still judge them.
   assert.doesNotMatch(mainText(page("article")), /Learn CSS/);
 });
+
+Deno.test("a card's BEM header (card__header) is the card's title, not the page's masthead", () => {
+  const cards = ["Trail Tent", "Camp Stove", "Down Quilt"].map((name) =>
+    `<div class="product-card"><div class="product-card__header"><h3>${name} 2</h3></div>` +
+    `<p class="product-card__body">${name}: ${PROSE}</p></div>`
+  ).join("");
+  const page = `<html><head><title>Gear</title></head><body>` +
+    `<div class="site__header"><a href="/">Gear shop home</a> <span>Free returns</span></div>` +
+    `<main><h1>Gear</h1><p>${PROSE.repeat(6)}</p><div class="grid">${cards}</div></main>` +
+    `<div class="sidebar-box__header">Sidebar deals today</div></body></html>`;
+  const text = mainText(page);
+  for (const name of ["Trail Tent", "Camp Stove", "Down Quilt"]) {
+    assert.match(text, new RegExp(`${name} 2\\n${name}: A sentence`));
+  }
+  // The page's own header, and a header of chrome, still go.
+  assert.doesNotMatch(text, /Free returns|Sidebar deals/);
+});

@@ -114,3 +114,18 @@ Deno.test("a card's BEM header (card__header) is the card's title, not the page'
   // The page's own header, and a header of chrome, still go.
   assert.doesNotMatch(text, /Free returns|Sidebar deals/);
 });
+
+Deno.test("a row of two pictured item cards is content; two bare columns are not cards", () => {
+  const card = (name: string, picture: string) =>
+    `<div class="card">${picture}<h3><a href="/${name}">Plan ${name}: the offer</a></h3>` +
+    `<div>Everything in ${name}, billed yearly.</div></div>`;
+  const page = (picture: string) =>
+    `<html><head><title>Plans</title></head><body><main><h1>Plans</h1>` +
+    `<p>${PROSE.repeat(12)}</p><div class="row">${card("Basic", picture)}` +
+    `${card("Team", picture)}</div></main></body></html>`;
+  const text = mainText(page('<img src="/plan.png" alt="">'));
+  assert.match(text, /Plan Basic: the offer\nEverything in Basic/);
+  assert.match(text, /Plan Team: the offer\nEverything in Team/);
+  // Without pictures, two blocks of one class are no evidence of cards: judged as before.
+  assert.doesNotMatch(mainText(page("")), /Plan Basic/);
+});

@@ -129,3 +129,16 @@ Deno.test("a row of two pictured item cards is content; two bare columns are not
   // Without pictures, two blocks of one class are no evidence of cards: judged as before.
   assert.doesNotMatch(mainText(page("")), /Plan Basic/);
 });
+
+Deno.test("a sticky bar or sidebar (named or styled sticky) is no part of the content", () => {
+  const page = `<html><head><title>Mug</title></head><body><main><div class="product">` +
+    `<h1>White speckle mug</h1><p>${PROSE.repeat(8)}</p>` +
+    `<div class="sticky-product-actions"><span>White speckle mug, only $60.00</span>` +
+    `<button>Add to cart</button></div>` +
+    `<aside class="hidden md:block sticky top-24"><h3>Hot comments</h3>` +
+    `<p>Wilson wrote an hour ago: great mugs, buy two of them</p></aside>` +
+    `</div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the page/);
+  assert.doesNotMatch(text, /only \$60|Hot comments|Wilson wrote/);
+});

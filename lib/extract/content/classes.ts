@@ -164,6 +164,9 @@ const UNLIKELY = new Set([
   "sponsored",
   "taboola",
   "agegate",
+  // What stays on screen while the page scrolls under it (an add-to-cart bar repeating the
+  // product's name and price, a sidebar of hot comments) is furniture, not the content's flow.
+  "sticky",
 ]);
 
 /** Words of content that keep an unlikely-looking element in the running. */

@@ -142,3 +142,18 @@ Deno.test("a sticky bar or sidebar (named or styled sticky) is no part of the co
   assert.match(text, /A sentence of the page/);
   assert.doesNotMatch(text, /only \$60|Hot comments|Wilson wrote/);
 });
+
+Deno.test("a segment a page streams in hidden (React's div hidden id=S:n) is content", () => {
+  // The frame comes first, each segment after it, with the script that moves it in place.
+  const page = `<html><head><title>Laptop</title></head><body><div class="product">` +
+    `<h1>Laptop 13</h1><p>${PROSE.repeat(10)}</p><template id="B:0"></template>` +
+    `<div hidden id="S:0"><h2>Specifications</h2><p>Processor model: a chip fast enough for ` +
+    `every day's work, with sixteen gigabytes of memory and a long battery life.</p></div>` +
+    `<script>$RC("B:0","S:0")</script>` +
+    `<div hidden id="login"><p>Sign in to see your saved items and your recent orders.</p></div>` +
+    `</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Processor model: a chip/);
+  // Any other hidden block stays out.
+  assert.doesNotMatch(text, /Sign in to see/);
+});

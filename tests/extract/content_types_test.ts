@@ -97,3 +97,63 @@ Deno.test("a listing's item cards (a picture, a linked name, a blurb) are its co
   // Under a story, such cards are other pages' teasers: the story's counts still judge them.
   assert.doesNotMatch(mainText(page("article")), /Learn CSS/);
 });
+
+Deno.test("a card's BEM header (card__header) is the card's title, not the page's masthead", () => {
+  const cards = ["Trail Tent", "Camp Stove", "Down Quilt"].map((name) =>
+    `<div class="product-card"><div class="product-card__header"><h3>${name} 2</h3></div>` +
+    `<p class="product-card__body">${name}: ${PROSE}</p></div>`
+  ).join("");
+  const page = `<html><head><title>Gear</title></head><body>` +
+    `<div class="site__header"><a href="/">Gear shop home</a> <span>Free returns</span></div>` +
+    `<main><h1>Gear</h1><p>${PROSE.repeat(6)}</p><div class="grid">${cards}</div></main>` +
+    `<div class="sidebar-box__header">Sidebar deals today</div></body></html>`;
+  const text = mainText(page);
+  for (const name of ["Trail Tent", "Camp Stove", "Down Quilt"]) {
+    assert.match(text, new RegExp(`${name} 2\\n${name}: A sentence`));
+  }
+  // The page's own header, and a header of chrome, still go.
+  assert.doesNotMatch(text, /Free returns|Sidebar deals/);
+});
+
+Deno.test("a row of two pictured item cards is content; two bare columns are not cards", () => {
+  const card = (name: string, picture: string) =>
+    `<div class="card">${picture}<h3><a href="/${name}">Plan ${name}: the offer</a></h3>` +
+    `<div>Everything in ${name}, billed yearly.</div></div>`;
+  const page = (picture: string) =>
+    `<html><head><title>Plans</title></head><body><main><h1>Plans</h1>` +
+    `<p>${PROSE.repeat(12)}</p><div class="row">${card("Basic", picture)}` +
+    `${card("Team", picture)}</div></main></body></html>`;
+  const text = mainText(page('<img src="/plan.png" alt="">'));
+  assert.match(text, /Plan Basic: the offer\nEverything in Basic/);
+  assert.match(text, /Plan Team: the offer\nEverything in Team/);
+  // Without pictures, two blocks of one class are no evidence of cards: judged as before.
+  assert.doesNotMatch(mainText(page("")), /Plan Basic/);
+});
+
+Deno.test("a sticky bar or sidebar (named or styled sticky) is no part of the content", () => {
+  const page = `<html><head><title>Mug</title></head><body><main><div class="product">` +
+    `<h1>White speckle mug</h1><p>${PROSE.repeat(8)}</p>` +
+    `<div class="sticky-product-actions"><span>White speckle mug, only $60.00</span>` +
+    `<button>Add to cart</button></div>` +
+    `<aside class="hidden md:block sticky top-24"><h3>Hot comments</h3>` +
+    `<p>Wilson wrote an hour ago: great mugs, buy two of them</p></aside>` +
+    `</div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the page/);
+  assert.doesNotMatch(text, /only \$60|Hot comments|Wilson wrote/);
+});
+
+Deno.test("a segment a page streams in hidden (React's div hidden id=S:n) is content", () => {
+  // The frame comes first, each segment after it, with the script that moves it in place.
+  const page = `<html><head><title>Laptop</title></head><body><div class="product">` +
+    `<h1>Laptop 13</h1><p>${PROSE.repeat(10)}</p><template id="B:0"></template>` +
+    `<div hidden id="S:0"><h2>Specifications</h2><p>Processor model: a chip fast enough for ` +
+    `every day's work, with sixteen gigabytes of memory and a long battery life.</p></div>` +
+    `<script>$RC("B:0","S:0")</script>` +
+    `<div hidden id="login"><p>Sign in to see your saved items and your recent orders.</p></div>` +
+    `</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Processor model: a chip/);
+  // Any other hidden block stays out.
+  assert.doesNotMatch(text, /Sign in to see/);
+});

@@ -18,7 +18,7 @@ const CLASS_COUNTS = new WeakMap<Element, Map<string, number>>();
 
 /**
  * Whether `el` is an item card (one of a run of siblings alike) or the run's container, headed
- * and not mostly links.
+ * and not mostly links. A run of two counts when both are pictured cards (`pairedClasses`).
  */
 export function isItemCard(el: Element, stats: PageStats): boolean {
   const s = stats.of(el);
@@ -27,9 +27,40 @@ export function isItemCard(el: Element, stats: PageStats): boolean {
   const parent = el.parent;
   if (className && parent instanceof Element) {
     if ((classCounts(parent).get(className) ?? 0) >= MIN_CARDS) return true;
+    if (s.images > 0 && pairedClasses(parent, stats).has(className)) return true;
   }
   for (const count of classCounts(el).values()) if (count >= MIN_CARDS) return true;
-  return false;
+  return pairedClasses(el, stats).size > 0;
+}
+
+/** A pair of siblings marked alike, each headed, pictured and not mostly links. */
+const PAIR = 2;
+
+/** Per parent, the classes that two or more of its pictured, headed children carry. */
+const PAIRED = new WeakMap<Element, Set<string>>();
+
+/**
+ * Cards laid out in rows of two: two siblings of one class are common layout (two columns),
+ * so a pair counts only when each is a card on its own, headed and with a picture. Read once
+ * per parent, so that asking from each card stays linear.
+ */
+function pairedClasses(parent: Element, stats: PageStats): Set<string> {
+  let paired = PAIRED.get(parent);
+  if (paired) return paired;
+  paired = new Set();
+  const counts = new Map<string, number>();
+  for (const child of parent.children) {
+    spend();
+    const className = child instanceof Element ? child.attribs.class : undefined;
+    if (!className) continue;
+    const s = stats.of(child as Element);
+    if (s.headingText === 0 || s.images === 0 || s.linkText > s.text * MAX_LINKS) continue;
+    const n = (counts.get(className) ?? 0) + 1;
+    if (n >= PAIR) paired.add(className);
+    counts.set(className, n);
+  }
+  PAIRED.set(parent, paired);
+  return paired;
 }
 
 function classCounts(parent: Element): Map<string, number> {

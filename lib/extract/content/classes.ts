@@ -164,6 +164,9 @@ const UNLIKELY = new Set([
   "sponsored",
   "taboola",
   "agegate",
+  // What stays on screen while the page scrolls under it (an add-to-cart bar repeating the
+  // product's name and price, a sidebar of hot comments) is furniture, not the content's flow.
+  "sticky",
 ]);
 
 /** Words of content that keep an unlikely-looking element in the running. */
@@ -259,15 +262,41 @@ function readNames(key: string): Names {
   const names = key.trim();
   if (!names) return NONE;
   const tokens: string[][] = [];
+  // The tokens the unlikely test reads: a component's own header is not the page's.
+  let chromeTokens: string[][] | null = null;
   for (const token of names.split(/\s+/)) {
-    const words = token.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/)
-      .filter(Boolean);
-    if (words.length) tokens.push(words);
+    const words = wordsOf(token);
+    if (!words.length) continue;
+    tokens.push(words);
+    const block = componentOfHeader(token);
+    if (block) chromeTokens ??= tokens.slice(0, -1);
+    chromeTokens?.push(block ?? words);
   }
-  return { tokens, weight: tokensWeight(tokens), unlikely: tokensUnlikely(tokens), said: null };
+  const unlikely = tokensUnlikely(chromeTokens ?? tokens);
+  return { tokens, weight: tokensWeight(tokens), unlikely, said: null };
 }
 
-/** Whether one token names something of `set`, and not merely a layout or state of it. */
+function wordsOf(token: string): string[] {
+  return token.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/).filter(Boolean);
+}
+
+/** Blocks that are the page itself: their BEM header is the page's masthead. */
+const PAGE_BLOCKS = new Set(["site", "page", "app", "global", "header", "masthead", "top"]);
+
+/**
+ * A BEM element named header (`card__header`, `product-tile__header-title`): the head of its
+ * block, a card's or a panel's title, not the page's masthead, unless the block is the page
+ * itself (`site__header`). Returns the block's words, which still say what the block is
+ * (`sidebar-module__header` stays chrome through `sidebar`), or null for any other token.
+ */
+function componentOfHeader(token: string): string[] | null {
+  const at = token.indexOf("__");
+  if (at <= 0) return null;
+  if (!wordsOf(token.slice(at + 2)).includes("header")) return null;
+  const block = wordsOf(token.slice(0, at));
+  return block.length && !block.some((word) => PAGE_BLOCKS.has(word)) ? block : null;
+}
+
 function tokenIs(words: string[], set: Set<string>): boolean {
   let hit = false;
   for (const word of words) {

@@ -11,7 +11,20 @@ const SHOWN_AT_SOME_SIZE =
 
 export function isHidden(el: Element): boolean {
   const hidden = hiddenByPage(el);
-  return hidden && !isCollapsedPanel(el);
+  return hidden && !isCollapsedPanel(el) && !isStreamedSegment(el);
+}
+
+/** React's id for a streamed segment: `S:` and a number (`S:0`, `S:27`). */
+const SEGMENT_ID = /^S:\d+$/;
+
+/**
+ * A segment of a page rendered in streams (React's `renderToPipeableStream`, the frameworks
+ * built on it): sent last as a hidden `<div id="S:n">`, then moved by the page's own script into
+ * the placeholder it fills. A reader sees it in place; its text is content like any other.
+ */
+function isStreamedSegment(el: Element): boolean {
+  return el.name === "div" && el.attribs.hidden !== undefined &&
+    SEGMENT_ID.test(el.attribs.id ?? "");
 }
 
 /**

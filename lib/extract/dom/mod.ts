@@ -202,8 +202,14 @@ export function rawText(node: AnyNode): string {
 }
 
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(SPACING, " ").trim();
 }
+
+/**
+ * The whitespace runs collapse() changes: a lone space is left as it is, so most texts match
+ * nothing and are not rebuilt (a replace of every `\s+` rebuilt the string at every word).
+ */
+const SPACING = /\s{2,}|[^\S ]/g;
 
 export function innerHtml(node: AnyNode): string {
   return getInnerHTML(node, { decodeEntities: true });

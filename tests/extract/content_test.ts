@@ -8,6 +8,7 @@ import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
 import { documentToMarkdown } from "../../lib/extract/content/markdown.ts";
 import { pageF1, type Truth } from "./_content_score.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
+import { faqItems, featureSections } from "./_landing_page.ts";
 
 /** Each of `chromes` is gone from the extracted `text`. */
 function assertDropped(text: string, chromes: readonly string[]): void {
@@ -267,16 +268,14 @@ Deno.test("a listing page keeps its list (no single article in it)", () => {
 
 Deno.test("a whole region taken as the content loses its lines of chrome between <br>s", () => {
   // A landing page of headed sections is read whole; a credit on a line of its own in it goes.
-  const features = ["Fast builds", "Offline work", "App stores", "Low cost", "Any industry"]
-    .map((name) =>
-      `<section><h2>${name}</h2><p>We make ${name.toLowerCase()} part of every project we ` +
-      `deliver for our clients, from the first sketch to the launch and the years after it ` +
-      `when the product grows with its users.</p></section>`
-    ).join("");
-  const faq = Array.from(
-    { length: 8 },
-    (_, i) => `<h3>Question number ${i + 1} about the service?</h3><p>${PROSE.repeat(4)}</p>`,
-  ).join("");
+  const features = featureSections([
+    "Fast builds",
+    "Offline work",
+    "App stores",
+    "Low cost",
+    "Any industry",
+  ]);
+  const faq = faqItems(8, PROSE.repeat(4));
   const page = `<html><head><title>Apps</title></head><body><header><a href="/">Home</a>
     </header><main>${features}<section><h2>Questions</h2><div class="faq">${faq}</div></section>
     <div>Call us any weekday.<br>Credits: Titelbild <a href="/a">Agency</a></div></main>

@@ -3,6 +3,9 @@
  * one headed paragraph each, then an FAQ (the pattern a landing page of headed sections reads).
  */
 
+/** What a landing page's sections are about. */
+export const FEATURES = ["Fast builds", "Offline work", "App stores", "Low cost", "Any industry"];
+
 /** One `<section>` per name: a heading over a paragraph about it. */
 export function featureSections(names: string[]): string {
   return names.map((name) =>

@@ -8,7 +8,7 @@ import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
 import { documentToMarkdown } from "../../lib/extract/content/markdown.ts";
 import { pageF1, type Truth } from "./_content_score.ts";
 import { html, q, serve, testApp, testConfig } from "../_fixtures.ts";
-import { faqItems, featureSections } from "./_landing_page.ts";
+import { faqItems, FEATURES, featureSections } from "./_landing_page.ts";
 
 /** Each of `chromes` is gone from the extracted `text`. */
 function assertDropped(text: string, chromes: readonly string[]): void {
@@ -268,13 +268,7 @@ Deno.test("a listing page keeps its list (no single article in it)", () => {
 
 Deno.test("a whole region taken as the content loses its lines of chrome between <br>s", () => {
   // A landing page of headed sections is read whole; a credit on a line of its own in it goes.
-  const features = featureSections([
-    "Fast builds",
-    "Offline work",
-    "App stores",
-    "Low cost",
-    "Any industry",
-  ]);
+  const features = featureSections(FEATURES);
   const faq = faqItems(8, PROSE.repeat(4));
   const page = `<html><head><title>Apps</title></head><body><header><a href="/">Home</a>
     </header><main>${features}<section><h2>Questions</h2><div class="faq">${faq}</div></section>

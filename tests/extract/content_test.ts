@@ -735,6 +735,25 @@ Deno.test("a story's lead in its header above the body is kept with the body", (
   assert.match(text, /The central bank raised its rate[^\n]*\nA sentence of the article/);
 });
 
+Deno.test("a lead inside a page-intro header, above wrapper-nested body, is kept", () => {
+  // A portal's layout: the intro block (headline, byline, lead) and the body sit in separate
+  // columns, the body under many empty wrappers.
+  const wrap = (inner: string, n: number): string =>
+    n ? `<div class="portlet-w${n}">${wrap(inner, n - 1)}</div>` : inner;
+  const page = `<html><head><title>Local elections</title></head><body><main>
+    <div class="row"><section class="portlet"><div class="c-page-intro">
+    <h1>Local elections</h1><div class="c-page-intro__author">by Jane Doe</div>
+    <h2 class="c-page-intro__subheadline">A landslide</h2>
+    <div class="c-page-intro__copy">The local elections ended with a large win for the
+    opposition and the prime minister's resignation on election night.</div></div></section>
+    </div><div class="row"><aside class="share"><h3>Share this</h3></aside>
+    ${wrap(`<div class="c-page-main"><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p></div>`, 6)}
+    </div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The local elections ended[^\n]*\nA sentence of the article/);
+  assertDropped(text, ["A landslide", "by Jane Doe"]);
+});
+
 Deno.test("a caption ending on its photo's credit and a bulleted filing line go", () => {
   const page = `<html><head><title>Tattoo</title></head><body><article><h1>Tattoo</h1>
     <div>February 4, 2020 • words written by Jane Doe • Art by John Roe</div>

@@ -56,7 +56,8 @@ const LEAD_NAMES: NamesTest = (tokens) =>
     words.some((w) => LEAD_WORDS.has(w)) && !words.some((w) => NOT_LEAD.has(w))
   );
 
-/** How far up from the content the story's header is looked for. */
+/** How far up from the content the story's header is looked for, in levels holding words: a
+ * CMS's empty wrappers around the body do not count. */
 const LEVELS = 4;
 /** A header holding more than this is a page's part, not a story's header. */
 const HEADER_MAX = 3000;
@@ -112,18 +113,22 @@ export function leadBefore(
   for (
     let up = parentElement(first), level = 0;
     up && up !== body && level < LEVELS;
-    child = up, up = parentElement(up), level++
+    child = up, up = parentElement(up)
   ) {
+    let worded = false;
     for (let sib = child.prev; sib && looks.left > 0; sib = sib.prev) {
       spend();
       looks.left--;
       if (sib.type !== "tag") continue;
       const el = sib as Element;
       if (SILENT.has(el.name) || stats.hidden.has(el)) continue;
-      if (stats.of(el).text > HEADER_MAX) return null;
+      const text = stats.of(el).text;
+      if (text > HEADER_MAX) return null;
+      if (text > 0) worded = true;
       const lead = namedLead(el, stats, looks, descriptions);
       if (lead) return lead;
     }
+    if (worded) level++;
   }
   return null;
 }
@@ -145,9 +150,13 @@ function namedLead(
     const el = stack.pop()!;
     const s = stats.of(el);
     if (s.text < LEAD_MIN || SILENT.has(el.name) || stats.hidden.has(el)) continue;
-    if (namesSay(el, LEAD_NAMES) && el.name !== "h1") {
-      if (s.text <= LEAD_MAX && linkDensity(s) < 0.3) return el;
-      continue;
+    // A block named as a lead but shaped as a header (a "page-intro" holding the headline,
+    // byline and lead) is looked into: the lead is one of its parts.
+    if (
+      namesSay(el, LEAD_NAMES) && el.name !== "h1" && s.text <= LEAD_MAX &&
+      linkDensity(s) < 0.3 && !holdsHeading(el, s)
+    ) {
+      return el;
     }
     // A line (no block inside) of a lead's length that shows the stated description.
     if (
@@ -162,4 +171,9 @@ function namedLead(
     }
   }
   return null;
+}
+
+/** Whether a block holds a heading below it: a story's header (title, kicker), not its lead. */
+function holdsHeading(el: Element, s: { headingText: number; text: number }): boolean {
+  return !/^h[1-6]$/.test(el.name) && s.headingText > 0;
 }

@@ -111,3 +111,17 @@ Deno.test("LinearParser reads deep nesting and stray end tags in one pass", () =
   }, OPTIONS).end(html);
   assert.deepEqual([opened, closed], [depth, depth]);
 });
+
+Deno.test("an end tag of another heading level closes the open heading, as browsers do", () => {
+  // htmlparser2 ignores `</h3>` here and the heading swallows the rest of the page; HTML's
+  // rule for h1-h6 (and every browser) closes the open h2.
+  const html = '<h2 class="excerpt">The lead</h3><div><p>The body</p></div>';
+  assert.equal(
+    getOuterHTML(parseDocument(html, OPTIONS).children),
+    '<h2 class="excerpt">The lead</h2><div><p>The body</p></div>',
+  );
+  // Its own end tag, and one met inside an inline element of the heading, read as before.
+  for (const same of ["<h2>a</h2>b", "<h2><span>a</h3>b</span></h2>c"]) {
+    assert.equal(getOuterHTML(parseDocument(same, OPTIONS).children), stockDom(same));
+  }
+});

@@ -4,7 +4,8 @@
  * end tags up with `indexOf` from the top: a page of 500,000 unclosed `<i>` took minutes, on
  * the event loop for the default fields. Here the same stack is kept bottom-first, with a count
  * per name, behind the few operations the Parser uses (pinned: htmlparser2 12.0.0; a test
- * checks that both parsers build the same document).
+ * checks that both parsers build the same document). One difference, on purpose: a heading's
+ * end tag of another level closes the open heading, as in browsers.
  */
 import { Parser, type ParserOptions, type QuoteType, type Tokenizer } from "htmlparser2";
 import { DomHandler, type DomHandlerOptions } from "domhandler";
@@ -86,6 +87,8 @@ function countAll<T>(items: T[]): Map<T, number> {
   return counts;
 }
 
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
 /** The Parser members this file replaces (private in its typings). */
 interface Internals {
   stack: TopFirstStack<string>;
@@ -139,6 +142,26 @@ export class LinearParser extends Parser {
       self.attribvalue = decodeAttribute(self.attribvalue);
     }
     super.onattribend(quote, endIndex);
+  }
+
+  /**
+   * An end tag of another heading level closes the open heading, as browsers do (HTML's rule
+   * for h1-h6): a `<h2>…</h3>` typo must not swallow the rest of the page into the heading.
+   */
+  override onclosetag(start: number, endIndex: number): void {
+    const self = this as unknown as Internals;
+    const top = self.stack[0];
+    if (top !== undefined && HEADINGS.has(top)) {
+      const name = self.getSlice(start, endIndex).toLowerCase();
+      if (name !== top && HEADINGS.has(name) && !self.stack.includes(name)) {
+        self.endIndex = endIndex;
+        self.stack.shift();
+        self.cbs.onclosetag?.(top, false);
+        self.startIndex = endIndex + 1;
+        return;
+      }
+    }
+    super.onclosetag(start, endIndex);
   }
 
   /** As Parser.onend, reading the stack top-down without indexes. */

@@ -754,6 +754,28 @@ Deno.test("a lead inside a page-intro header, above wrapper-nested body, is kept
   assertDropped(text, ["A landslide", "by Jane Doe"]);
 });
 
+Deno.test("a lead between the story's picture and its body is kept", () => {
+  // Picture, lead, body: the picture is joined to the body, the lead between them is not; the
+  // lead's heading is closed by a heading end tag of another level, as browsers read it.
+  const more = (n: number) =>
+    `<li><a href="/story-${n}">Another story of the week, number ${n}, from the newsroom</a></li>`;
+  const page = `<html><head><title>Tattoo</title></head><body><main class="story">
+    <div class="tag-wrapper"><a href="/tag/tattoo">tattoo</a></div><h1>Tattoo</h1>
+    <div class="meta"><span>Published: 28 Apr, 2020.</span></div>
+    <figure class="figure story__feature"><img width="850" height="550" src="/a.jpg" alt="x">
+    <figcaption class="figure-caption">The artist and her client, who sat for three hours, with
+    the portrait on his arm. Photo: Jon Roe/AFP
+    </figcaption></figure>
+    <h2 class="story__excerpt">Whatever you think of the country's approach, its state
+    epidemiologist has become a household name during the crisis.</h3>
+    <div class="ad-container"><h3 class="ad-heading">Advertisement</h3></div>
+    <div id="articleBody" class="story__content"><p>${PROSE.repeat(5)}</p>
+    <p>${PROSE.repeat(5)}</p></div><ul class="more">${[1, 2, 3, 4].map(more).join("")}</ul>
+    </main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /its state\s+epidemiologist has become[^\n]*\nA sentence of the article/);
+});
+
 Deno.test("a caption ending on its photo's credit and a bulleted filing line go", () => {
   const page = `<html><head><title>Tattoo</title></head><body><article><h1>Tattoo</h1>
     <div>February 4, 2020 • words written by Jane Doe • Art by John Roe</div>

@@ -115,11 +115,22 @@ export function extractMainContent(doc: Document): AnyNode {
   // The story's lead, set in its header above the body the scores chose.
   const lead = best.wide || !roots.length
     ? null
-    : leadBefore(roots[0]!, stats, body, statedDescriptions(head));
+    : leadBefore(firstWordsRoot(roots), stats, body, statedDescriptions(head));
   if (lead) roots.unshift(lead);
   if (story && roots.length) dropTrailingHeading(roots[roots.length - 1]!, stats);
   if (roots.length === 1) return roots[0]!;
   return adopt(new Element("div", {}), roots);
+}
+
+/** Roots that are a picture: the story's lead may sit between such a root and the body. */
+const PICTURES = new Set(["figure", "picture", "img"]);
+
+/**
+ * The root the lead is looked for above: the first that is not a picture, since a story's
+ * header often goes picture, lead, body, and the scores join the picture but not the lead.
+ */
+function firstWordsRoot(roots: Element[]): Element {
+  return roots.find((root) => !PICTURES.has(root.name)) ?? roots[0]!;
 }
 
 /** The strictest pass that keeps enough, or the whole main region when it keeps far more. */

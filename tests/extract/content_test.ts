@@ -776,6 +776,19 @@ Deno.test("a lead between the story's picture and its body is kept", () => {
   assert.match(text, /its state\s+epidemiologist has become[^\n]*\nA sentence of the article/);
 });
 
+Deno.test("a post's footnotes, in blocks named as footnotes, are content", () => {
+  const note = (n: number) =>
+    `<div class="footnote"><a id="footnote-${n}" href="#footnote-anchor-${n}">${n}</a>
+    <div class="footnote-content"><p>Note ${n}: Doe and Roe, "Procedural knowledge," in The
+    Semantic Web, section ${n}, pages 10 to 20, the source of the claim above.</p></div></div>`;
+  const page = `<html><head><title>Ontology</title></head><body><main><article>
+    <h1>Ontology</h1><div class="body markup"><p>${PROSE.repeat(5)}<a id="footnote-anchor-1"
+    href="#footnote-1">1</a></p><p>${PROSE.repeat(5)}</p><h2>Footnotes</h2>
+    ${[1, 2, 3].map(note).join("")}</div></article></main></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 3]) assert.match(text, new RegExp(`Note ${n}: Doe and Roe`));
+});
+
 Deno.test("a caption ending on its photo's credit and a bulleted filing line go", () => {
   const page = `<html><head><title>Tattoo</title></head><body><article><h1>Tattoo</h1>
     <div>February 4, 2020 • words written by Jane Doe • Art by John Roe</div>

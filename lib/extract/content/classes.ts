@@ -7,7 +7,10 @@
  */
 import type { Element } from "domhandler";
 
-/** Words of chrome: an element named by one is probably not the content. */
+/**
+ * Words of chrome: an element named by one is probably not the content. Not "footnote" (in
+ * Readability's early list): a post's notes are its own words, rendered as Markdown footnotes.
+ */
 const NEGATIVE = new Set([
   "ad",
   "ads",
@@ -25,7 +28,6 @@ const NEGATIVE = new Set([
   "community",
   "disqus",
   "footer",
-  "footnote",
   "gdpr",
   "masthead",
   "media",

@@ -143,3 +143,25 @@ Deno.test("a segment a page streams in hidden (React's div hidden id=S:n) is con
   // Any other hidden block stays out.
   assert.doesNotMatch(text, /Sign in to see/);
 });
+
+Deno.test("a listing's pinned rows (li or tr named sticky) stay: they are its first items", () => {
+  const row = (cls: string, title: string) =>
+    `<li class="${cls}"><dl><dt><a href="/t/${title.length}" class="topictitle">${title}</a>` +
+    ` by a member of the board, last post today</dt><dd>12 replies, 340 views</dd></dl></li>`;
+  const rows = [
+    row("row bg1 sticky", "Read the board rules before you post"),
+    row("row bg2 sticky", "Where to ask for help with your account"),
+    ...["Trail shoes for wet rock", "A tent for two in the rain", "Packing light in winter"]
+      .map((title, i) => row(`row bg${1 + i % 2}`, title)),
+  ].join("");
+  const page = `<html><head><title>Gear talk</title></head><body><main><h1>Gear talk</h1>` +
+    `<p>${PROSE.repeat(3)}</p><ul class="topiclist topics">${rows}</ul></main>` +
+    `<div class="sticky-bar"><p>Stay in the loop: join the board's mailing list today.</p>` +
+    `</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Read the board rules before you post/);
+  assert.match(text, /Where to ask for help with your account/);
+  assert.match(text, /Packing light in winter/);
+  // A block named sticky that is no row of a list still goes.
+  assert.doesNotMatch(text, /Stay in the loop/);
+});

@@ -165,3 +165,24 @@ Deno.test("a listing's pinned rows (li or tr named sticky) stay: they are its fi
   // A block named sticky that is no row of a list still goes.
   assert.doesNotMatch(text, /Stay in the loop/);
 });
+
+Deno.test("a short section headed by a chrome word over a paragraph of prose is content", () => {
+  const section = (heading: string, paragraph: string) =>
+    `<div class="block"><h2>${heading}</h2><p>${paragraph}</p></div>`;
+  const page = `<html><head><title>Trail Tent</title></head><body><main><h1>Trail Tent</h1>` +
+    `<p>${PROSE.repeat(6)}</p>` +
+    section(
+      "Support",
+      "Our team answers every question about the tent by email within one working day, " +
+        "and repairs are free for the first five years you own it.",
+    ) +
+    section(
+      "Support us",
+      "Please donate to keep this site free: every gift, large or small, pays for our " +
+        "servers and our writers.",
+    ) + `</main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Support\nOur team answers every question/);
+  // A box asking the readers for money is still the publisher's appeal.
+  assert.doesNotMatch(text, /Support us|Please donate/);
+});

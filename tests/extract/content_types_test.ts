@@ -186,3 +186,14 @@ Deno.test("a short section headed by a chrome word over a paragraph of prose is 
   // A box asking the readers for money is still the publisher's appeal.
   assert.doesNotMatch(text, /Support us|Please donate/);
 });
+
+Deno.test("a service's hero line naming a to-do list is no call to sign up", () => {
+  const page = `<html><head><title>Tasks</title></head><body><main><div class="hero">` +
+    `<h1>Clarity, finally.</h1><p>Join 50+ million people who plan work and life with ` +
+    `the #1 to-do list app.</p></div><section><h2>Clear your mind</h2><p>${PROSE.repeat(6)}` +
+    `</p></section><p>Join our list to get news.</p></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Clarity, finally\.\nJoin 50\+ million people/);
+  // A call to join, to get something, still goes.
+  assert.doesNotMatch(text, /Join our list/);
+});

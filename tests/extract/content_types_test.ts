@@ -143,3 +143,57 @@ Deno.test("a segment a page streams in hidden (React's div hidden id=S:n) is con
   // Any other hidden block stays out.
   assert.doesNotMatch(text, /Sign in to see/);
 });
+
+Deno.test("a listing's pinned rows (li or tr named sticky) stay: they are its first items", () => {
+  const row = (cls: string, title: string) =>
+    `<li class="${cls}"><dl><dt><a href="/t/${title.length}" class="topictitle">${title}</a>` +
+    ` by a member of the board, last post today</dt><dd>12 replies, 340 views</dd></dl></li>`;
+  const rows = [
+    row("row bg1 sticky", "Read the board rules before you post"),
+    row("row bg2 sticky", "Where to ask for help with your account"),
+    ...["Trail shoes for wet rock", "A tent for two in the rain", "Packing light in winter"]
+      .map((title, i) => row(`row bg${1 + i % 2}`, title)),
+  ].join("");
+  const page = `<html><head><title>Gear talk</title></head><body><main><h1>Gear talk</h1>` +
+    `<p>${PROSE.repeat(3)}</p><ul class="topiclist topics">${rows}</ul></main>` +
+    `<div class="sticky-bar"><p>Stay in the loop: join the board's mailing list today.</p>` +
+    `</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Read the board rules before you post/);
+  assert.match(text, /Where to ask for help with your account/);
+  assert.match(text, /Packing light in winter/);
+  // A block named sticky that is no row of a list still goes.
+  assert.doesNotMatch(text, /Stay in the loop/);
+});
+
+Deno.test("a short section headed by a chrome word over a paragraph of prose is content", () => {
+  const section = (heading: string, paragraph: string) =>
+    `<div class="block"><h2>${heading}</h2><p>${paragraph}</p></div>`;
+  const page = `<html><head><title>Trail Tent</title></head><body><main><h1>Trail Tent</h1>` +
+    `<p>${PROSE.repeat(6)}</p>` +
+    section(
+      "Support",
+      "Our team answers every question about the tent by email within one working day, " +
+        "and repairs are free for the first five years you own it.",
+    ) +
+    section(
+      "Support us",
+      "Please donate to keep this site free: every gift, large or small, pays for our " +
+        "servers and our writers.",
+    ) + `</main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Support\nOur team answers every question/);
+  // A box asking the readers for money is still the publisher's appeal.
+  assert.doesNotMatch(text, /Support us|Please donate/);
+});
+
+Deno.test("a service's hero line naming a to-do list is no call to sign up", () => {
+  const page = `<html><head><title>Tasks</title></head><body><main><div class="hero">` +
+    `<h1>Clarity, finally.</h1><p>Join 50+ million people who plan work and life with ` +
+    `the #1 to-do list app.</p></div><section><h2>Clear your mind</h2><p>${PROSE.repeat(6)}` +
+    `</p></section><p>Join our list to get news.</p></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Clarity, finally\.\nJoin 50\+ million people/);
+  // A call to join, to get something, still goes.
+  assert.doesNotMatch(text, /Join our list/);
+});

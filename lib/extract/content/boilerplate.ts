@@ -27,7 +27,8 @@ const CHROME_LINE = new RegExp(
     "\\d+ (?:of|/|von|de|sur) \\d+$",
     "©|\\(c\\)\\s*\\d{4}|copyright\\b",
     "all rights reserved",
-    "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to)",
+    // A call to sign up "to" something, not a product's tagline naming a "to-do list".
+    "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to(?!-))",
     "(?:support|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
     "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado|" +

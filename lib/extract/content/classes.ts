@@ -123,6 +123,9 @@ const LAYOUT = new Set([
   "is",
 ]);
 
+/** The class word of what stays on screen while the page scrolls (and of a pinned row). */
+const STICKY = "sticky";
+
 /** Chrome that whole subtrees are skipped for before scoring (Readability's unlikely set). */
 const UNLIKELY = new Set([
   "ad",
@@ -168,7 +171,7 @@ const UNLIKELY = new Set([
   "agegate",
   // What stays on screen while the page scrolls under it (an add-to-cart bar repeating the
   // product's name and price, a sidebar of hot comments) is furniture, not the content's flow.
-  "sticky",
+  STICKY,
 ]);
 
 /** Words of content that keep an unlikely-looking element in the running. */
@@ -182,6 +185,8 @@ interface Names {
   weight: number;
   /** Names of chrome, never of content (role aside). */
   unlikely: boolean;
+  /** Unlikely through the word sticky alone: a pinned row when it names a list item. */
+  onlySticky: boolean;
   /** What each NamesTest said of these names, asked once. */
   said: Map<NamesTest, boolean> | null;
 }
@@ -189,7 +194,7 @@ interface Names {
 /** A question about an element's name tokens (module-level: its identity is the memo's key). */
 export type NamesTest = (tokens: string[][]) => boolean;
 
-const NONE: Names = { tokens: [], weight: 0, unlikely: false, said: null };
+const NONE: Names = { tokens: [], weight: 0, unlikely: false, onlySticky: false, said: null };
 
 /**
  * Names read already, by their text: pages repeat the same class on many elements, and every
@@ -275,7 +280,8 @@ function readNames(key: string): Names {
     chromeTokens?.push(block ?? words);
   }
   const unlikely = tokensUnlikely(chromeTokens ?? tokens);
-  return { tokens, weight: tokensWeight(tokens), unlikely, said: null };
+  const onlySticky = unlikely && !tokensUnlikely(chromeTokens ?? tokens, STICKY);
+  return { tokens, weight: tokensWeight(tokens), unlikely, onlySticky, said: null };
 }
 
 function wordsOf(token: string): string[] {
@@ -299,11 +305,11 @@ function componentOfHeader(token: string): string[] | null {
   return block.length && !block.some((word) => PAGE_BLOCKS.has(word)) ? block : null;
 }
 
-function tokenIs(words: string[], set: Set<string>): boolean {
+function tokenIs(words: string[], set: Set<string>, except = ""): boolean {
   let hit = false;
   for (const word of words) {
     if (LAYOUT.has(word)) return false;
-    if (set.has(word) || set.has(chromeEnding(word))) hit = true;
+    if (word !== except && (set.has(word) || set.has(chromeEnding(word)))) hit = true;
   }
   return hit;
 }
@@ -372,14 +378,26 @@ const UNLIKELY_ROLE = /^(?:menu|menubar|complementary|navigation|alert|alertdial
 export function isUnlikely(el: Element): boolean {
   const role = el.attribs.role;
   if (role && UNLIKELY_ROLE.test(role)) return true;
-  return namesOf(el).unlikely;
+  const names = namesOf(el);
+  return names.unlikely && !(names.onlySticky && isPinnedRow(el));
 }
 
-function tokensUnlikely(tokens: string[][]): boolean {
+/** Rows of a list or table: a forum index's pinned topics (`li class="row sticky"`). */
+const ROWS = new Set(["li", "tr"]);
+
+/**
+ * A list item or table row named sticky is a topic pinned at the top of a listing, one of its
+ * items: what stays on screen while the page scrolls is a bar or a box, never one row.
+ */
+function isPinnedRow(el: Element): boolean {
+  return ROWS.has(el.name);
+}
+
+function tokensUnlikely(tokens: string[][], except = ""): boolean {
   let unlikely = false;
   for (const words of tokens) {
     if (words.some((w) => MAYBE.has(w))) return false;
-    if (tokenIs(words, UNLIKELY)) unlikely = true;
+    if (tokenIs(words, UNLIKELY, except)) unlikely = true;
   }
   return unlikely;
 }

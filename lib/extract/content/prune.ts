@@ -296,9 +296,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
 function isChromeLine(el: Element, ctx: PruneContext): boolean {
   const text = ctx.stats.textOf(el);
   // Bylines and dates are chrome around one article, content in a listing of many.
-  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false) && !headsProse(el, ctx);
+  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false) && !namesSection(el, ctx);
   if ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text)) return true;
-  return isChromeText(text) && !headsProse(el, ctx);
+  return isChromeText(text) && !namesSection(el, ctx);
 }
 
 /** What a permalink shows: a pilcrow, a section sign, a hash, a link or anchor emoji. */
@@ -324,15 +324,38 @@ const HEADED_PROSE = 80;
  * (headedAsChrome), heading and all.
  */
 function headsProse(el: Element, ctx: PruneContext): boolean {
-  if (!HEADING_TAGS.has(el.name)) return false;
+  return proseUnder(el, ctx) !== null;
+}
+
+/** The paragraph of prose right under a heading, or null. */
+function proseUnder(el: Element, ctx: PruneContext): Element | null {
+  if (!HEADING_TAGS.has(el.name)) return null;
   let next = el.next;
   while (next && next.type === "text") next = next.next;
-  if (!next || next.type !== "tag") return false;
+  if (!next || next.type !== "tag") return null;
   const paragraph = next as Element;
-  if (paragraph.name !== "p") return false;
+  if (paragraph.name !== "p") return null;
   const s = ctx.stats.of(paragraph);
-  return s.text >= HEADED_PROSE && linkDensity(s) < 0.25 &&
+  const headed = s.text >= HEADED_PROSE && linkDensity(s) < 0.25 &&
     !startsAsChrome(ctx.stats.textOf(paragraph));
+  return headed ? paragraph : null;
+}
+
+/** What a paragraph asking the readers for money names: a donation, a tip, a patron. */
+const DONATION = /\b(?:donat\w*|spende\w*|patreon|ko-fi|buy (?:us|me) a coffee)\b/iu;
+
+/**
+ * A heading over prose, or a short block that opens with one ("Support" over how to reach the
+ * team): a section of the content, though its first word opens chrome lines. A box whose
+ * paragraph asks for donations ("Support us") is the publisher's appeal all the same. Only
+ * the block's children up to its first with text are read.
+ */
+function namesSection(el: Element, ctx: PruneContext): boolean {
+  if (headsProse(el, ctx)) return true;
+  if (INLINE.has(el.name) || HEADING_TAGS.has(el.name)) return false;
+  const lead = firstWithText(el, ctx);
+  const paragraph = lead && proseUnder(lead, ctx);
+  return !!paragraph && !DONATION.test(ctx.stats.textOf(paragraph));
 }
 
 /** Least share of its words a link takes in a set-off line pointing to another story. */

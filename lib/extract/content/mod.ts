@@ -23,7 +23,7 @@ import { leadBefore, statedDescriptions } from "./lead.ts";
 import { withPosts } from "./posts.ts";
 import { isSectionedPage } from "./sections.ts";
 import { repeatedQuotes } from "./repeats.ts";
-import { dropTrailingHeading } from "./trailing.ts";
+import { trailingHeading } from "./trailing.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -117,7 +117,8 @@ export function extractMainContent(doc: Document): AnyNode {
     ? null
     : leadBefore(firstWordsRoot(roots), stats, body, statedDescriptions(head));
   if (lead) roots.unshift(lead);
-  if (story && roots.length) dropTrailingHeading(roots[roots.length - 1]!, stats);
+  const trailing = story && roots.length ? trailingHeading(roots[roots.length - 1]!, stats) : null;
+  if (trailing) removeAll(new Set([trailing]));
   if (roots.length === 1) return roots[0]!;
   return adopt(new Element("div", {}), roots);
 }

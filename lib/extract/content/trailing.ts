@@ -13,22 +13,21 @@ const TITLE_MAX = 100;
 const MAX_DEPTH = 64;
 
 /**
- * Removes the heading that ends `root`'s content, if one does and it is not all of it. Reads
+ * The heading that ends `root`'s content, if one does and it is not all of it, else null. Reads
  * down the last children only, from the sizes the page was measured with.
  */
-export function dropTrailingHeading(root: Element, stats: PageStats): void {
+export function trailingHeading(root: Element, stats: PageStats): Element | null {
   let at: Element = root;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const last = lastShown(at, stats);
-    if (!last || last.type !== "tag") return;
+    if (!last || last.type !== "tag") return null;
     const el = last as Element;
     if (HEADING_TAGS.has(el.name)) {
-      if ((at === root && !el.prev) || stats.of(el).text > TITLE_MAX) return;
-      detach(el);
-      return;
+      return (at === root && !el.prev) || stats.of(el).text > TITLE_MAX ? null : el;
     }
     at = el;
   }
+  return null;
 }
 
 /**
@@ -43,12 +42,4 @@ function lastShown(el: Element, stats: PageStats): ChildNode | null {
     } else if (at.type === "text" && (at as unknown as { data: string }).data.trim()) return at;
   }
   return null;
-}
-
-function detach(el: Element): void {
-  const parent = el.parent!;
-  if (el.prev) el.prev.next = el.next;
-  if (el.next) el.next.prev = el.prev;
-  parent.children.splice(parent.children.indexOf(el), 1);
-  el.parent = el.prev = el.next = null;
 }

@@ -6,73 +6,66 @@
  */
 import { Element } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import type { PageStats } from "./stats.ts";
+import type { PageStats, Stats } from "./stats.ts";
 
 /** Fewest siblings marked alike that make a run of cards. */
 const MIN_CARDS = 3;
 /** Most of a card's text in links: past it, a card is a link with a label. */
 const MAX_LINKS = 0.6;
+/** Fewest pictured cards of one class that make a run (a row of two). */
+const PAIR = 2;
 
-/** How many children of each parent carry each class value, counted once per parent. */
-const CLASS_COUNTS = new WeakMap<Element, Map<string, number>>();
+/** A parent's children by class value, read once per parent. */
+interface Runs {
+  /** How many children carry each class value. */
+  counts: Map<string, number>;
+  /** Class values that two or more pictured, headed children, not mostly links, carry. */
+  paired: Set<string>;
+}
+
+/** Per parent, its runs: asking from each card stays linear. */
+const RUNS = new WeakMap<Element, Runs>();
 
 /**
  * Whether `el` is an item card (one of a run of siblings alike) or the run's container, headed
- * and not mostly links. A run of two counts when both are pictured cards (`pairedClasses`).
+ * and not mostly links. A run of two counts when both are pictured cards: two siblings of one
+ * class are common layout (two columns), so a pair counts only when each is a card on its own.
  */
 export function isItemCard(el: Element, stats: PageStats): boolean {
   const s = stats.of(el);
-  if (s.headingText === 0 || s.linkText > s.text * MAX_LINKS) return false;
+  if (!isCardLike(s, false)) return false;
   const className = el.attribs.class;
   const parent = el.parent;
   if (className && parent instanceof Element) {
-    if ((classCounts(parent).get(className) ?? 0) >= MIN_CARDS) return true;
-    if (s.images > 0 && pairedClasses(parent, stats).has(className)) return true;
+    const siblings = runsOf(parent, stats);
+    if ((siblings.counts.get(className) ?? 0) >= MIN_CARDS) return true;
+    if (s.images > 0 && siblings.paired.has(className)) return true;
   }
-  for (const count of classCounts(el).values()) if (count >= MIN_CARDS) return true;
-  return pairedClasses(el, stats).size > 0;
+  const own = runsOf(el, stats);
+  for (const count of own.counts.values()) if (count >= MIN_CARDS) return true;
+  return own.paired.size > 0;
 }
 
-/** A pair of siblings marked alike, each headed, pictured and not mostly links. */
-const PAIR = 2;
+/** Headed and not mostly links; with `pictured`, holding an image too. */
+function isCardLike(s: Stats, pictured: boolean): boolean {
+  return s.headingText > 0 && s.linkText <= s.text * MAX_LINKS && (!pictured || s.images > 0);
+}
 
-/** Per parent, the classes that two or more of its pictured, headed children carry. */
-const PAIRED = new WeakMap<Element, Set<string>>();
-
-/**
- * Cards laid out in rows of two: two siblings of one class are common layout (two columns),
- * so a pair counts only when each is a card on its own, headed and with a picture. Read once
- * per parent, so that asking from each card stays linear.
- */
-function pairedClasses(parent: Element, stats: PageStats): Set<string> {
-  let paired = PAIRED.get(parent);
-  if (paired) return paired;
-  paired = new Set();
-  const counts = new Map<string, number>();
+function runsOf(parent: Element, stats: PageStats): Runs {
+  let runs = RUNS.get(parent);
+  if (runs) return runs;
+  runs = { counts: new Map(), paired: new Set() };
+  const pictured = new Map<string, number>();
   for (const child of parent.children) {
     spend();
     const className = child instanceof Element ? child.attribs.class : undefined;
     if (!className) continue;
-    const s = stats.of(child as Element);
-    if (s.headingText === 0 || s.images === 0 || s.linkText > s.text * MAX_LINKS) continue;
-    const n = (counts.get(className) ?? 0) + 1;
-    if (n >= PAIR) paired.add(className);
-    counts.set(className, n);
+    runs.counts.set(className, (runs.counts.get(className) ?? 0) + 1);
+    if (!isCardLike(stats.of(child as Element), true)) continue;
+    const n = (pictured.get(className) ?? 0) + 1;
+    if (n >= PAIR) runs.paired.add(className);
+    pictured.set(className, n);
   }
-  PAIRED.set(parent, paired);
-  return paired;
-}
-
-function classCounts(parent: Element): Map<string, number> {
-  let counts = CLASS_COUNTS.get(parent);
-  if (counts) return counts;
-  counts = new Map();
-  for (const child of parent.children) {
-    spend();
-    if (!(child instanceof Element)) continue;
-    const className = child.attribs.class;
-    if (className) counts.set(className, (counts.get(className) ?? 0) + 1);
-  }
-  CLASS_COUNTS.set(parent, counts);
-  return counts;
+  RUNS.set(parent, runs);
+  return runs;
 }

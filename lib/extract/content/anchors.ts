@@ -6,7 +6,7 @@
  */
 import { Element } from "domhandler";
 import { HEADING_TAGS } from "../dom/mod.ts";
-import { isUnlikely } from "./classes.ts";
+import { isUnlikelyByClass } from "./classes.ts";
 import type { PageStats } from "./stats.ts";
 
 /** How many of a section's first children are looked at for its heading. */
@@ -20,13 +20,10 @@ const SECTION_CLASS = /(?:^|\s)(?:ref)?sect(?:ion)?\d*(?:\s|$)/i;
  * children and a second judgement of its class and role alone.
  */
 export function anchoredSection(el: Element, stats: PageStats): boolean {
-  const { id, class: className, role } = el.attribs;
+  const { id, class: className } = el.attribs;
   if (!id || (el.name !== "section" && !SECTION_CLASS.test(className ?? ""))) return false;
   if (stats.of(el).headingText === 0 || !opensWithHeading(el)) return false;
-  const named: Record<string, string> = {};
-  if (className) named.class = className;
-  if (role) named.role = role;
-  return !isUnlikely(new Element(el.name, named));
+  return !isUnlikelyByClass(el);
 }
 
 /** Whether a heading is among `el`'s first element children. */

@@ -376,9 +376,25 @@ const UNLIKELY_ROLE = /^(?:menu|menubar|complementary|navigation|alert|alertdial
 
 /** An element whose names say chrome and never content: skipped with its subtree. */
 export function isUnlikely(el: Element): boolean {
+  return unlikelyRole(el) || unlikelyNames(el, namesOf(el));
+}
+
+/**
+ * isUnlikely on the class and role alone: a document's section whose id is only an anchor made
+ * of its subject's words (anchoredSection).
+ */
+export function isUnlikelyByClass(el: Element): boolean {
+  const className = el.attribs.class;
+  return unlikelyRole(el) ||
+    (className !== undefined && unlikelyNames(el, readNamesOf({ class: className })));
+}
+
+function unlikelyRole(el: Element): boolean {
   const role = el.attribs.role;
-  if (role && UNLIKELY_ROLE.test(role)) return true;
-  const names = namesOf(el);
+  return role !== undefined && role !== "" && UNLIKELY_ROLE.test(role);
+}
+
+function unlikelyNames(el: Element, names: Names): boolean {
   return names.unlikely && !(names.onlySticky && isPinnedRow(el));
 }
 

@@ -6,10 +6,10 @@
  */
 import type { Element } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { attr, selectAll } from "../dom/mod.ts";
+import { attr, HEADING_TAGS, selectAll } from "../dom/mod.ts";
 import { namesSay, type NamesTest } from "./classes.ts";
 import { parentElement } from "./score.ts";
-import { linkDensity, type PageStats, SILENT } from "./stats.ts";
+import { linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 
 /** Words that name a story's lead. */
 const LEAD_WORDS = new Set([
@@ -174,6 +174,6 @@ function namedLead(
 }
 
 /** Whether a block holds a heading below it: a story's header (title, kicker), not its lead. */
-function holdsHeading(el: Element, s: { headingText: number; text: number }): boolean {
-  return !/^h[1-6]$/.test(el.name) && s.headingText > 0;
+function holdsHeading(el: Element, s: Stats): boolean {
+  return !HEADING_TAGS.has(el.name) && s.headingText > 0;
 }

@@ -197,3 +197,24 @@ Deno.test("a service's hero line naming a to-do list is no call to sign up", () 
   // A call to join, to get something, still goes.
   assert.doesNotMatch(text, /Join our list/);
 });
+
+Deno.test("a listing's entries keep their authors; one story's byline still goes", () => {
+  const books = ["Persuasion", "Emma", "Middlemarch", "Ulysses", "Dubliners"];
+  const rows = books.map((title, i) =>
+    `<tr><td class="number">${i + 1}</td><td><a class="bookTitle" href="/b/${i}">` +
+    `<span>${title}</span></a><br><span class="by">by</span> <span itemprop="author">` +
+    `<div class="authorName__container"><a class="authorName" href="/a/${i}">Writer Number ` +
+    `${i + 1}</a></div></span><br><div><span>4.${i} avg rating, ${i + 2},000 ratings</span>` +
+    `</div></td></tr>`
+  ).join("");
+  const page = `<html><head><title>Best Books</title></head><body><h1>Best Books</h1>` +
+    `<table class="tableList">${rows}</table><p>${PROSE.repeat(3)}</p></body></html>`;
+  const text = mainText(page);
+  for (let i = 1; i <= books.length; i++) assert.match(text, new RegExp(`Writer Number ${i}\\n`));
+  assert.match(text, /Middlemarch\nby\nWriter Number 3\n4\.2 avg rating/);
+  // One story: its byline, named as the author's, is the page's chrome.
+  const story = `<html><head><title>A story</title></head><body><article><h1>A story</h1>` +
+    `<div class="authorName"><a href="/a/1">Writer Number 1</a></div>` +
+    `<p>${PROSE.repeat(6)}</p><p>${PROSE.repeat(6)}</p></article></body></html>`;
+  assert.doesNotMatch(mainText(story), /Writer Number 1/);
+});

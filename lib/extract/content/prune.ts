@@ -30,6 +30,7 @@ import { pageTitles, repeatsTitle } from "./headline.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
+import { type EntryCache, inEntry } from "./entries.ts";
 
 /** Never content inside an article. */
 const CHROME_TAGS = new Set([
@@ -162,12 +163,15 @@ export interface PruneContext {
   titleSeen?: boolean;
   /** Where lines of chrome between <br>s (text and inline nodes) are gathered, when given. */
   runs?: ChildNode[];
+  /** The root being pruned, and which of its elements lie in a listing's entries. */
+  entries?: { root: Element; cache: EntryCache };
 }
 
 /** The elements of `roots` (and their subtrees) that are chrome. */
 export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> {
   const drop = new Set<Element>();
   for (const root of roots) {
+    ctx.entries = { root, cache: new Map() };
     const visit = (el: Element): boolean => {
       if (SILENT.has(el.name) || ctx.stats.hidden.has(el)) {
         drop.add(el);
@@ -213,7 +217,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && !listing && isContactNote(el)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
-  if (small && namedLikeCaption(el)) return true;
+  if (small && namedLikeCaption(el) && !isEntryByline(el, s, ctx)) return true;
   if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
   if (!listing && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
     return true;
@@ -284,6 +288,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
     // A listing's item cards are its content, whatever a story's counts say of each.
     if (!ctx.story && isItemCard(el, ctx.stats)) return false;
+    if (isEntryByline(el, s, ctx)) return false;
     return conditionallyChrome(el, s, ctx);
   }
   return false;
@@ -726,6 +731,20 @@ function namedLikeCaption(el: Element): boolean {
 }
 
 const CAPTION_NAMES = anyWordOf(CAPTION_WORDS);
+
+/** Names of a byline or a date: one line of them names an entry's author or its date. */
+const BYLINE_NAMES = anyWordOf(
+  new Set(["author", "byline", "dateline", "timestamp", "published", "updated"]),
+);
+
+/**
+ * One line named as an author or a date, inside one of a listing's entries: the entry's own
+ * (a ranked book's "by Jane Austen"), not the byline of the one story on the page.
+ */
+function isEntryByline(el: Element, s: Stats, ctx: PruneContext): boolean {
+  return !ctx.story && !s.hasBlock && !!ctx.entries && namesSay(el, BYLINE_NAMES) &&
+    inEntry(el, ctx.entries.root, ctx.stats, ctx.entries.cache);
+}
 
 /** A story's reading time beside its date ("readingTime", "read-time", "post-readtime"). */
 const READING_TIME_NAMES: NamesTest = (tokens) =>

@@ -218,3 +218,61 @@ Deno.test("a listing's entries keep their authors; one story's byline still goes
     `<p>${PROSE.repeat(6)}</p><p>${PROSE.repeat(6)}</p></article></body></html>`;
   assert.doesNotMatch(mainText(story), /Writer Number 1/);
 });
+
+Deno.test("a page's footer is never its content, nor counts against its <main>", () => {
+  const sections = ["Pay over time", "Trade in", "Free delivery"].map((h, i) =>
+    `<section><h2>${h}</h2><p>Short blurb number ${i} about buying here.</p></section>`
+  ).join("");
+  // The footer's fine print outweighs the main region many times over.
+  const notes = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<p><small>Fine print number ${i}: offer subject to credit approval and to terms, rates, ` +
+      `and availability, which vary by region, device, and carrier.</small></p>`,
+  ).join("");
+  const page = `<html><head><title>Shop Watch</title></head><body>` +
+    `<div class="top"><a href="/">Store</a> <a href="/bag">Bag</a></div>` +
+    `<main><h1>Shop Watch</h1>${sections}</main>` +
+    `<footer><div class="notes">${notes}</div><div>Copyright 2026.</div></footer></body></html>`;
+  const text = mainText(page);
+  for (const h of ["Pay over time", "Trade in", "Free delivery"]) {
+    assert.match(text, new RegExp(`${h}\n`));
+  }
+  assert.doesNotMatch(text, /Fine print number/);
+  // Measured without its footer, the <main> holds most of the page: what is outside it goes.
+  assert.doesNotMatch(text, /Store Bag/);
+});
+
+Deno.test("a gallery of headed tiles on a page that is no story is its content", () => {
+  const tiles = ["Series Eleven", "Model Three", "Ultra Four"].map((name, i) =>
+    `<div class="tile"><img src="/w${i}.png" alt=""><h3>Watch ${name}</h3>` +
+    `<p>The watch for your health, in ${i + 2} colors.</p><p>From $${i + 2}99</p></div>`
+  ).join("");
+  const sections = ["Pay over time", "Trade in", "Free delivery"].map((h, i) =>
+    `<section><h2>${h}</h2><p>A blurb number ${i} about buying here. ${
+      PROSE.repeat(2)
+    }</p></section>`
+  ).join("");
+  const page = `<html><head><title>Shop Watch</title></head><body>` +
+    `<main><h1>Shop Watch</h1><div class="ProductTileGallery_container">${tiles}</div>` +
+    `${sections}<div class="carousel"><div><h3>Slide of the loop</h3></div></div></main>` +
+    `</body></html>`;
+  const text = mainText(page);
+  for (const name of ["Series Eleven", "Model Three", "Ultra Four"]) {
+    assert.match(text, new RegExp(`Watch ${name}\n`));
+  }
+  assert.match(text, /From \$299/);
+  // A carousel shows one slide at a time and repeats its slides to loop: still no content.
+  assert.doesNotMatch(text, /Slide of the loop/);
+});
+
+Deno.test("a gallery named as such in a story is still the story's chrome", () => {
+  const gallery = `<div class="gallery"><img src="/a.jpg" alt=""><h3>Photo one of four</h3>` +
+    `<img src="/b.jpg" alt=""><h3>Photo two of four</h3></div>`;
+  const page = `<html><head><meta property="og:type" content="article"><title>A story</title>` +
+    `</head><body><article><h1>A story</h1><p>${PROSE.repeat(6)}</p>${gallery}` +
+    `<p>${PROSE.repeat(6)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the page/);
+  assert.doesNotMatch(text, /Photo one of four/);
+});

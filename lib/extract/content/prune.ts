@@ -217,7 +217,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && !listing && isContactNote(el)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
-  if (small && namedLikeCaption(el) && !isEntryByline(el, s, ctx)) return true;
+  if (small && namedLikeCaption(el) && !isEntryByline(el, s, ctx) && !showsItems(el, s, ctx)) {
+    return true;
+  }
   if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
   if (!listing && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
     return true;
@@ -731,6 +733,17 @@ function namedLikeCaption(el: Element): boolean {
 }
 
 const CAPTION_NAMES = anyWordOf(CAPTION_WORDS);
+
+/**
+ * A block named like a gallery that holds headings, on a page that is no story: a store's or
+ * a service's tiles, each headed by its item's name, not a picture's caption. A carousel is
+ * not read so: it shows one slide at a time, and loops by repeating its slides in the markup.
+ */
+function showsItems(el: Element, s: Stats, ctx: PruneContext): boolean {
+  return !ctx.story && s.headingText > 0 && !namesSay(el, CAROUSEL_NAMES);
+}
+
+const CAROUSEL_NAMES = anyWordOf(new Set(["carousel", "slideshow", "slider", "swiper", "slide"]));
 
 /** Names of a byline or a date: one line of them names an entry's author or its date. */
 const BYLINE_NAMES = anyWordOf(

@@ -212,6 +212,16 @@ Deno.test("a listing's entries keep their authors; one story's byline still goes
   const text = mainText(page);
   for (let i = 1; i <= books.length; i++) assert.match(text, new RegExp(`Writer Number ${i}\\n`));
   assert.match(text, /Middlemarch\nby\nWriter Number 3\n4\.2 avg rating/);
+  // A feed's cards, each naming its authors in a list of their own.
+  const cards = books.map((title, i) =>
+    `<li class="loop-card"><h3><a href="/s/${i}">${title} is back in print this spring</a></h3>` +
+    `<ul class="loop-card__author-list"><li><a href="/w/${i}">Critic Number ${i + 1}</a></li>` +
+    `<li><a href="/w/x${i}">Editor Number ${i + 1}</a></li></ul></li>`
+  ).join("");
+  const feed = mainText(
+    `<html><head><title>Latest</title></head><body><h1>Latest</h1><ul>${cards}</ul></body></html>`,
+  );
+  assert.match(feed, /Emma is back in print this spring\nCritic Number 2\nEditor Number 2\n/);
   // One story: its byline, named as the author's, is the page's chrome.
   const story = `<html><head><title>A story</title></head><body><article><h1>A story</h1>` +
     `<div class="authorName"><a href="/a/1">Writer Number 1</a></div>` +

@@ -755,8 +755,22 @@ const BYLINE_NAMES = anyWordOf(
  * (a ranked book's "by Jane Austen"), not the byline of the one story on the page.
  */
 function isEntryByline(el: Element, s: Stats, ctx: PruneContext): boolean {
-  return !ctx.story && !s.hasBlock && !!ctx.entries && namesSay(el, BYLINE_NAMES) &&
-    inEntry(el, ctx.entries.root, ctx.stats, ctx.entries.cache);
+  return !ctx.story && !!ctx.entries && (!s.hasBlock || isListOfLines(el, ctx.stats)) &&
+    namesSay(el, BYLINE_NAMES) && inEntry(el, ctx.entries.root, ctx.stats, ctx.entries.cache);
+}
+
+/** Most names a list of an entry's authors holds. */
+const AUTHORS_MAX = 8;
+
+/** A short list whose items are lines (an entry's authors, one a line). */
+function isListOfLines(el: Element, stats: PageStats): boolean {
+  if ((el.name !== "ul" && el.name !== "ol") || el.children.length > AUTHORS_MAX * 2 + 1) {
+    return false;
+  }
+  return el.children.every((child) =>
+    child.type !== "tag" ||
+    ((child as Element).name === "li" && !stats.of(child as Element).hasBlock)
+  );
 }
 
 /** A story's reading time beside its date ("readingTime", "read-time", "post-readtime"). */

@@ -286,3 +286,22 @@ Deno.test("a gallery named as such in a story is still the story's chrome", () =
   assert.match(text, /A sentence of the page/);
   assert.doesNotMatch(text, /Photo one of four/);
 });
+
+Deno.test("a feed's reaction, like and share counters alone on their line go", () => {
+  const stories = ["Drift to determinism", "Friction as a prerequisite", "A desktop cat"];
+  const cards = stories.map((title, i) =>
+    `<div class="story"><h2><a href="/s/${i}">${title}: what a week of rebuilding taught</a></h2>` +
+    `<p>An opening line of the story number ${i}, long enough to read as its summary.</p>` +
+    `<div><a href="/s/${i}#r">${
+      i + 4
+    }${i} reactions</a></div><div><span>1.${i}k views</span></div>` +
+    `<div><a href="/s/${i}#c">${i + 2} comments</a></div></div>`
+  ).join("");
+  const page = `<html><head><title>Feed</title></head><body><main><h1>Feed</h1>${cards}</main>` +
+    `</body></html>`;
+  const text = mainText(page);
+  for (const title of stories) assert.match(text, new RegExp(title));
+  assert.match(text, /long enough to read as its summary/);
+  assert.doesNotMatch(text, /reactions|views/);
+  assert.doesNotMatch(text, /\d comments/);
+});

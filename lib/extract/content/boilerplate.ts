@@ -49,6 +49,8 @@ const CHROME_LINE = new RegExp(
     "(?:tags?|filed under|categories|category|schlagworte|themen)\\s*:",
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
+    // A feed's counters alone on their line ("44 reactions", "1.2k views").
+    "[\\d.,]+k? (?:reactions?|likes?|upvotes?|shares?|views?)$",
     "(?:leave|post|write|add) a (?:comment|reply)",
     "(?:previous|next) (?:article|post|story)",
     "back to top",

@@ -1,8 +1,8 @@
 /**
  * A listing's entries: the rows of a ranked table, the items of a list of books, the cards of a
  * feed. Each is one of several siblings built alike (one tag and one class), each holding a
- * small share of their parent's text. Inside an entry, the author, the date and the caption
- * are the entry's own ("by Jane Austen", "4.30 avg rating"), not the chrome around one story.
+ * small share of their parent's text. Inside an entry, a line naming an author or a date is
+ * the entry's own ("by Jane Austen"), not the chrome around one story.
  */
 import { Element } from "domhandler";
 import { spend } from "../dom/budget.ts";

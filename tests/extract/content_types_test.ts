@@ -305,3 +305,22 @@ Deno.test("a feed's reaction, like and share counters alone on their line go", (
   assert.doesNotMatch(text, /reactions|views/);
   assert.doesNotMatch(text, /\d comments/);
 });
+
+Deno.test("a block set twice, once per screen size, is read once: as on a large screen", () => {
+  const about = (n: number) =>
+    `<p>A wheel thrown, matte textured mug number ${n} in our white speckle finish, made by hand ` +
+    `in small batches, so each one differs a little from the next.</p><p>Volume: 350ml</p>`;
+  // Squarespace's pair, then Tailwind's: the small screens' copy goes.
+  const copies = [
+    `<div class="product-description hidden-down-md">${about(1)}</div>`,
+    `<div class="product-description hidden-up-md">${about(1)}</div>`,
+    `<div class="hidden md:block">${about(2)}</div>`,
+    `<div class="md:hidden">${about(2)}</div>`,
+  ];
+  const page = `<html><head><title>Mug</title></head><body><main><h1>White speckle mug</h1>` +
+    `${copies.join("")}</main></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 2]) {
+    assert.equal(text.split(`textured mug number ${n} `).length, 2, `mug ${n} once in:\n${text}`);
+  }
+});

@@ -7,7 +7,7 @@ import type { ChildNode, Element, ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
-import { anchoredSection } from "./anchors.ts";
+import { anchoredHeading, anchoredSection } from "./anchors.ts";
 import { isItemCard } from "./cards.ts";
 import {
   APPEAL_BOX,
@@ -207,7 +207,10 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (el.name === "a" && s.text <= 2 && isPermalink(el, ctx.stats.textOf(el))) return true;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
-  if (small && isUnlikely(el) && !anchoredSection(el, ctx.stats) && !isStoryHeader(el, s)) {
+  if (
+    small && isUnlikely(el) && !anchoredSection(el, ctx.stats) &&
+    !anchoredHeading(el, ctx.stats) && !isStoryHeader(el, s)
+  ) {
     return true;
   }
   if (small && !listing && isContactNote(el)) return true;

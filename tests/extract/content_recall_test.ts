@@ -28,3 +28,48 @@ Deno.test("a heading whose id spells its own words is judged by its class, not i
   assert.doesNotMatch(text, /^Stories$/m);
   assert.doesNotMatch(text, /Share this/);
 });
+
+/**
+ * One row of a page builder (WPBakery's markup): text columns of paragraphs, deep in wrappers,
+ * each column with its own style class when given one.
+ */
+function builderRow(...columns: [string, string[]][]): string {
+  const inner = columns.map(([style, paragraphs]) =>
+    `<div class="wpb_text_column wpb_content_element ${style}"><div class="wpb_wrapper">${
+      paragraphs.map((p) => `<p>${p}</p>`).join("")
+    }</div></div>`
+  );
+  return `<div class="vc_row wpb_row vc_row-fluid"><div class="wpb_column vc_column_container">
+    <div class="vc_column-inner"><div class="wpb_wrapper">${
+    inner.join("")
+  }</div></div></div></div>`;
+}
+
+Deno.test("an article a page builder splits into rows keeps the rows around the longest", () => {
+  const links = Array.from(
+    { length: 5 },
+    (_, i) => `<li><a href="/p${i}">Another post ${i}</a></li>`,
+  );
+  const part = (i: number) => `Middle part ${i}. ${PROSE.repeat(3)}`;
+  const middle: [string, string[]][] = [
+    ["vc_custom_1570185518034", [0, 1, 2, 3, 4].map(part)],
+    ["", [part(5)]],
+    ["vc_custom_1570197889680", [part(6)]],
+  ];
+  const page = `<html><head><title>Company cars</title></head><body>
+    <nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+    <article><h1>Company cars</h1><div class="entry-content">
+    ${builderRow(["", [`The opening paragraph, before the first heading. ${PROSE.repeat(3)}`]])}
+    ${builderRow(...middle)}
+    ${builderRow(["", [`The closing paragraph, one. ${PROSE.repeat(2)}`, `And two. ${PROSE}`]])}
+    </div><div class="related-posts"><h3>More from the blog</h3><ul>${links.join("")}</ul></div>
+    </article>
+    <aside><p>About this blog: ${PROSE.repeat(2)}</p></aside></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /^The opening paragraph/m);
+  assert.match(text, /Middle part 6/);
+  assert.match(text, /^And two\./m);
+  for (const chrome of ["Another post", "More from the blog", "About this blog", "Home"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -1,0 +1,84 @@
+/**
+ * The article a page builder splits into rows: the scores choose the longest row's inner
+ * wrapper (WPBakery's `vc_row > … > wpb_wrapper`, a CMS's section blocks), and sibling joining
+ * only reaches the wrapper's siblings, not the rows before and after it, some levels up. The
+ * content is widened to an ancestor while what the ancestor adds is more of the same prose:
+ * paragraphs with few links, not more than the content already holds.
+ */
+import { type Element, isTag } from "domhandler";
+import { spend } from "../dom/budget.ts";
+import { isUnlikely } from "./classes.ts";
+import { parentElement } from "./score.ts";
+import type { PageStats } from "./stats.ts";
+
+/** Levels climbed at most: a builder's row is a few wrappers above its text. */
+const LEVELS = 8;
+/** Most link density of what an ancestor adds. */
+const ADDED_LINKS = 0.1;
+/** Most an ancestor adds, as a share of what the content holds: more is another part of the page. */
+const ADDED_SHARE = 1;
+/** Fewest paragraphs an ancestor adds to be more of the prose (not a header, a caption). */
+const ADDED_PARAGRAPHS = 2;
+/** Fewest characters an ancestor adds to be judged by them. */
+const ADDED_MIN = 25;
+/** Page furniture by tag: never climbed into. */
+const FURNITURE = new Set(["aside", "nav", "footer", "header", "form"]);
+
+/**
+ * `roots` (siblings, in order), or the highest ancestor of theirs within LEVELS whose text
+ * beside theirs is prose: paragraphs, few links, no more than theirs. Constant work per level.
+ */
+export function enclosingArticle(roots: Element[], stats: PageStats, body: Element): Element[] {
+  // A sidebar chosen in a pass that ignores names is not widened into the page around it.
+  if (!roots.length || roots.some((root) => isFurniture(root, stats))) return roots;
+  let text = 0;
+  let links = 0;
+  let paragraphs = 0;
+  for (const root of roots) {
+    const s = stats.of(root);
+    text += s.text;
+    links += s.linkText;
+    paragraphs += s.paragraphs;
+  }
+  let best: Element | null = null;
+  let from: Element = roots[0]!;
+  let up = parentElement(from);
+  for (
+    let level = 0;
+    up && up !== body && level < LEVELS;
+    level++, from = up, up = parentElement(up)
+  ) {
+    spend();
+    if (isFurniture(up, stats) || stats.hidden.has(up) || holdsFurniture(up, from, stats)) break;
+    const s = stats.of(up);
+    const added = s.text - text;
+    // A wrapper's own spaces, a kicker: too little to say what the ancestor is.
+    if (added < ADDED_MIN) continue;
+    if (added > text * ADDED_SHARE || s.linkText - links > added * ADDED_LINKS) break;
+    if (s.paragraphs - paragraphs < ADDED_PARAGRAPHS) break;
+    best = up;
+    text = s.text;
+    links = s.linkText;
+    paragraphs = s.paragraphs;
+  }
+  return best ? [best] : roots;
+}
+
+function isFurniture(el: Element, stats: PageStats): boolean {
+  return FURNITURE.has(el.name) || (isUnlikely(el) && stats.of(el).text > 0);
+}
+
+/**
+ * Whether `el` holds page furniture (a header, a sidebar, by tag) beside `from`, the child the
+ * climb came up through: then it is a region of the page, not the article's rows. Chrome named
+ * so (a related-posts box, share tools) sits in articles too, and is pruned with the rest. One
+ * pass over its children.
+ */
+function holdsFurniture(el: Element, from: Element, stats: PageStats): boolean {
+  for (const child of el.children) {
+    spend();
+    if (child === from || !isTag(child)) continue;
+    if (FURNITURE.has((child as Element).name) && stats.of(child as Element).text > 0) return true;
+  }
+  return false;
+}

@@ -73,3 +73,22 @@ Deno.test("an article a page builder splits into rows keeps the rows around the 
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("a paragraph set in an inline wrapper beside the body joins it, as a <div> would", () => {
+  const standfirst =
+    "The Lions have only ever won one series in New Zealand in more than 100 years, " +
+    "and a writer meets the players of both sides to find out why";
+  const page = `<html><head><title>Tour de force</title></head><body><table><tr>
+    <td><a href="/sport">Sport</a><br><a href="/rugby">Rugby</a><br><a href="/cricket">Cricket</a></td>
+    <td><div id="Article"><font size="3">${standfirst}</font>
+    <div id="ArticleBody"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(3)}</p><p>${
+    PROSE.repeat(3)
+  }</p>
+    </div><font size="1"><a href="/terms">Terms</a> | <a href="/privacy">Privacy</a></font>
+    </div></td></tr></table></body></html>`;
+  const text = mainText(page);
+  assert.ok(text.startsWith(standfirst), text);
+  for (const chrome of ["Terms", "Privacy", "Rugby"]) {
+    assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
+  }
+});

@@ -92,3 +92,19 @@ Deno.test("a paragraph set in an inline wrapper beside the body joins it, as a <
     assert.ok(!text.includes(chrome), `${chrome} kept:\n${text}`);
   }
 });
+
+Deno.test("a list of links the story's sentence introduces stays; a labelled link list goes", () => {
+  const cited = ["Stress levels", "Mood", "Memory and focus", "Sleep"].map((item, i) =>
+    `<li><a href="https://pubmed.example.invalid/${i}">${item}</a></li>`
+  );
+  const related = [1, 2, 3, 4].map((i) => `<li><a href="/story-${i}">Another story ${i}</a></li>`);
+  const page = `<html><head><title>Meditation</title></head><body><article>
+    <h1>Meditation</h1><p>${PROSE.repeat(3)}</p>
+    <p>Meditation has been shown to help improve:</p><ul>${cited.join("")}</ul>
+    <p>${PROSE.repeat(3)}</p><p>Related stories:</p><ul>${related.join("")}</ul>
+    <p>${PROSE.repeat(2)}</p><p>You might also like:</p><ul>${related.join("")}</ul>
+    </article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /help improve:\nStress levels\nMood\nMemory and focus\nSleep\n/);
+  assert.doesNotMatch(text, /Another story/);
+});

@@ -9,6 +9,7 @@ import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import { anchoredHeading, anchoredSection } from "./anchors.ts";
 import { isItemCard } from "./cards.ts";
+import { isIntroducedList } from "./introduced.ts";
 import {
   APPEAL_BOX,
   APPEAL_LINE,
@@ -810,6 +811,8 @@ function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean 
     return true;
   }
   if (!isList && weight < 25 && density > 0.2) return true;
+  // A list of links the story's sentence introduces is the sentence's points.
+  if (isList && density > 0.5 && isIntroducedList(el, ctx.stats)) return false;
   if (weight >= 25 && density > 0.5) return true;
   if (isList && density > 0.5 && !wordsBesideLinks(el, ctx)) return true;
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;

@@ -74,6 +74,22 @@ Deno.test("an article a page builder splits into rows keeps the rows around the 
   }
 });
 
+Deno.test("widening to a builder's rows stops at a comment thread beside them", () => {
+  const part = (i: number) => `Middle part ${i}. ${PROSE.repeat(3)}`;
+  const comment = (i: number) => `<p>Comment ${i}: ${PROSE.repeat(3)}</p>`;
+  const page = `<html><head><title>Company cars</title></head><body><div class="post">
+    <div class="entry-content">
+    ${builderRow(["", [`The opening paragraph, before the first heading. ${PROSE.repeat(3)}`]])}
+    ${builderRow(["vc_custom_1570185518034", [0, 1, 2, 3, 4].map(part)], ["", [part(5)]])}
+    ${builderRow(["", [`The closing paragraph, one. ${PROSE.repeat(2)}`, `And two. ${PROSE}`]])}
+    </div><div class="comments">${[1, 2, 3, 4].map(comment).join("")}</div>
+    </div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /^The opening paragraph/m);
+  assert.match(text, /^And two\./m);
+  assert.doesNotMatch(text, /Comment \d/);
+});
+
 Deno.test("a paragraph set in an inline wrapper beside the body joins it, as a <div> would", () => {
   const standfirst =
     "The Lions have only ever won one series in New Zealand in more than 100 years, " +

@@ -7,6 +7,7 @@
  */
 import { type Element, isTag } from "domhandler";
 import { spend } from "../dom/budget.ts";
+import { anchoredSection } from "./anchors.ts";
 import { isUnlikely } from "./classes.ts";
 import { parentElement } from "./score.ts";
 import type { PageStats } from "./stats.ts";
@@ -21,6 +22,11 @@ const ADDED_SHARE = 1;
 const ADDED_PARAGRAPHS = 2;
 /** Fewest characters an ancestor adds to be judged by them. */
 const ADDED_MIN = 25;
+/**
+ * Share of the content under which the pruning drops a block named as chrome (its "small"): a
+ * larger one would stay.
+ */
+const PRUNED_SHARE = 0.3;
 /** Page furniture by tag: never climbed into. */
 const FURNITURE = new Set(["aside", "nav", "footer", "header", "form"]);
 
@@ -69,16 +75,21 @@ function isFurniture(el: Element, stats: PageStats): boolean {
 }
 
 /**
- * Whether `el` holds page furniture (a header, a sidebar, by tag) beside `from`, the child the
- * climb came up through: then it is a region of the page, not the article's rows. Chrome named
- * so (a related-posts box, share tools) sits in articles too, and is pruned with the rest. One
- * pass over its children.
+ * Whether `el` holds page furniture beside `from`, the child the climb came up through: a header
+ * or a sidebar by tag, or a block named as chrome too large for the pruning to drop (a comment
+ * thread): then it is a region of the page, not the article's rows. Smaller chrome named so (a
+ * related-posts box, share tools) sits in articles too, and is pruned with the rest; so is a
+ * document's anchored section. One pass over its children.
  */
 function holdsFurniture(el: Element, from: Element, stats: PageStats): boolean {
+  const large = stats.of(el).text * PRUNED_SHARE;
   for (const child of el.children) {
     spend();
     if (child === from || !isTag(child)) continue;
-    if (FURNITURE.has((child as Element).name) && stats.of(child as Element).text > 0) return true;
+    const text = stats.of(child).text;
+    if (text === 0) continue;
+    if (FURNITURE.has(child.name)) return true;
+    if (text >= large && isUnlikely(child) && !anchoredSection(child, stats)) return true;
   }
   return false;
 }

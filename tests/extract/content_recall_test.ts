@@ -88,6 +88,14 @@ Deno.test("widening to a builder's rows stops at a comment thread beside them", 
   assert.match(text, /^The opening paragraph/m);
   assert.match(text, /^And two\./m);
   assert.doesNotMatch(text, /Comment \d/);
+  // Named as nothing, a thread shows itself by the box to reply in.
+  const unnamed = page.replace(
+    '<div class="comments">',
+    '<div class="responses"><form><input name="author"><textarea name="reply"></textarea></form>',
+  );
+  const alone = mainText(unnamed);
+  assert.match(alone, /^The opening paragraph/m);
+  assert.doesNotMatch(alone, /Comment \d/);
 });
 
 Deno.test("a paragraph set in an inline wrapper beside the body joins it, as a <div> would", () => {

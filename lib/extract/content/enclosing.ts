@@ -8,7 +8,7 @@
 import { type Element, isTag } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { anchoredSection } from "./anchors.ts";
-import { isUnlikely } from "./classes.ts";
+import { classWeight, isUnlikely } from "./classes.ts";
 import { parentElement } from "./score.ts";
 import type { PageStats } from "./stats.ts";
 
@@ -40,11 +40,13 @@ export function enclosingArticle(roots: Element[], stats: PageStats, body: Eleme
   let text = 0;
   let links = 0;
   let paragraphs = 0;
+  let inputs = 0;
   for (const root of roots) {
     const s = stats.of(root);
     text += s.text;
     links += s.linkText;
     paragraphs += s.paragraphs;
+    inputs += s.inputs;
   }
   let best: Element | null = null;
   let from: Element = roots[0]!;
@@ -62,12 +64,19 @@ export function enclosingArticle(roots: Element[], stats: PageStats, body: Eleme
     if (added < ADDED_MIN) continue;
     if (added > text * ADDED_SHARE || s.linkText - links > added * ADDED_LINKS) break;
     if (s.paragraphs - paragraphs < ADDED_PARAGRAPHS) break;
+    // Fields to fill (a comment box, a sign-up form) come with a thread or an appeal, not rows.
+    if (s.inputs > inputs) break;
     best = up;
     text = s.text;
     links = s.linkText;
     paragraphs = s.paragraphs;
   }
   return best ? [best] : roots;
+}
+
+/** Named as chrome: unlikely (a sidebar, comments), or weighted down (a `commentlist`). */
+function namedChrome(el: Element): boolean {
+  return isUnlikely(el) || classWeight(el) < 0;
 }
 
 function isFurniture(el: Element, stats: PageStats): boolean {
@@ -89,7 +98,7 @@ function holdsFurniture(el: Element, from: Element, stats: PageStats): boolean {
     const text = stats.of(child).text;
     if (text === 0) continue;
     if (FURNITURE.has(child.name)) return true;
-    if (text >= large && isUnlikely(child) && !anchoredSection(child, stats)) return true;
+    if (text >= large && namedChrome(child) && !anchoredSection(child, stats)) return true;
   }
   return false;
 }

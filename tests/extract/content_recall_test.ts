@@ -133,18 +133,20 @@ Deno.test("a list of links the story's sentence introduces stays; a labelled lin
   assert.doesNotMatch(text, /Another story/);
 });
 
-Deno.test("a tool's description and a feature's line are no author's bio and no appeal", () => {
+Deno.test("a tool's description, a feature, a person of the story: no bio, no appeal", () => {
   const tool = "Sublime Text is a fast, lightweight, and highly efficient text editor popular " +
     "among developers for its responsiveness and its many plugins.";
   const page = `<html><head><title>Editors</title></head><body><article><h1>Editors</h1>
     <p>${PROSE.repeat(3)}</p><h2>Sublime Text</h2><p>${tool}</p>
     <ul><li>Support for large files: it opens files of many gigabytes without a pause.</li>
     <li>Macros: it records and plays back what you type.</li></ul><p>${PROSE.repeat(3)}</p>
+    <p>Mr Danielevsky is the editor of a local independent newspaper.</p><p>${PROSE.repeat(2)}</p>
     <p>Jane Doe is a writer and editor who covers software for the paper.</p>
     <p>Support our journalism today.</p></article></body></html>`;
   const text = mainText(page);
   assert.match(text, /Sublime Text is a fast/);
   assert.match(text, /^Support for large files/m);
+  assert.match(text, /^Mr Danielevsky is the editor/m);
   assert.doesNotMatch(text, /Jane Doe/);
   assert.doesNotMatch(text, /Support our journalism/);
 });

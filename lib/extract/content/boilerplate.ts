@@ -383,7 +383,9 @@ export function isAppeal(text: string): boolean {
  * Doe is a writer and editor who covers ...", "John Roe is the paper's Europe correspondent").
  */
 const BIO = new RegExp(
-  "^\\(?\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*){1,4},?\\s+is\\s+" +
+  // One the story names "Mr Danielevsky" (news style) is one of its people, not its author.
+  "^(?!(?:Mr|Mrs|Ms|Miss|Mx)\\.?\\s)" +
+    "\\(?\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*){1,4},?\\s+is\\s+" +
     // A tool's role is no person's: "a fast text editor".
     "(?:a|an|the|our)\\s+(?:[\\p{L}'’-]+,?\\s+){0,6}?" +
     "(?<!(?:text|code|video|photo|image|html|source)\\s)(?:writer|editor|journalist|reporter|" +

@@ -150,3 +150,18 @@ Deno.test("a tool's description, a feature, a person of the story: no bio, no ap
   assert.doesNotMatch(text, /Jane Doe/);
   assert.doesNotMatch(text, /Support our journalism/);
 });
+
+Deno.test("a code block is read whole, whatever its highlighter names its tokens", () => {
+  const code = `<pre><code>const (
+    _  = iota <span class="comment">// ignore the first value</span>
+    KB = 1 &lt;&lt; (10 * iota) <span class="meta">// a kilobyte</span>
+)<span style="display:none">HIDDEN TOKEN</span></code></pre>`;
+  const page = `<html><head><title>Constants</title></head><body><article>
+    <h1>Constants</h1><p>${PROSE.repeat(3)}</p>${code}<p>${PROSE.repeat(3)}</p>
+    <div class="share"><a href="/s">Share this</a></div></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /\/\/ ignore the first value/);
+  assert.match(text, /\/\/ a kilobyte/);
+  assert.doesNotMatch(text, /HIDDEN TOKEN/);
+  assert.doesNotMatch(text, /Share this/);
+});

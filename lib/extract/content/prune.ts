@@ -44,6 +44,8 @@ const CHROME_TAGS = new Set([
   "menu",
   "dialog",
 ]);
+/** Code, set as it is written: nothing inside it is chrome. */
+const CODE = new Set(["pre", "code"]);
 /** Inline elements: a part of a line, not a line. */
 const INLINE = new Set(
   ("span time a em strong b i u s small big font abbr cite q mark sub sup ins del code tt")
@@ -179,12 +181,26 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         drop.add(el);
         return false;
       }
+      // Code is read whole: its highlighter names tokens "comment", "meta", "tag" or "nav".
+      if (CODE.has(el.name)) {
+        dropUnseen(el, ctx, drop);
+        return false;
+      }
       if (ctx.runs && s.breaks && BLOCKS.has(el.name)) chromeRunsOf(el, ctx.stats, ctx.runs);
       return true;
     };
     if (visit(root)) walkElements(root, visit);
   }
   return drop;
+}
+
+/** What no reader sees inside `root` (scripts, styles, hidden parts), added to `drop`. */
+function dropUnseen(root: Element, ctx: PruneContext, drop: Set<Element>): void {
+  walkElements(root, (el) => {
+    if (!SILENT.has(el.name) && !ctx.stats.hidden.has(el)) return true;
+    drop.add(el);
+    return false;
+  });
 }
 
 /**

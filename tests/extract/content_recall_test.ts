@@ -165,3 +165,17 @@ Deno.test("a code block is read whole, whatever its highlighter names its tokens
   assert.doesNotMatch(text, /HIDDEN TOKEN/);
   assert.doesNotMatch(text, /Share this/);
 });
+
+Deno.test("a heading's own link keeps its words whatever it is named (mdBook's a.header)", () => {
+  const heading = (id: string, title: string) =>
+    `<h2 id="${id}"><a class="header" href="#${id}">${title}</a></h2><p>${PROSE.repeat(3)}</p>`;
+  const page = `<html><head><title>Traits</title></head><body><main>
+    <div class="header"><a href="/">The Book</a> <a href="/print">Print this book</a></div>
+    <h1>Traits</h1><p>${PROSE.repeat(3)}</p>
+    ${heading("trait-bounds", "Trait Bound Syntax")}${heading("where-clauses", "Clearer Bounds")}
+    </main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /^Trait Bound Syntax$/m);
+  assert.match(text, /^Clearer Bounds$/m);
+  assert.doesNotMatch(text, /Print this book/);
+});

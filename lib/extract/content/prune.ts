@@ -194,6 +194,15 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
   return drop;
 }
 
+/**
+ * An inline part of a heading (mdBook's `<h2><a class="header" href="#...">Title</a></h2>`, a
+ * span styling a word): the heading's own words, judged with the heading, not by their names.
+ */
+function isHeadingText(el: Element): boolean {
+  const parent = el.parent as Element | null;
+  return INLINE.has(el.name) && parent !== null && HEADING_TAGS.has(parent.name);
+}
+
 /** What no reader sees inside `root` (scripts, styles, hidden parts), added to `drop`. */
 function dropUnseen(root: Element, ctx: PruneContext, drop: Set<Element>): void {
   walkElements(root, (el) => {
@@ -226,7 +235,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const small = s.text < ctx.contentText * 0.3;
   if (
     small && isUnlikely(el) && !anchoredSection(el, ctx.stats) &&
-    !anchoredHeading(el, ctx.stats) && !isStoryHeader(el, s)
+    !anchoredHeading(el, ctx.stats) && !isHeadingText(el) && !isStoryHeader(el, s)
   ) {
     return true;
   }

@@ -16,7 +16,7 @@ import type { PageStats } from "./stats.ts";
 const LEVELS = 8;
 /** Most link density of what an ancestor adds. */
 const ADDED_LINKS = 0.1;
-/** Most an ancestor adds, as a share of what the content holds: more is another part of the page. */
+/** Most an ancestor adds, as a share of what the content holds: more is another page part. */
 const ADDED_SHARE = 1;
 /** Fewest paragraphs an ancestor adds to be more of the prose (not a header, a caption). */
 const ADDED_PARAGRAPHS = 2;
@@ -32,7 +32,8 @@ const FURNITURE = new Set(["aside", "nav", "footer", "header", "form"]);
 
 /**
  * `roots` (siblings, in order), or the highest ancestor of theirs within LEVELS whose text
- * beside theirs is prose: paragraphs, few links, no more than theirs. Constant work per level.
+ * beside theirs is prose: paragraphs, few links, no more than theirs. Each level reads its
+ * counts and one pass over its children: at most LEVELS passes.
  */
 export function enclosingArticle(roots: Element[], stats: PageStats, body: Element): Element[] {
   // A sidebar chosen in a pass that ignores names is not widened into the page around it.

@@ -61,6 +61,11 @@ const HOSTILE: Record<string, { body: string | Uint8Array; query: string }> = {
     body: '<meta property="og:image" content="/hostile.svg"><p>x</p>',
     query: "&ping=true",
   },
+  // A <pre>'s trailing whitespace trimmed by /\s+$/, which tries every space of a run: 23 s.
+  "/pre-spaces": {
+    body: `<article><pre><code>a${" ".repeat(100_000)}b</code></pre><p>${"word ".repeat(100)}</p>`,
+    query: "&markdown=true&text=true",
+  },
   // The largest page whose default fields are still read on the main thread.
   "/deep-inline": { body: "<i>".repeat(EXTRACT_THRESHOLD / 3), query: "" },
   "/jsonld": { body: jsonLdFanOut(4000), query: "" },

@@ -318,8 +318,11 @@ const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Revi
 
 /** Whether the page says it is an article (og:type, or a schema.org article type). */
 function saysArticle(head: Element | null, jsonLd: Element[]): boolean {
-  const og = head && select(head, 'meta[property="og:type"]');
-  if (og && /article/i.test(og.attribs.content ?? "")) return true;
+  // A page may state og:type twice (a theme's "website", then a plugin's "article"): any
+  // that says article counts.
+  for (const og of head ? selectAll(head, 'meta[property="og:type"]') : []) {
+    if (/article/i.test(og.attribs.content ?? "")) return true;
+  }
   for (const script of jsonLd) {
     if (ARTICLE_TYPE.test(rawText(script))) return true;
   }

@@ -30,6 +30,7 @@ import { pageTitles, repeatsTitle } from "./headline.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
+import { furnitureTag } from "./components.ts";
 
 /** Never content inside an article. */
 const CHROME_TAGS = new Set([
@@ -178,7 +179,9 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         drop.add(el);
         return false;
       }
-      if (ctx.runs && s.breaks && BLOCKS.has(el.name)) chromeRunsOf(el, ctx.stats, ctx.runs);
+      if (ctx.runs && (s.breaks || s.hasBlock) && BLOCKS.has(el.name)) {
+        chromeRunsOf(el, ctx.stats, ctx.runs);
+      }
       return true;
     };
     if (visit(root)) walkElements(root, visit);
@@ -195,12 +198,13 @@ function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
 }
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
-  if (CHROME_TAGS.has(el.name)) return true;
-  if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
+  const tag = furnitureTag(el);
+  if (CHROME_TAGS.has(tag)) return true;
+  if (ctx.wide && WIDE_CHROME.has(tag)) return true;
   // A region read whole is a listing's, whose captions, dates and link lines are its items;
   // on a page that says it is an article they are the story's chrome as in a chosen article.
   const listing = ctx.wide && !ctx.story;
-  if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
+  if (tag === "footer" && s.text < ctx.contentText * 0.3) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (s.text === 0) return false;

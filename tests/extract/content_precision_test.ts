@@ -1,0 +1,54 @@
+// Chrome that leaked into an article's main content, and the content kept beside it.
+import assert from "node:assert/strict";
+import { parseHtml } from "../../lib/extract/dom/mod.ts";
+import { extractMainContent } from "../../lib/extract/content/mod.ts";
+import { renderPlainText } from "../../lib/extract/content/plain_text.ts";
+
+/** The main content of `page` as plain text: the path of the service's text=true. */
+const mainText = (page: string) => renderPlainText(extractMainContent(parseHtml(page)));
+
+const PROSE = "A sentence of the story long enough to count, with commas, clauses, and words. ";
+
+function assertLacks(text: string, chrome: string[]): void {
+  for (const words of chrome) assert.ok(!text.includes(words), `${words} kept:\n${text}`);
+}
+
+Deno.test("a page stating og:type twice is an article when either says so", () => {
+  // Cards linked by an empty overlay link: their words read as prose outside links.
+  const card = (n: number) =>
+    `<li><a href="/other-${n}"></a><div class="title">Other story ${n}</div><span>The opening
+    words of another story on the site, dated the week before, set under its headline.</span></li>`;
+  const page = `<html><head><title>Story</title>
+    <meta property="og:type" content="website"><meta property="og:type" content="article">
+    </head><body><div class="page"><section class="content"><h1>Story</h1>
+    <p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p></section></div>
+    <div class="more"><div><div><ul class="timeline">
+    ${Array.from({ length: 16 }, (_, n) => card(n)).join("")}</ul></div></div></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assertLacks(text, ["Other story", "opening words"]);
+});
+
+Deno.test("a web component named as page furniture is read as the tag it stands for", () => {
+  const page = `<html><head><title>Story</title></head><body><div class="post">
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    <site-sidebar><p>Our editors picked these stories for you this week, from the archive and
+    from the newest issue, with care.</p></site-sidebar><p>${PROSE.repeat(5)}</p>
+    <pp-footer><p>Everything on this site is written by our team of editors, in the city, since
+    the year the paper was founded.</p></pp-footer></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assertLacks(text, ["Our editors picked", "Everything on this site"]);
+});
+
+Deno.test("a line of chrome set apart by a block, not a <br>, goes; prose beside it stays", () => {
+  const page = `<html><head><title>Story</title></head><body><div class="entry">
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    Then a line of the story written straight into its container, with no paragraph around it.
+    <p>${PROSE.repeat(5)}</p><form action="/comment"><textarea></textarea></form>
+    Du musst <a href="#login">Eingeloggt</a> sein um Kommentare zu schreiben!</div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assert.match(text, /Then a line of the story written straight/);
+  assertLacks(text, ["Eingeloggt", "Kommentare"]);
+});

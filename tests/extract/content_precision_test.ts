@@ -52,3 +52,15 @@ Deno.test("a line of chrome set apart by a block, not a <br>, goes; prose beside
   assert.match(text, /Then a line of the story written straight/);
   assertLacks(text, ["Eingeloggt", "Kommentare"]);
 });
+
+Deno.test("a short story headed by the page's title is not outweighed by the page's menus", () => {
+  // Menu labels that are no links (a script opens each): words outside links, as prose is.
+  const labels = Array.from({ length: 40 }, (_, n) => `<li>Menu label number ${n}</li>`).join("");
+  const page = `<html><head><title>Fertile land lost in the valley | Environment | Site</title>
+    </head><body><div class="top"><ul class="languages">${labels}</ul></div>
+    <div class="col3"><h1>Fertile land lost in the valley</h1><p>${PROSE.repeat(4)}</p>
+    <p>${PROSE}</p></div><div class="bottom"><ul class="topics">${labels}</ul></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assertLacks(text, ["Menu label"]);
+});

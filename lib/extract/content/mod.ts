@@ -24,6 +24,7 @@ import { withPosts } from "./posts.ts";
 import { isSectionedPage } from "./sections.ts";
 import { repeatedQuotes } from "./repeats.ts";
 import { trailingHeading } from "./trailing.ts";
+import { pageTitles, repeatsTitle } from "./headline.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -174,6 +175,8 @@ function bestChoice(
     ? WIDE_RATIO.article
     : isSectionedPage(region, stats)
     ? WIDE_RATIO.sections
+    : region === body && best && holdsHeadline(best, stats)
+    ? WIDE_RATIO.article
     : WIDE_RATIO.other;
   // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
   // is not looked for. A short article named as content is no listing.
@@ -386,6 +389,19 @@ function withThreadPosts(
   });
   for (const el of choice.drop) drop.add(el);
   return { ...choice, roots, drop, runs };
+}
+
+/**
+ * Whether `choice` keeps the page's headline: an <h1> repeating the page's title. A page that
+ * marks no main region and whose best article is headed by the page's own title is that
+ * article, whatever its metadata says (an old page states no og:type): its menus and teasers
+ * outweighing a short story make it no listing. (A marked main region read whole holds no
+ * menus: there the headline says less, a product's name heading its summary panel.)
+ */
+function holdsHeadline(choice: Choice, stats: PageStats): boolean {
+  return stats.headlines.some((h1) =>
+    holds(choice, h1) && repeatsTitle(stats.textOf(h1), pageTitles(h1))
+  );
 }
 
 /** Characters outside links kept by `choice`. */

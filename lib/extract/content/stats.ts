@@ -100,6 +100,8 @@ export interface PageStats {
   hidden: Set<Element>;
   /** <main> and role=main elements, in document order. */
   mains: Element[];
+  /** The page's first <h1> elements, in document order (at most MAX_HEADLINES). */
+  headlines: Element[];
   /** JSON-LD scripts. */
   jsonLd: Element[];
   /** Whether the page quotes anything (a `<blockquote>`): repeatedQuotes reads none else. */
@@ -139,6 +141,7 @@ export function measure(root: AnyNode): PageStats {
   const counting: Counting = {};
   const hidden = new Set<Element>();
   const mains: Element[] = [];
+  const headlines: Element[] = [];
   let quotes = false;
   const jsonLd: Element[] = [];
   // Nodes to visit, and (marked by CLOSE after them) nodes whose children are all counted:
@@ -175,6 +178,7 @@ export function measure(root: AnyNode): PageStats {
       // A button is a control, unless it heads an accordion's panel: then it becomes its text.
       if (kind & IS_SILENT && !(el.name === "button" && openDisclosure(el))) continue;
       if (el.name === "main" || el.attribs.role === "main") mains.push(el);
+      if (el.name === "h1" && headlines.length < MAX_HEADLINES) headlines.push(el);
       if (el.name === "blockquote") quotes = true;
       if (isHidden(el)) hidden.add(el);
     }
@@ -195,8 +199,11 @@ export function measure(root: AnyNode): PageStats {
     spend();
     if (of(el).text >= total * 0.25) hidden.delete(el);
   }
-  return { of, textOf: textsOnce(), hidden, mains, jsonLd, quotes };
+  return { of, textOf: textsOnce(), hidden, mains, headlines, jsonLd, quotes };
 }
+
+/** How many of a page's <h1>s are kept: a story has one, a listing's cards may each have one. */
+const MAX_HEADLINES = 8;
 
 /** Characters of text kept by one page's textsOnce; past them, texts are read each time. */
 const MAX_KEPT_TEXT = 1_000_000;

@@ -64,3 +64,17 @@ Deno.test("a short story headed by the page's title is not outweighed by the pag
   assert.match(text, /A sentence of the story/);
   assertLacks(text, ["Menu label"]);
 });
+
+Deno.test("a print or e-mail button's line goes; the word print in prose or code stays", () => {
+  const page = `<html><head><title>Story</title></head><body><div class="entry">
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p><p>They print this page of the story again.</p>
+    <pre><code><span class="k">print</span>(<span class="s">"done"</span>)</code></pre>
+    <p>${PROSE.repeat(5)}</p><p><strong>Imprimer</strong>
+    <a href="javascript:window.print()">Imprimer cette page</a></p>
+    <p>Email this page to a friend</p></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assert.match(text, /They print this page of the story again\./);
+  assert.match(text, /print\("done"\)/);
+  assertLacks(text, ["Imprimer", "Email this"]);
+});

@@ -45,6 +45,13 @@ const CHROME_LINE = new RegExp(
     "advertisements?|anzeige|werbung|publicidad|publicité",
     // Share buttons' words (WordPress's "Click to share on X (Opens in new window)").
     "click to (?:share|email|print)\\b|\\(?opens in (?:a )?new (?:window|tab)\\)?$",
+    // A print button's words alone on their line, its label repeated before it ("Imprimer
+    // Imprimer cette page"), and the like for sending the story on. English "print" alone is a
+    // word of code too (a highlighted span of a program).
+    "(?:(?:imprimer|drucken|imprimir)\\s+)?(?:imprimer|drucken|imprimir|stampa|drukuj)(?:\\s+" +
+    "(?:(?:cette|diese[ns]?|esta|questa)\\s+)?(?:page|article|artikel|seite|página|pagina|beitrag))?$",
+    "print (?:this )?(?:page|article|story|post)$|(?:e-?mail|send) (?:this|to a friend)\\b",
+    "(?:artikel|seite|beitrag) (?:drucken|versenden|empfehlen)$",
     "continue reading (?:the main story|below)$|reuse this content|our standards\\s*:",
     "(?:tags?|filed under|categories|category|schlagworte|themen)\\s*:",
     "comments?\\s*\\(?\\d*\\)?$",

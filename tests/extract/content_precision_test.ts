@@ -78,3 +78,15 @@ Deno.test("a print or e-mail button's line goes; the word print in prose or code
   assert.match(text, /print\("done"\)/);
   assertLacks(text, ["Imprimer", "Email this"]);
 });
+
+Deno.test("a program's highlighted comments stay; a highlighter's style inside it goes", () => {
+  const page = `<html><head><title>Story</title></head><body><div class="entry">
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p><pre><style>.c{color:gray}</style><code>count = 1
+<span class="comment">// the count starts at one</span>
+<span class="share">share</span>(count)</code></pre><p>${PROSE.repeat(5)}</p></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assert.match(text, /\/\/ the count starts at one/);
+  assert.match(text, /share\(count\)/);
+  assertLacks(text, ["color:gray"]);
+});

@@ -179,6 +179,16 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         drop.add(el);
         return false;
       }
+      // A program's text is kept verbatim: a highlighted token ("Loading...", "Share") is no
+      // line of chrome. Only what no reader sees goes (a highlighter's <style>).
+      if (el.name === "pre") {
+        walkElements(el, (inner) => {
+          if (!SILENT.has(inner.name) && !ctx.stats.hidden.has(inner)) return true;
+          drop.add(inner);
+          return false;
+        });
+        return false;
+      }
       if (ctx.runs && (s.breaks || s.hasBlock) && BLOCKS.has(el.name)) {
         chromeRunsOf(el, ctx.stats, ctx.runs);
       }

@@ -90,3 +90,16 @@ Deno.test("a program's highlighted comments stay; a highlighter's style inside i
   assert.match(text, /share\(count\)/);
   assertLacks(text, ["color:gray"]);
 });
+
+Deno.test("a block named a call to action (cta) is chrome; the story beside it stays", () => {
+  const page = `<html><head><title>Story</title></head><body><main><div class="post">
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    <div class="short-cta"><h2 class="short-cta__title">Tell us your own story</h2>
+    <div class="short-cta__text">Share your inspiring personal story of hope and healing with
+    our readers and our team.</div><a href="/submit" class="short-cta__button">Submit a story</a>
+    </div><p>${PROSE.repeat(2)}The last words of the story.</p></div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["Tell us your own story", "inspiring", "Submit a story"]);
+});

@@ -103,3 +103,39 @@ Deno.test("a block named a call to action (cta) is chrome; the story beside it s
   assert.match(text, /The last words of the story\./);
   assertLacks(text, ["Tell us your own story", "inspiring", "Submit a story"]);
 });
+
+/** A story page (og:type article) with `extra` inside its body and `after` at its end. */
+function story(extra: string, after = ""): string {
+  return `<html><head><title>Story</title><meta property="og:type" content="article"></head>
+    <body><main><article><h1>Story</h1><div class="article-body"><p>${PROSE.repeat(3)}</p>
+    ${extra}<p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}The last words of the story.</p>
+    ${after}</div></article></main></body></html>`;
+}
+
+Deno.test("a newsletter's pitch under its sign-up heading goes, as the heading does", () => {
+  const text = mainText(story(
+    "",
+    `<h3>Sign up for our morning newsletter</h3><p>Get the day's top stories delivered straight
+    to your inbox every weekday.</p>`,
+  ));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["Sign up", "to your inbox"]);
+});
+
+Deno.test("a line telling how to reach the reporter goes; a sentence about reaching stays", () => {
+  const text = mainText(story(
+    "<p>The summit can be reached at dawn by the northern trail, the guides said.</p>",
+    "<p>Contact the reporter at jane.doe@example.invalid or on the newsroom's phone line.</p>",
+  ));
+  assert.match(text, /The summit can be reached at dawn/);
+  assertLacks(text, ["Contact the reporter"]);
+});
+
+Deno.test("a block labelled as a sponsor's goes from a story, with its pitch", () => {
+  const text = mainText(story(
+    `<div><p>Sponsored content</p><p>Find the best car insurance rates in your area in a few
+    minutes, from the comfort of your own home.</p></div>`,
+  ));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["Sponsored", "car insurance"]);
+});

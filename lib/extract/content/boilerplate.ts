@@ -261,6 +261,18 @@ export function isChromeHeading(text: string): boolean {
 }
 
 /**
+ * A sponsor's label over its block: an advertiser's pitch beside a story (on a listing or a
+ * forum, sponsored entries are among the page's items).
+ */
+const SPONSOR_HEAD =
+  /^(?:(?:sponsored|paid|partner) (?:content|post|story|links?)|sponsored by\b|sponsored\s*:?$)/i;
+
+/** Whether the first line of a block labels it as a sponsor's. */
+export function isSponsorHeading(text: string): boolean {
+  return text.length <= 60 && SPONSOR_HEAD.test(text);
+}
+
+/**
  * Appeals a line makes anywhere in it, not only at its start: to subscribe to a newsletter,
  * support the journalism, become a member, get the app, follow the site. A line that makes one
  * (short enough to be no paragraph of the story) is the publisher's, not the author's.
@@ -295,6 +307,10 @@ const APPEAL = new RegExp(
     "(?:ihnen|dir) hat (?:der|dieser|unser) (?:artikel|beitrag|text) gefallen",
     // Newsletter boxes: the call, the terms of signing up, the thanks.
     "get (?:the|our) [^.]{0,40}\\bnewsletter",
+    "(?:delivered|sent) (?:straight |directly |right )?to your inbox",
+    // How to reach the reporter, under the story ("Contact the reporter at ...").
+    "(?:contact|reach|e-?mail) (?:the )?(?:reporter|author|writer)s?\\b[^.]{0,20}\\b(?:at|via)\\b|" +
+    "can be reached (?:at|via) \\S+@",
     "by (?:signing up|subscribing|clicking)[^.]{0,80}\\b(?:agree|consent|privacy policy|terms)",
     "thanks? (?:you )?for (?:signing up|subscribing)",
     // Notes to readers of the publisher's app.

@@ -22,6 +22,7 @@ import {
   isChromeHeading,
   isChromeText,
   isDateLine,
+  isSponsorHeading,
   opensWithAppeal,
   SHORT_BLOCK,
   startsAsChrome,
@@ -507,7 +508,9 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
     if (!lead) return false;
     const s = ctx.stats.of(lead);
     if (s.text <= 60) {
-      return s.text < ctx.stats.of(el).text && isChromeHeading(ctx.stats.textOf(lead));
+      const text = ctx.stats.textOf(lead);
+      return s.text < ctx.stats.of(el).text &&
+        (isChromeHeading(text) || (ctx.story === true && isSponsorHeading(text)));
     }
   }
   return false;

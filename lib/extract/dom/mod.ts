@@ -154,8 +154,7 @@ export const BLOCK_TAGS = new Set([
   "ul",
 ]);
 
-/** The heading elements, h1 to h6. */
-export const HEADING_TAGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+export { HEADING_TAGS } from "./tags.ts";
 
 /** Where text content breaks: blocks, plus line breaks and list options. */
 const BLOCK = new Set([...BLOCK_TAGS, "br", "option"]);

@@ -11,6 +11,7 @@ import { Parser, type ParserOptions, type QuoteType, type Tokenizer } from "html
 import { DomHandler, type DomHandlerOptions } from "domhandler";
 import type { Document } from "domhandler";
 import { spend } from "../dom/budget.ts";
+import { HEADING_TAGS } from "../dom/tags.ts";
 import { decodeEntities } from "../fields/text.ts";
 import { decodeAttribute, ScanningTokenizer, textDecodes } from "./scanning_tokenizer.ts";
 
@@ -87,8 +88,6 @@ function countAll<T>(items: T[]): Map<T, number> {
   return counts;
 }
 
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
-
 /** The Parser members this file replaces (private in its typings). */
 interface Internals {
   stack: TopFirstStack<string>;
@@ -151,9 +150,9 @@ export class LinearParser extends Parser {
   override onclosetag(start: number, endIndex: number): void {
     const self = this as unknown as Internals;
     const top = self.stack[0];
-    if (top !== undefined && HEADINGS.has(top)) {
+    if (top !== undefined && HEADING_TAGS.has(top)) {
       const name = self.getSlice(start, endIndex).toLowerCase();
-      if (name !== top && HEADINGS.has(name) && !self.stack.includes(name)) {
+      if (name !== top && HEADING_TAGS.has(name) && !self.stack.includes(name)) {
         self.endIndex = endIndex;
         self.stack.shift();
         self.cbs.onclosetag?.(top, false);

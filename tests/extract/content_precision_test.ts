@@ -139,3 +139,17 @@ Deno.test("a block labelled as a sponsor's goes from a story, with its pitch", (
   assert.match(text, /The last words of the story\./);
   assertLacks(text, ["Sponsored", "car insurance"]);
 });
+
+Deno.test("a page stating a schema.org article in microdata is an article", () => {
+  const card = (n: number) =>
+    `<li><a href="/other-${n}"></a><div class="title">Other story ${n}</div><span>The opening
+    words of another story on the site, dated the week before, set under its headline.</span></li>`;
+  const page = `<html><head><title>Story</title></head><body>
+    <div class="page" itemscope itemtype="https://schema.org/BlogPosting"><section class="content">
+    <h1 itemprop="headline">A post</h1><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    <p>${PROSE.repeat(5)}</p></section></div><div class="more"><div><div><ul class="timeline">
+    ${Array.from({ length: 16 }, (_, n) => card(n)).join("")}</ul></div></div></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assertLacks(text, ["Other story", "opening words"]);
+});

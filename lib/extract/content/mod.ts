@@ -98,7 +98,7 @@ export function extractMainContent(doc: Document): AnyNode {
   const stated = statedBody(jsonLd);
   const product = readProduct(body, stats, jsonLd);
   const anchor = stated ? statedContainer(body, stated) : null;
-  const article = saysArticle(head, jsonLd);
+  const article = saysArticle(head, jsonLd) || stats.articleItem;
   // A page stating a product is read as one even when it also says article.
   const story = article && !product;
   let best = bestChoice(body, stats, anchor, article, story);
@@ -319,7 +319,10 @@ function isCookieNotice(text: string): boolean {
 const LD_JSON = 'script[type="application/ld+json"]';
 const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review|Recipe|HowTo)"/;
 
-/** Whether the page says it is an article (og:type, or a schema.org article type). */
+/**
+ * Whether the page's head says it is an article (og:type, or a schema.org article type in
+ * JSON-LD); its microdata says so in PageStats.articleItem.
+ */
 function saysArticle(head: Element | null, jsonLd: Element[]): boolean {
   // A page may state og:type twice (a theme's "website", then a plugin's "article"): any
   // that says article counts.

@@ -153,3 +153,12 @@ Deno.test("a page stating a schema.org article in microdata is an article", () =
   assert.match(text, /A sentence of the story/);
   assertLacks(text, ["Other story", "opening words"]);
 });
+
+Deno.test("a block named as an image's description is its caption; the story stays", () => {
+  const text = mainText(story(
+    `<div class="feature"><img src="sign.jpg" alt=""><div class="show-feature-image-description">
+    The sign on the wall of the office, made by one of the readers.</div></div>`,
+  ));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["The sign on the wall"]);
+});

@@ -230,7 +230,10 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // body holds them); the images themselves stay.
   if (small && namedLikeCaption(el)) return true;
   if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
-  if (!listing && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
+  if (
+    !listing && s.images === 0 && s.text <= CAPTION_MAX &&
+    (captionOfImage(el, ctx) || namesSay(el, IMAGE_TEXT_NAMES))
+  ) {
     return true;
   }
   if (small && isSocialEmbed(el)) return true;
@@ -609,6 +612,15 @@ function captionOfImage(el: Element, ctx: PruneContext): boolean {
   if (box.name === "a") return false;
   return box.name === "figure" || namesSay(box, IMAGE_BOX);
 }
+
+/** Words that, with an image's word in one name, name the text about it ("image-description"). */
+const ABOUT_IMAGE = new Set(["description", "desc", "caption", "credit", "credits", "source"]);
+
+/** A block named as an image's description or credit ("show-feature-image-description"). */
+const IMAGE_TEXT_NAMES: NamesTest = (tokens) =>
+  tokens.some((words) =>
+    words.some((w) => IMAGE_WORDS.has(w)) && words.some((w) => ABOUT_IMAGE.has(w))
+  );
 
 const IMAGE_BOX: NamesTest = (tokens) =>
   tokens.some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));

@@ -162,3 +162,12 @@ Deno.test("a block named as an image's description is its caption; the story sta
   assert.match(text, /The last words of the story\./);
   assertLacks(text, ["The sign on the wall"]);
 });
+
+Deno.test("an '(Image Source)' link line under a picture goes; a sentence naming one stays", () => {
+  const text = mainText(story(
+    `<p><img src="board.jpg" alt=""></p><p>(<a href="https://example.invalid/i">Image Source</a>)
+    </p><p>The image source was a photo the team took of the board that morning.</p>`,
+  ));
+  assert.match(text, /The image source was a photo/);
+  assertLacks(text, ["(Image Source)"]);
+});

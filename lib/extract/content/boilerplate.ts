@@ -24,6 +24,7 @@ const CHROME_LINE = new RegExp(
     "(?:titel|beitrags|symbol|header|vorschau)bild\\s*:",
     "(?:credit|source|quelle|fuente)s?\\s*:",
     "\\(?(?:photo|image|foto|bild)\\)?\\s*[:©(]",
+    "\\(?(?:image|photo|picture|foto|bild)\\s+(?:source|credit|courtesy)s?\\)?$",
     "\\d+ (?:of|/|von|de|sur) \\d+$",
     "©|\\(c\\)\\s*\\d{4}|copyright\\b",
     "all rights reserved",

@@ -171,3 +171,29 @@ Deno.test("an '(Image Source)' link line under a picture goes; a sentence naming
   assert.match(text, /The image source was a photo/);
   assertLacks(text, ["(Image Source)"]);
 });
+
+Deno.test("a story's comments under a heading naming them go with it, up to the next heading", () => {
+  const comment = (n: number) =>
+    `<li><p><b>reader${n}</b> says:</p><p>I think this is a really good idea and the council
+    should have done it years ago, honestly.</p></li>`;
+  const text = mainText(story(
+    `<h2>Most popular breeds</h2><p>${PROSE.repeat(2)}The breeds section ends here.</p>`,
+    `<h3>3 Responses</h3><ol>${[1, 2, 3].map(comment).join("")}</ol><h3>Leave a Reply</h3>
+    <p>Your email address will not be published. Required fields are marked *</p>`,
+  ));
+  assert.match(text, /Most popular breeds/);
+  assert.match(text, /The breeds section ends here\./);
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["Responses", "reader1", "really good idea", "Leave a Reply", "published"]);
+});
+
+Deno.test("a page that says no article keeps what a replies heading heads", () => {
+  const reply = (n: number) =>
+    `<li><p><b>member${n}</b> wrote:</p><p>Reply ${n}: the same happened to me after the update,
+    and restarting the router fixed it for a while.</p></li>`;
+  const page = `<html><head><title>Router drops</title></head><body><div class="thread">
+    <h1>Router drops</h1><p>${PROSE.repeat(4)}</p><h3>3 Replies</h3>
+    <ol>${[1, 2, 3].map(reply).join("")}</ol></div></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Reply ${n}: the same happened`));
+});

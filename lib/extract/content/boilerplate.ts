@@ -58,6 +58,7 @@ const CHROME_LINE = new RegExp(
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
     "(?:leave|post|write|add) a (?:comment|reply)",
+    "your email address will not be published",
     "(?:previous|next) (?:article|post|story)",
     "back to top",
     "listen to (?:this|the) (?:article|story|podcast)",
@@ -241,6 +242,8 @@ const SECTION_HEAD = new RegExp(
     "(?:popular|trending|recommended|recent posts|latest|top stories|editor'?s picks)\\s*:?$",
     "(?:(?:don'?t|do not) miss|also read|read (?:more|next|also)|see also|what to read next)",
     "(?:comments?|leave a (?:comment|reply)|join the conversation)",
+    // WordPress's count over the comments: "3 Responses to ...", "One thought on ...".
+    "(?:\\d+|one|two|three|four|five) (?:thoughts?|responses?|comments?|replies)(?: (?:on|to)\\b|$)",
     "(?:tags?|filed under|share (?:this|the)|follow us|about the author)\\b",
     "(?:lesen sie (?:auch|mehr)|mehr zum thema|auch interessant|weitere (?:artikel|beiträge|" +
     "nachrichten|themen)|das könnte sie|empfehlungen|meistgelesen|kommentare|ähnliche)",

@@ -32,6 +32,7 @@ import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats
 import type { Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
 import { furnitureTag } from "./components.ts";
+import { headedChrome } from "./headed_sections.ts";
 
 /** Never content inside an article. */
 const CHROME_TAGS = new Set([
@@ -169,8 +170,14 @@ export interface PruneContext {
 /** The elements of `roots` (and their subtrees) that are chrome. */
 export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> {
   const drop = new Set<Element>();
+  // Siblings a chrome heading heads, dropped before the walk reaches them.
+  const headed = new Set<Element>();
   for (const root of roots) {
     const visit = (el: Element): boolean => {
+      if (headed.size && headed.has(el)) {
+        drop.add(el);
+        return false;
+      }
       if (SILENT.has(el.name) || ctx.stats.hidden.has(el)) {
         drop.add(el);
         return false;
@@ -178,6 +185,7 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
       const s = ctx.stats.of(el);
       if (ctx.bare ? isChromeWords(el, s, ctx) : isChrome(el, s, ctx)) {
         drop.add(el);
+        if (ctx.story && !ctx.bare) headedChrome(el, ctx.stats, ctx.contentText, headed);
         return false;
       }
       // A program's text is kept verbatim: a highlighted token ("Loading...", "Share") is no

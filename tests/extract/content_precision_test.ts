@@ -197,3 +197,13 @@ Deno.test("a page that says no article keeps what a replies heading heads", () =
   const text = mainText(page);
   for (const n of [1, 2, 3]) assert.match(text, new RegExp(`Reply ${n}: the same happened`));
 });
+
+Deno.test("'Story continues below advertisement' and a 'More coverage:' label go", () => {
+  const text = mainText(story(
+    `<p>Story continues below advertisement</p>`,
+    `<p><strong>More coverage:</strong></p><ul><li><a href="/a">Mayor says taxes will rise next
+    year for roads</a></li><li><a href="/b">Schools get new money in the plan</a></li></ul>`,
+  ));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["continues below", "More coverage"]);
+});

@@ -207,3 +207,15 @@ Deno.test("'Story continues below advertisement' and a 'More coverage:' label go
   assert.match(text, /The last words of the story\./);
   assertLacks(text, ["continues below", "More coverage"]);
 });
+
+Deno.test("bylines naming a role ('Written by', 'Medically reviewed by', ', Staff Writer') go", () => {
+  const page = `<html><head><title>Story</title><meta property="og:type" content="article">
+    </head><body><main><div class="story"><h1>Story</h1><p>Written by Jane Doe</p>
+    <p>Medically reviewed by Dr. John Roe, MD</p><p>Jane Doe, Staff Writer</p>
+    <div>Share 12 Tweet Pin It</div><p>${PROSE.repeat(4)}</p>
+    <p>Written by hand, the letter reached the council a week late.</p><p>${PROSE.repeat(4)}</p>
+    </div></main></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /Written by hand, the letter/);
+  assertLacks(text, ["Written by Jane", "reviewed by", "Staff Writer", "Tweet"]);
+});

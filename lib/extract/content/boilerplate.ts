@@ -33,6 +33,8 @@ const CHROME_LINE = new RegExp(
     "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to(?!-))",
     "(?:support|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
+    // A share bar's buttons and count read as one line ("Share 12 Tweet Pin It").
+    "share(?:\\s+\\d+)?\\s+(?:tweet|pin(?: it)?|e-?mail|facebook)\\b",
     "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado|" +
     "pubblicato|aggiornato|ultimo aggiornamento|opublikowano|zaktualizowano|atualizado)\\b.{0,60}\\d",
     // A date and a name, set apart by a dash or a bar: "11.12.2019 - Jane Doe".
@@ -150,7 +152,7 @@ const CHROME_LINE = new RegExp(
  * name after it.
  */
 const BYLINE =
-  /^(?:(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
+  /^(?:(?:(?:[Ww]ritten|[Rr]eported|[Ee]dited|(?:[Mm]edically )?[Rr]eviewed|[Ff]act[- ][Cc]hecked|[Pp]hotographed|[Ii]llustrated) [Bb]y|[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])|^\p{Lu}[\p{L}.'-]+(?:\s+\p{Lu}[\p{L}.'-]+){1,3},\s+(?:(?:[Ss]enior|[Ss]taff|[Cc]ontributing|[Ss]pecial|[Ff]reelance|[Ss]cience|[Hh]ealth|[Pp]olitical|[Ff]oreign|[Nn]ews|[Ss]ports)\s+)?(?:[Ww]riter|[Rr]eporter|[Cc]orrespondent|[Ee]ditor|[Cc]ontributor|[Cc]olumnist)s?$/u;
 
 /** An author's label, whatever follows it (a name, a site: "Autor: www.example.pl"). */
 const AUTHOR_LABEL = /^(?:autor(?:en|in|es|a|zy)?|authors?|auteurs?|verfasser(?:in)?)\s*:/iu;

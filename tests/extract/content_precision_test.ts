@@ -219,3 +219,12 @@ Deno.test("bylines naming a role ('Written by', 'Medically reviewed by', ', Staf
   assert.match(text, /Written by hand, the letter/);
   assertLacks(text, ["Written by Jane", "reviewed by", "Staff Writer", "Tweet"]);
 });
+
+Deno.test("an affiliate-links notice, a 'Pin this' prompt and an audio label go", () => {
+  const text = mainText(story(
+    `<p><em>This post may contain affiliate links. Please read our disclosure policy.</em></p>
+    <p>Pin this for later!</p><div>Audio: Listen to the report (3:12)</div>`,
+  ));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["affiliate", "Pin this", "Listen to the report"]);
+});

@@ -20,7 +20,7 @@ const CHROME_LINE = new RegExp(
     "trending",
     "recommended(?: for you)?",
     "you (?:may|might) (?:also )?(?:like|enjoy|be interested)",
-    "(?:photo|image|picture|foto|bild|abbildung|grafik|video|graphic|illustration)s?" +
+    "(?:photo|image|picture|foto|bild|abbildung|grafik|video|audio|podcast|graphic|illustration)s?" +
     "\\s*(?:credit|source)?s?\\s*:",
     "(?:titel|beitrags|symbol|header|vorschau)bild\\s*:",
     "(?:credit|source|quelle|fuente)s?\\s*:",
@@ -52,6 +52,7 @@ const CHROME_LINE = new RegExp(
     // A print button's words alone on their line, its label repeated before it ("Imprimer
     // Imprimer cette page"), and the like for sending the story on. English "print" alone is a
     // word of code too (a highlighted span of a program).
+    "pin (?:this|it)(?: (?:for later|now))?[.!]?$",
     "(?:(?:imprimer|drucken|imprimir)\\s+)?(?:imprimer|drucken|imprimir|stampa|drukuj)(?:\\s+" +
     "(?:(?:cette|diese[ns]?|esta|questa)\\s+)?(?:page|article|artikel|seite|página|pagina|beitrag))?$",
     "print (?:this )?(?:page|article|story|post)$|(?:e-?mail|send) (?:this|to a friend)\\b",
@@ -334,6 +335,7 @@ const APPEAL = new RegExp(
     "\\btry (?:it|us) (?:for )?free for \\d+ days\\b",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
+    "(?:may )?contains? affiliate links|as an amazon associate",
     "advertisers do not influence|advertising on (?:our|this) site helps",
     // Paywall teasers in place of the rest of the story.
     "(?:exclusive|available) (?:only )?to [^.]{0,30}\\b(?:subscribers|members)\\b",

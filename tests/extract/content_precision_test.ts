@@ -228,3 +228,9 @@ Deno.test("an affiliate-links notice, a 'Pin this' prompt and an audio label go"
   assert.match(text, /The last words of the story\./);
   assertLacks(text, ["affiliate", "Pin this", "Listen to the report"]);
 });
+
+Deno.test("a credit line set close to its copyright sign ('©Thinkstock') goes", () => {
+  const text = mainText(story(`<p><img src="photo.jpg" alt=""></p><p>©Thinkstock</p>`));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["Thinkstock"]);
+});

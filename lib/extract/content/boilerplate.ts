@@ -27,7 +27,8 @@ const CHROME_LINE = new RegExp(
     "\\(?(?:photo|image|foto|bild)\\)?\\s*[:©(]",
     "\\(?(?:image|photo|picture|foto|bild)\\s+(?:source|credit|courtesy)s?\\)?$",
     "\\d+ (?:of|/|von|de|sur) \\d+$",
-    "©|\\(c\\)\\s*\\d{4}|copyright\\b",
+    // A line opening on the copyright sign is a credit, its owner set close ("©Thinkstock").
+    "©.*|\\(c\\)\\s*\\d{4}|copyright\\b",
     "all rights reserved",
     // A call to sign up "to" something, not a product's tagline naming a "to-do list".
     "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to(?!-))",

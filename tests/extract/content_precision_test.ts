@@ -234,3 +234,26 @@ Deno.test("a credit line set close to its copyright sign ('©Thinkstock') goes",
   assert.match(text, /The last words of the story\./);
   assertLacks(text, ["Thinkstock"]);
 });
+
+Deno.test("chrome lines in German, Spanish and French go; a paragraph opening alike stays", () => {
+  const chrome = [
+    "Zur Startseite",
+    "Newsletter abonnieren",
+    "Meistgelesen",
+    "Mit Material von dpa",
+    "(dpa)",
+    "Síguenos en Twitter",
+    "Comparte esta noticia",
+    "Sur le même sujet",
+    "Mis à jour le 3 mars 2024 à 17h32",
+    "Sie sind hier: Startseite > Politik",
+  ];
+  const text = mainText(story(
+    `${chrome.map((line) => `<p>${line}</p>`).join("")}
+    <p>(dpa) Der Stadtrat hat am Dienstag den Haushalt beschlossen, mit mehr Geld für Schulen.</p>`,
+  ));
+  assert.match(text, /\(dpa\) Der Stadtrat hat am Dienstag/);
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, chrome.filter((line) => line !== "(dpa)"));
+  assert.ok(!text.split("\n").includes("(dpa)"), text);
+});

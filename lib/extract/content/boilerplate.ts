@@ -59,6 +59,17 @@ const CHROME_LINE = new RegExp(
     "print (?:this )?(?:page|article|story|post)$|(?:e-?mail|send) (?:this|to a friend)\\b",
     "(?:artikel|seite|beitrag) (?:drucken|versenden|empfehlen)$",
     "continue reading (?:the main story|below)$|reuse this content|our standards\\s*:",
+    // The same calls and labels in the corpus's other languages, alone on their line.
+    "zur (?:startseite|übersicht)$|(?:newsletter|jetzt) (?:abonnieren|bestellen)$|" +
+    "mehr (?:artikel|nachrichten|news|videos)$|zum thema$|top-?themen$|meist ?gelesene?$|" +
+    "mit material (?:von|der|des) .*|alle angaben ohne gewähr|" +
+    "síguenos en|comparte (?:esta|la) (?:noticia|nota|publicación)|más (?:noticias|leídas)$|" +
+    "sur le même sujet$|à (?:voir|lire) (?:aussi|également)|envoyer par (?:e-?mail|courriel)|" +
+    "réagir$|mis à jour le\\b.{0,40}\\d",
+    // Where the page sits in the site: a breadcrumb's label.
+    "(?:you are here|sie sind hier|vous êtes ici|usted está en)\\s*:",
+    // A news agency's name alone, its credit for the story.
+    "\\(?(?:dpa|afp|ap|reuters|efe|ansa|apa|sda|kna|epd|ddp|europa press)\\)?$",
     "(?:tags?|filed under|categories|category|schlagworte|themen)\\s*:",
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
@@ -336,7 +347,7 @@ const APPEAL = new RegExp(
     "\\btry (?:it|us) (?:for )?free for \\d+ days\\b",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
-    "(?:may )?contains? affiliate links|as an amazon associate",
+    "(?:may )?contains? affiliate links|as an amazon associate|enthält affiliate-links",
     "advertisers do not influence|advertising on (?:our|this) site helps",
     // Paywall teasers in place of the rest of the story.
     "(?:exclusive|available) (?:only )?to [^.]{0,30}\\b(?:subscribers|members)\\b",

@@ -257,3 +257,19 @@ Deno.test("chrome lines in German, Spanish and French go; a paragraph opening al
   assertLacks(text, chrome.filter((line) => line !== "(dpa)"));
   assert.ok(!text.split("\n").includes("(dpa)"), text);
 });
+
+Deno.test("blocks headed as recommendations and paywall notes in other languages go", () => {
+  const block = (heading: string) =>
+    `<div><h3>${heading}</h3><p>The mayor says taxes will rise next year to pay for the roads of
+    the city and its parks.</p></div>`;
+  const text = mainText(story(
+    `${block("Mehr aus der Region")}${block("Te recomendamos")}${
+      block("Nos articles recommandés")
+    }${block("Potrebbe interessarti anche")}
+    <p>Dieser Artikel ist nur für Abonnenten verfügbar.</p>
+    <p>Unterstützen Sie unabhängigen Journalismus: Jetzt Abo abschließen.</p>`,
+  ));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, ["Mehr aus", "Te recomendamos", "recommandés", "interessarti", "taxes will"]);
+  assertLacks(text, ["Abonnenten", "Journalismus"]);
+});

@@ -270,6 +270,10 @@ const SECTION_HEAD = new RegExp(
     "(?:czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|najczęściej|" +
     "powiązane|komentarze|polecane|warte przeczytania)",
     "(?:audios? et )?vidéos sur le (?:même )?sujet",
+    "mehr (?:aus|von|vom) \\p{L}+",
+    "(?:también )?te recomendamos|recomendado para ti|nos articles recommandés|" +
+    "(?:nos )?recommandations|vous aimerez aussi|à découvrir (?:aussi|également)",
+    "(?:ti )?potrebbe interessarti|articoli correlati|leggi anche",
     "(?:热门推荐|相关阅读|相关新闻|相关文章|推荐阅读|热点新闻)",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
@@ -324,6 +328,10 @@ const APPEAL = new RegExp(
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
     "abonnieren sie (?:unser|unseren|unsere|jetzt|den)\\b",
+    "unterstützen sie (?:unabhängigen |kritischen |guten )?journalismus|abo abschließen",
+    // Paywall notes in the corpus's other languages.
+    "nur für (?:abonnenten|abonnentinnen|abonnent\\*innen)|réservé aux abonnés|" +
+    "(?:exclusivo|solo) para suscriptores|riservato agli abbonati",
     "(?:ihnen|dir) hat (?:der|dieser|unser) (?:artikel|beitrag|text) gefallen",
     // Newsletter boxes: the call, the terms of signing up, the thanks.
     "get (?:the|our) [^.]{0,40}\\bnewsletter",

@@ -273,3 +273,19 @@ Deno.test("blocks headed as recommendations and paywall notes in other languages
   assertLacks(text, ["Mehr aus", "Te recomendamos", "recommandés", "interessarti", "taxes will"]);
   assertLacks(text, ["Abonnenten", "Journalismus"]);
 });
+
+Deno.test("photo credits and archive-photo labels in other languages go", () => {
+  const credits = [
+    "Imagen: Juan Pérez",
+    "Fotografía: Juan Pérez",
+    "Crédito: EFE",
+    "Foto di Mario Rossi",
+    "Bildquelle: Max Mustermann",
+    "Fonte: ANSA",
+    "Symbolbild",
+    "Foto de archivo",
+  ];
+  const text = mainText(story(credits.map((line) => `<p>${line}</p>`).join("")));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, credits);
+});

@@ -20,10 +20,14 @@ const CHROME_LINE = new RegExp(
     "trending",
     "recommended(?: for you)?",
     "you (?:may|might) (?:also )?(?:like|enjoy|be interested)",
-    "(?:photo|image|picture|foto|bild|abbildung|grafik|video|audio|podcast|graphic|illustration)s?" +
+    "(?:photo|image|imagen|picture|foto|fotografía|bild|bildquelle|abbildung|grafik|video|audio|" +
+    "podcast|graphic|illustration)s?" +
     "\\s*(?:credit|source)?s?\\s*:",
     "(?:titel|beitrags|symbol|header|vorschau)bild\\s*:",
-    "(?:credit|source|quelle|fuente)s?\\s*:",
+    "(?:credit|crédito|source|quelle|fuente|fonte)s?\\s*:",
+    // A photo's credit in the corpus's other languages, and a label saying a photo is a stock or
+    // an archive one ("Foto di ...", "Symbolbild", "Foto de archivo").
+    "foto di .+|(?:symbol|archiv)bild$|foto de archivo$",
     "\\(?(?:photo|image|foto|bild)\\)?\\s*[:©(]",
     "\\(?(?:image|photo|picture|foto|bild)\\s+(?:source|credit|courtesy)s?\\)?$",
     "\\d+ (?:of|/|von|de|sur) \\d+$",

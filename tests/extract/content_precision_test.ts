@@ -289,3 +289,22 @@ Deno.test("photo credits and archive-photo labels in other languages go", () => 
   assert.match(text, /The last words of the story\./);
   assertLacks(text, credits);
 });
+
+Deno.test("datelines, reading times and bylines in French and Spanish go", () => {
+  const lines = [
+    "Publié le 3 mars 2024 à 17h32",
+    "Modifié le 3 mars 2024",
+    "Actualizado el 3 de marzo de 2024",
+    "Lesedauer: 3 Minuten",
+    "Lectura: 3 min",
+    "Redaktion: Max Mustermann",
+    "Redacción",
+    "Escrito por Juan Pérez",
+  ];
+  const text = mainText(story(
+    `${lines.map((line) => `<p>${line}</p>`).join("")}
+    <p>Lectura del informe: the council read the whole report aloud before the vote began.</p>`,
+  ));
+  assert.match(text, /Lectura del informe: the council read/);
+  assertLacks(text, lines);
+});

@@ -40,8 +40,10 @@ const CHROME_LINE = new RegExp(
     "share (?:this|on)|share:?$|tweet|follow us",
     // A share bar's buttons and count read as one line ("Share 12 Tweet Pin It").
     "share(?:\\s+\\d+)?\\s+(?:tweet|pin(?: it)?|e-?mail|facebook)\\b",
-    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado|" +
-    "pubblicato|aggiornato|ultimo aggiornamento|opublikowano|zaktualizowano|atualizado)\\b.{0,60}\\d",
+    // (A word's end read as no letter follows: \\b does not see one after "é".)
+    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|modifié|" +
+    "mis à jour|publicado|actualizado|pubblicato|aggiornato|ultimo aggiornamento|opublikowano|" +
+    "zaktualizowano|atualizado)(?![\\p{L}\\p{N}]).{0,60}\\d",
     // A date and a name, set apart by a dash or a bar: "11.12.2019 - Jane Doe".
     "(?:\\d{1,4}[./-]\\d{1,2}[./-]\\d{2,4}|\\p{L}{3,}\\.? \\d{1,2},? \\d{4}|\\d{1,2}\\.? \\p{L}{3,}\\.? \\d{4})" +
     "\\s*[-–|·•]\\s*(?:by |von |par |por )?\\p{Lu}[\\p{L}.'-]+(?:\\s+\\p{Lu}[\\p{L}.'-]+){0,3}$",
@@ -100,8 +102,8 @@ const CHROME_LINE = new RegExp(
     "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
-    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura|tempo di lettura|" +
-    "tempo de leitura|czas (?:czytania|lektury))\\s*:?",
+    "(?:lesezeit|lesedauer|reading time|temps de lecture|tiempo de lectura|tempo di lettura|" +
+    "tempo de leitura|czas (?:czytania|lektury))\\s*:?|lectura\\s*:\\s*\\d",
     "(?:top|nach oben|haut de page|volver arriba)$",
     // Calls to act, alone on their line or button.
     "(?:learn|see|find out|discover|show|load|view) (?:more|all)$|get started$|shop now|buy now",
@@ -172,7 +174,8 @@ const BYLINE =
   /^(?:(?:(?:[Ww]ritten|[Rr]eported|[Ee]dited|(?:[Mm]edically )?[Rr]eviewed|[Ff]act[- ][Cc]hecked|[Pp]hotographed|[Ii]llustrated) [Bb]y|[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])|^\p{Lu}[\p{L}.'-]+(?:\s+\p{Lu}[\p{L}.'-]+){1,3},\s+(?:(?:[Ss]enior|[Ss]taff|[Cc]ontributing|[Ss]pecial|[Ff]reelance|[Ss]cience|[Hh]ealth|[Pp]olitical|[Ff]oreign|[Nn]ews|[Ss]ports)\s+)?(?:[Ww]riter|[Rr]eporter|[Cc]orrespondent|[Ee]ditor|[Cc]ontributor|[Cc]olumnist)s?$/u;
 
 /** An author's label, whatever follows it (a name, a site: "Autor: www.example.pl"). */
-const AUTHOR_LABEL = /^(?:autor(?:en|in|es|a|zy)?|authors?|auteurs?|verfasser(?:in)?)\s*:/iu;
+const AUTHOR_LABEL =
+  /^(?:(?:autor(?:en|in|es|a|zy)?|authors?|auteurs?|verfasser(?:in)?|redaktion|redacción|rédaction)\s*:|(?:redacción|redaktion|rédaction)$|escrito por\s+\p{Lu})/iu;
 
 /**
  * Time zones a dateline names ("10:30 AM EST", "14.00 Uhr MESZ"): by name, as a pattern such as

@@ -308,3 +308,13 @@ Deno.test("datelines, reading times and bylines in French and Spanish go", () =>
   assert.match(text, /Lectura del informe: the council read/);
   assertLacks(text, lines);
 });
+
+Deno.test("news controls alone on their line go; a program's word inline in a list stays", () => {
+  const lines = ["Skip Advertisement", "Share full article", "Hide caption", "Gift this article"];
+  const text = mainText(story(
+    `${lines.map((line) => `<p>${line}</p>`).join("")}
+    <p><code>Read</code>, <code>Write</code>, <code>Trending</code>, <code>Flush</code></p>`,
+  ));
+  assert.match(text, /Read, Write, Trending, Flush/);
+  assertLacks(text, lines);
+});

@@ -65,6 +65,15 @@ const CHROME_LINE = new RegExp(
     "print (?:this )?(?:page|article|story|post)$|(?:e-?mail|send) (?:this|to a friend)\\b",
     "(?:artikel|seite|beitrag) (?:drucken|versenden|empfehlen)$",
     "continue reading (?:the main story|below)$|reuse this content|our standards\\s*:",
+    // A news page's controls and labels, alone on their line ("Skip Advertisement", "Share full
+    // article", "Credit...Jane Doe", "Hide caption", "Gift this article").
+    "skip advertisement$|supported by$|share (?:full )?(?:article|story)$|" +
+    "(?:read|view|show|hide) (?:all )?(?:\\d+ )?comments$|credit\\.{2,}.*|" +
+    "listen\\s*[·•|-]?\\s*\\d+:\\d+(?: min)?$|send any friend a story$|" +
+    "want more stories like this\\??$|get the latest (?:news|updates)$|watch the video$|" +
+    "(?:hide|toggle|show) caption$|enlarge this image$|expand image$|open in (?:the )?app$|" +
+    "continue reading$|(?:gift|save) (?:this )?article$|report an error$|" +
+    "corrections? policy$",
     // The same calls and labels in the corpus's other languages, alone on their line.
     "zur (?:startseite|übersicht)$|(?:newsletter|jetzt) (?:abonnieren|bestellen)$|" +
     "mehr (?:artikel|nachrichten|news|videos)$|zum thema$|top-?themen$|meist ?gelesene?$|" +

@@ -1,7 +1,7 @@
 /**
  * Bytes of an HTML page to text, choosing the charset the way browsers do (simplified WHATWG
  * "encoding sniffing"): BOM, HTTP charset, <meta> prescan of the first 1024 bytes, then UTF-8
- * when the bytes are valid UTF-8, else windows-1252.
+ * when the bytes are valid UTF-8, else a <meta> later in the <head>, else windows-1252.
  */
 
 function bomEncoding(body: Uint8Array): { label: string; skip: number } | null {
@@ -40,9 +40,9 @@ function attributes(tag: string): Map<string, string> {
 }
 
 /** The charset declared by <meta charset> or <meta http-equiv=content-type> near the top. */
-export function charsetFromMeta(head: Uint8Array): string | null {
+export function charsetFromMeta(head: Uint8Array, bytes = PRESCAN_BYTES): string | null {
   // Latin-1 keeps one char per byte, so ASCII markup is found whatever the real charset is.
-  const text = new TextDecoder("latin1").decode(head.subarray(0, 1024));
+  const text = new TextDecoder("latin1").decode(head.subarray(0, bytes));
   const withoutComments = text.replace(/<!--[\s\S]*?(-->|$)/g, "");
   for (const tag of withoutComments.matchAll(/<meta[\s/][^>]*>/gi)) {
     const attrs = attributes(tag[0]);
@@ -53,6 +53,28 @@ export function charsetFromMeta(head: Uint8Array): string | null {
     if (fromContent) return fromContent[1]!;
   }
   return null;
+}
+
+/** The bytes WHATWG's prescan reads for a <meta> charset. */
+const PRESCAN_BYTES = 1024;
+/** The most bytes read for a <meta> charset set later in the <head>, after scripts. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The charset a <meta> declares anywhere in the <head> (Chromium reads on past the first 1024
+ * bytes while it is still in the head; Firefox reloads the page on such a late <meta>): pages
+ * that put scripts first set theirs after a few kilobytes. Read within HEAD_BYTES.
+ */
+function charsetFromHead(body: Uint8Array): string | null {
+  const window = body.subarray(0, HEAD_BYTES);
+  return charsetFromMeta(window, headEnd(window));
+}
+
+/** Where the <head> ends in `bytes`: at `</head` or `<body`, else at the end of `bytes`. */
+function headEnd(bytes: Uint8Array): number {
+  const text = new TextDecoder("latin1").decode(bytes);
+  const at = text.search(/<\/head[\s>]|<body[\s>]/i);
+  return at < 0 ? bytes.length : at;
 }
 
 /** Valid UTF-8, allowing a sequence cut short at the end (bodies are capped mid-stream). */
@@ -143,5 +165,9 @@ function decodeBody(body: Uint8Array, contentType: string | null): string {
   if (fromMeta && !(isSingleByte(fromMeta.encoding) && hasUtf8Sequences(body))) {
     return fromMeta.decode(body);
   }
-  return decoderFor(isUtf8(body) ? "utf-8" : "windows-1252")!.decode(body);
+  if (isUtf8(body)) return decoderFor("utf-8")!.decode(body);
+  // Bytes that are not UTF-8 are read in the charset the <head> declares late, if any.
+  const late = decoderFor(charsetFromHead(body) ?? "");
+  const legacy = late && !late.encoding.startsWith("utf-") && late.encoding !== "x-user-defined";
+  return (legacy ? late : decoderFor("windows-1252"))!.decode(body);
 }

@@ -52,11 +52,33 @@ Deno.test("decodeHtml() reads <meta> in the first 1024 bytes", async (t) => {
   await t.step("meta inside a comment does not count", () => {
     assert.equal(charsetFromMeta(page('<!-- <meta charset="gbk"> -->', [])), null);
   });
-  await t.step("meta after 1024 bytes is not seen", () => {
+  await t.step("meta after 1024 bytes is not seen by the prescan", () => {
     const body = page(`${" ".repeat(1100)}<meta charset="shift_jis"><title>`, SJIS_NIHONGO);
     assert.equal(charsetFromMeta(body), null);
+  });
+  await t.step("bytes not UTF-8 read in a charset the <head> declares after scripts", () => {
+    const script = `<script>var a = "${"x".repeat(1100)}";</script>`;
+    const body = page(`<html><head>${script}<meta charset="shift_jis"><title>`, SJIS_NIHONGO);
+    assert.equal(decodeHtml(body, null).endsWith("<title>日本語</title>"), true);
+    const polish = page(
+      `<head>${script}<meta http-equiv="Content-Type" content="text/html; charset=Windows-1250">`,
+      [0x43, 0x69, 0xea, 0xbf, 0x61, 0x72], // Ciężar
+      "</head>",
+    );
+    assert.match(decodeHtml(polish, null), /Ciężar/);
+  });
+  await t.step("a <meta> in the body, past the <head>, is not read", () => {
+    const body = page(
+      `<head>${" ".repeat(1100)}</head><body><meta charset="shift_jis"><p>`,
+      SJIS_NIHONGO,
+    );
     // Not valid UTF-8, so windows-1252: each byte becomes one Latin character.
-    assert.equal(decodeHtml(body, null).endsWith("<title>“ú–{Œê</title>"), true);
+    assert.equal(decodeHtml(body, null).endsWith("<p>“ú–{Œê</title>"), true);
+  });
+  await t.step("valid UTF-8 beats a late <meta>", () => {
+    const utf8 = [...new TextEncoder().encode("日本語")];
+    const body = page(`<head>${" ".repeat(1100)}<meta charset="shift_jis"><title>`, utf8);
+    assert.equal(decodeHtml(body, null).endsWith("<title>日本語</title>"), true);
   });
   await t.step("a page re-saved as UTF-8 under an old single-byte <meta> reads as UTF-8", () => {
     const body = page('<meta charset="windows-1251"><title>', [

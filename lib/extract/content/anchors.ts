@@ -26,6 +26,33 @@ export function anchoredSection(el: Element, stats: PageStats): boolean {
   return !isUnlikelyByClass(el);
 }
 
+/** Longest heading whose id is read against its words. */
+const ANCHORED_HEADING_MAX = 200;
+/** Words of an id that need not be the heading's: a generator's prefix (`h-`, `toc-`). */
+const ID_EXTRA_WORDS = 1;
+
+/**
+ * Whether `el` is a heading whose id is an anchor made of its own words (`<h2
+ * id="h-why-use-social-shopping">Why Use Social Shopping?</h2>`, as editors and documentation
+ * generators write them): words in it that name chrome elsewhere ("social", "related") say
+ * nothing of its role, which only its class and role tell. Bounded: a short heading's words.
+ */
+export function anchoredHeading(el: Element, stats: PageStats): boolean {
+  const id = el.attribs.id;
+  if (!id || !HEADING_TAGS.has(el.name)) return false;
+  const text = stats.textOf(el);
+  if (text.length > ANCHORED_HEADING_MAX) return false;
+  const own = new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  let shared = 0;
+  let extra = 0;
+  for (const word of id.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (!word) continue;
+    if (own.has(word)) shared++;
+    else if (++extra > ID_EXTRA_WORDS) return false;
+  }
+  return shared >= 2 && !isUnlikelyByClass(el);
+}
+
 /** Whether a heading is among `el`'s first element children. */
 function opensWithHeading(el: Element): boolean {
   let seen = 0;

@@ -36,7 +36,8 @@ const CHROME_LINE = new RegExp(
     "all rights reserved",
     // A call to sign up "to" something, not a product's tagline naming a "to-do list".
     "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to(?!-))",
-    "(?:support|donate|become a (?:member|subscriber|patron))\\b",
+    // Not a feature's line ("Support for large files: ...").
+    "(?:support(?! (?:for|of)\\b)|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
     // A share bar's buttons and count read as one line ("Share 12 Tweet Pin It").
     "share(?:\\s+\\d+)?\\s+(?:tweet|pin(?: it)?|e-?mail|facebook)\\b",
@@ -450,8 +451,12 @@ export function isAppeal(text: string): boolean {
  * Doe is a writer and editor who covers ...", "John Roe is the paper's Europe correspondent").
  */
 const BIO = new RegExp(
-  "^\\(?\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*){1,4},?\\s+is\\s+" +
-    "(?:a|an|the|our)\\s+(?:[\\p{L}'’-]+,?\\s+){0,6}?(?:writer|editor|journalist|reporter|" +
+  // One the story names "Mr Danielevsky" (news style) is one of its people, not its author.
+  "^(?!(?:Mr|Mrs|Ms|Miss|Mx)\\.?\\s)" +
+    "\\(?\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*){1,4},?\\s+is\\s+" +
+    // A tool's role is no person's: "a fast text editor".
+    "(?:a|an|the|our)\\s+(?:[\\p{L}'’-]+,?\\s+){0,6}?" +
+    "(?<!(?:text|code|video|photo|image|html|source)\\s)(?:writer|editor|journalist|reporter|" +
     "correspondent|contributor|columnist|freelancer|blogger|author)s?(?![\\p{L}])",
   "u",
 );

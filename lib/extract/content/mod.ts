@@ -25,6 +25,7 @@ import { isSectionedPage } from "./sections.ts";
 import { repeatedQuotes } from "./repeats.ts";
 import { trailingHeading } from "./trailing.ts";
 import { pageTitles, repeatsTitle } from "./headline.ts";
+import { enclosingArticle } from "./enclosing.ts";
 
 interface ProductReading {
   /** The block showing the stated description, and the container to anchor on. */
@@ -101,11 +102,13 @@ export function extractMainContent(doc: Document): AnyNode {
   const article = saysArticle(head, jsonLd) || stats.articleItem;
   // A page stating a product is read as one even when it also says article.
   const story = article && !product;
-  let best = bestChoice(body, stats, anchor, article, story);
+  // A product page's panels repeat and describe the product: no builder's rows of one story.
+  const widen = !product;
+  let best = bestChoice(body, stats, anchor, article, story, widen);
   // A product page's content holds the product's description: when the scores chose a part
   // without it (the reviews, a carousel), the description's container is the anchor.
   if (!anchor && product?.anchor && !holds(best, product.block!)) {
-    best = bestChoice(body, stats, product.anchor, article, story);
+    best = bestChoice(body, stats, product.anchor, article, story, widen);
   }
   for (const el of product?.reviews ?? []) best.drop.add(el);
   if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats, story);
@@ -142,6 +145,7 @@ function bestChoice(
   anchor: Element | null,
   article: boolean,
   story: boolean,
+  widen: boolean,
 ): Choice {
   let best: Choice | null = null;
   let named = false;
@@ -159,7 +163,7 @@ function bestChoice(
     if (same && last!.pass.cleanConditionally === pass.cleanConditionally) continue;
     const scoring: Scoring = same ? last!.scoring : scoreCandidates(body, stats, pass);
     last = { pass, scoring };
-    const choice = choose(body, stats, pass, scoring.scores, anchor, story);
+    const choice = choose(body, stats, pass, scoring.scores, anchor, story, widen);
     // A choice a stricter pass rooted in a container named as content is not given up for
     // one that passes ignoring names found in a sidebar: a short post is still the post, and
     // as what outweighed it was chrome, the page's rest is no listing either.
@@ -278,9 +282,11 @@ function choose(
   scores: Scores,
   anchor: Element | null,
   story: boolean,
+  widen: boolean,
 ): Choice {
   const top = anchor ?? topCandidate(scores, body) ?? body;
-  const roots = wholeOfParts(withSiblings(top, scores, stats), stats, body);
+  const joined = wholeOfParts(withSiblings(top, scores, stats), stats, body);
+  const roots = widen && !anchor ? enclosingArticle(joined, stats, body) : joined;
   let contentText = 0;
   for (const root of roots) contentText += stats.of(root).text;
   // A cookie banner's text can outweigh a listing's, in passes that ignore its names: it is

@@ -7,8 +7,9 @@ import type { ChildNode, Element, ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
-import { anchoredSection } from "./anchors.ts";
+import { anchoredHeading, anchoredSection } from "./anchors.ts";
 import { isItemCard } from "./cards.ts";
+import { isIntroducedList } from "./introduced.ts";
 import {
   APPEAL_BOX,
   APPEAL_LINE,
@@ -46,6 +47,8 @@ const CHROME_TAGS = new Set([
   "menu",
   "dialog",
 ]);
+/** Code, set as it is written: nothing inside it is chrome. */
+const CODE = new Set(["pre", "code"]);
 /** Inline elements: a part of a line, not a line. */
 const INLINE = new Set(
   ("span time a em strong b i u s small big font abbr cite q mark sub sup ins del code tt")
@@ -188,14 +191,9 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         if (ctx.story && !ctx.bare) headedChrome(el, ctx.stats, ctx.contentText, headed);
         return false;
       }
-      // A program's text is kept verbatim: a highlighted token ("Loading...", "Share") is no
-      // line of chrome. Only what no reader sees goes (a highlighter's <style>).
-      if (el.name === "pre") {
-        walkElements(el, (inner) => {
-          if (!SILENT.has(inner.name) && !ctx.stats.hidden.has(inner)) return true;
-          drop.add(inner);
-          return false;
-        });
+      // Code is read whole: its highlighter names tokens "comment", "meta", "tag" or "nav".
+      if (CODE.has(el.name)) {
+        dropUnseen(el, ctx, drop);
         return false;
       }
       if (ctx.runs && (s.breaks || s.hasBlock) && BLOCKS.has(el.name)) {
@@ -206,6 +204,24 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
     if (visit(root)) walkElements(root, visit);
   }
   return drop;
+}
+
+/**
+ * An inline part of a heading (mdBook's `<h2><a class="header" href="#...">Title</a></h2>`, a
+ * span styling a word): the heading's own words, judged with the heading, not by their names.
+ */
+function isHeadingText(el: Element): boolean {
+  const parent = el.parent as Element | null;
+  return INLINE.has(el.name) && parent !== null && HEADING_TAGS.has(parent.name);
+}
+
+/** What no reader sees inside `root` (scripts, styles, hidden parts), added to `drop`. */
+function dropUnseen(root: Element, ctx: PruneContext, drop: Set<Element>): void {
+  walkElements(root, (el) => {
+    if (!SILENT.has(el.name) && !ctx.stats.hidden.has(el)) return true;
+    drop.add(el);
+    return false;
+  });
 }
 
 /**
@@ -230,7 +246,10 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (el.name === "a" && s.text <= 2 && isPermalink(el, ctx.stats.textOf(el))) return true;
   // Much of the content is never chrome, whatever its names say.
   const small = s.text < ctx.contentText * 0.3;
-  if (small && isUnlikely(el) && !anchoredSection(el, ctx.stats) && !isStoryHeader(el, s)) {
+  if (
+    small && isUnlikely(el) && !anchoredSection(el, ctx.stats) &&
+    !anchoredHeading(el, ctx.stats) && !isHeadingText(el) && !isStoryHeader(el, s)
+  ) {
     return true;
   }
   if (small && !listing && isContactNote(el)) return true;
@@ -844,6 +863,8 @@ function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean 
     return true;
   }
   if (!isList && weight < 25 && density > 0.2) return true;
+  // A list of links the story's sentence introduces is the sentence's points.
+  if (isList && density > 0.5 && isIntroducedList(el, ctx.stats)) return false;
   if (weight >= 25 && density > 0.5) return true;
   if (isList && density > 0.5 && !wordsBesideLinks(el, ctx)) return true;
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;

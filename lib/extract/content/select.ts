@@ -136,7 +136,7 @@ export function withSiblings(top: Element, scores: Scores, stats: PageStats): El
       out.push(el);
       continue;
     }
-    if (el.name === "p" || (el.name === "div" && !stats.of(el).hasBlock)) {
+    if (el.name === "p" || (LINE_WRAPPERS.has(el.name) && !stats.of(el).hasBlock)) {
       const s = stats.of(el);
       const density = linkDensity(s);
       if (s.text > 80 && density < 0.25) out.push(el);
@@ -149,6 +149,12 @@ export function withSiblings(top: Element, scores: Scores, stats: PageStats): El
   }
   return out;
 }
+
+/**
+ * Elements read as a paragraph beside the content when they hold no block: a <div> of text,
+ * and the inline wrappers old pages set a paragraph in (`<font>`, `<span>`, `<b>`).
+ */
+const LINE_WRAPPERS = new Set(["div", "font", "span", "b", "strong", "i", "em"]);
 
 /** Share of a parent's text the joined parts hold for the parent to be the content. */
 const COVER = 0.8;

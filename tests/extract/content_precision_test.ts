@@ -318,3 +318,17 @@ Deno.test("news controls alone on their line go; a program's word inline in a li
   assert.match(text, /Read, Write, Trending, Flush/);
   assertLacks(text, lines);
 });
+
+Deno.test("a blog's lines around its post (labels, reactions, pager, share bar) go", () => {
+  const lines = [
+    "Labels: politics, budget",
+    "Reactions:",
+    "Newer Post Older Post Home",
+    "Email ThisBlogThis!Share to TwitterShare to Facebook",
+    "Posted by Jane Doe",
+    "Eingestellt von Max um 10:32",
+  ];
+  const text = mainText(story(lines.map((line) => `<p>${line}</p>`).join("")));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, lines);
+});

@@ -86,7 +86,10 @@ const CHROME_LINE = new RegExp(
     "(?:you are here|sie sind hier|vous êtes ici|usted está en)\\s*:",
     // A news agency's name alone, its credit for the story.
     "\\(?(?:dpa|afp|ap|reuters|efe|ansa|apa|sda|kna|epd|ddp|europa press)\\)?$",
-    "(?:tags?|filed under|categories|category|schlagworte|themen)\\s*:",
+    "(?:tags?|filed under|categories|category|schlagworte|themen|labels)\\s*:",
+    // Blogger's lines around a post: its reactions, the pager, its share bar.
+    "reactions\\s*:$|\\d+ comments?\\s*:$|(?:newer|older) posts?(?: (?:newer|older) posts?)?(?: home)?$|" +
+    "email thisblogthis|share to (?:twitter|facebook|pinterest|x)$",
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
     "(?:leave|post|write|add) a (?:comment|reply)",
@@ -181,7 +184,7 @@ const CHROME_LINE = new RegExp(
  * name after it.
  */
 const BYLINE =
-  /^(?:(?:(?:[Ww]ritten|[Rr]eported|[Ee]dited|(?:[Mm]edically )?[Rr]eviewed|[Ff]act[- ][Cc]hecked|[Pp]hotographed|[Ii]llustrated) [Bb]y|[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])|^\p{Lu}[\p{L}.'-]+(?:\s+\p{Lu}[\p{L}.'-]+){1,3},\s+(?:(?:[Ss]enior|[Ss]taff|[Cc]ontributing|[Ss]pecial|[Ff]reelance|[Ss]cience|[Hh]ealth|[Pp]olitical|[Ff]oreign|[Nn]ews|[Ss]ports)\s+)?(?:[Ww]riter|[Rr]eporter|[Cc]orrespondent|[Ee]ditor|[Cc]ontributor|[Cc]olumnist)s?$/u;
+  /^(?:(?:(?:[Pp]osted|[Ee]ingestellt|[Pp]ublicado|[Ww]ritten|[Rr]eported|[Ee]dited|(?:[Mm]edically )?[Rr]eviewed|[Ff]act[- ][Cc]hecked|[Pp]hotographed|[Ii]llustrated) (?:[Bb]y|von|por)|[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])|^\p{Lu}[\p{L}.'-]+(?:\s+\p{Lu}[\p{L}.'-]+){1,3},\s+(?:(?:[Ss]enior|[Ss]taff|[Cc]ontributing|[Ss]pecial|[Ff]reelance|[Ss]cience|[Hh]ealth|[Pp]olitical|[Ff]oreign|[Nn]ews|[Ss]ports)\s+)?(?:[Ww]riter|[Rr]eporter|[Cc]orrespondent|[Ee]ditor|[Cc]ontributor|[Cc]olumnist)s?$/u;
 
 /** An author's label, whatever follows it (a name, a site: "Autor: www.example.pl"). */
 const AUTHOR_LABEL =

@@ -332,3 +332,15 @@ Deno.test("a blog's lines around its post (labels, reactions, pager, share bar) 
   assert.match(text, /The last words of the story\./);
   assertLacks(text, lines);
 });
+
+Deno.test("a story's kicker above its headline goes; a line above another heading stays", () => {
+  const page = `<html><head><title>Council approves budget</title>
+    <meta property="og:type" content="article"></head><body><main><div class="story">
+    <a href="/politics">Local Politics</a><h1>Council approves budget</h1><p>${PROSE.repeat(4)}</p>
+    <p>The vote came late.</p><h2>What comes next</h2><p>${PROSE.repeat(4)}</p></div></main>
+    </body></html>`;
+  const text = mainText(page);
+  assert.match(text, /The vote came late\./);
+  assert.match(text, /What comes next/);
+  assertLacks(text, ["Local Politics"]);
+});

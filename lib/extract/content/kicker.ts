@@ -7,8 +7,8 @@ import type { ChildNode, Element } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import type { Stats } from "./stats.ts";
 
-/** Longest text read as a kicker, and most words. */
-const KICKER_MAX = 40;
+/** Longest text read as a kicker (callers check it before building the text), and most words. */
+export const KICKER_MAX = 40;
 const KICKER_WORDS = 4;
 
 /**

@@ -344,3 +344,18 @@ Deno.test("a story's kicker above its headline goes; a line above another headin
   assert.match(text, /What comes next/);
   assertLacks(text, ["Local Politics"]);
 });
+
+Deno.test("ad networks' widget labels, share-tool states and 'Related Topics' go", () => {
+  const lines = [
+    "Related Topics",
+    "From our partners",
+    "Promoted Stories",
+    "Around the web",
+    "Ad Feedback",
+    "Copy link",
+    "Have you got a story? Email us at news@example.invalid",
+  ];
+  const text = mainText(story(lines.map((line) => `<p>${line}</p>`).join("")));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, lines);
+});

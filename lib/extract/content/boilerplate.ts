@@ -10,7 +10,10 @@ export const SHORT_BLOCK = 160;
 const CHROME_LINE = new RegExp(
   "^(?:" + [
     "read (?:more|next|also|the full)",
-    "related(?: (?:articles?|stories|posts|content|coverage|links|reading))?\\s*:?$",
+    "related(?: (?:articles?|stories|posts|content|coverage|links|reading|topics|searches))?\\s*:?$",
+    // Ad networks' widgets and a share tool's states, by their labels.
+    "(?:from our partners|promoted (?:stories|content|links)|around the web|ad feedback|" +
+    "paid partner content|copy link|link copied)$|click here to read more",
     "related\\s*:",
     "see also",
     "more (?:from|on|stories|news|articles|like this|coverage|reading|to read)",
@@ -356,6 +359,7 @@ const APPEAL = new RegExp(
     // Newsletter boxes: the call, the terms of signing up, the thanks.
     "get (?:the|our) [^.]{0,40}\\bnewsletter",
     "(?:delivered|sent) (?:straight |directly |right )?to your inbox",
+    "(?:have you )?got a (?:story|news tip)\\?",
     // How to reach the reporter, under the story ("Contact the reporter at ...").
     "(?:contact|reach|e-?mail) (?:the )?(?:reporter|author|writer)s?\\b[^.]{0,20}\\b(?:at|via)\\b|" +
     "can be reached (?:at|via) \\S+@",

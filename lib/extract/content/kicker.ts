@@ -5,21 +5,22 @@
  */
 import type { ChildNode, Element } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import type { Stats } from "./stats.ts";
+import type { PageStats, Stats } from "./stats.ts";
 
-/** Longest text read as a kicker (callers check it before building the text), and most words. */
-export const KICKER_MAX = 40;
+/** Longest text read as a kicker, and most words. */
+const KICKER_MAX = 40;
 const KICKER_WORDS = 4;
 
 /**
  * Whether `el` (with figures `s`) is a kicker: a short line holding no block and no heading,
  * whose next sibling with anything in it is the story's <h1>. Reads the siblings up to it.
  */
-export function isKicker(el: Element, s: Stats, text: string): boolean {
+export function isKicker(el: Element, s: Stats, stats: PageStats): boolean {
   if (s.text === 0 || s.text > KICKER_MAX || s.hasBlock || s.headingText > 0) return false;
-  if (text.split(/\s+/).filter(Boolean).length > KICKER_WORDS) return false;
   const next = nextShown(el);
-  return next !== null && next.type === "tag" && (next as Element).name === "h1";
+  if (next === null || next.type !== "tag" || (next as Element).name !== "h1") return false;
+  // The words are read last, for the few lines right above a headline.
+  return stats.textOf(el).split(/\s+/).filter(Boolean).length <= KICKER_WORDS;
 }
 
 /** The next sibling of `el` that is not whitespace, or null. */

@@ -34,7 +34,7 @@ import type { Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
 import { furnitureTag } from "./components.ts";
 import { headedChrome } from "./headed_sections.ts";
-import { isKicker, KICKER_MAX } from "./kicker.ts";
+import { isKicker } from "./kicker.ts";
 
 /** Never content inside an article. */
 const CHROME_TAGS = new Set([
@@ -266,7 +266,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   }
   if (small && isSocialEmbed(el)) return true;
   if (!listing && s.text <= DATE_MAX && isMarkedDate(el, ctx)) return true;
-  if (ctx.story && s.text <= KICKER_MAX && isKicker(el, s, ctx.stats.textOf(el))) return true;
+  if (ctx.story && isKicker(el, s, ctx.stats)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a

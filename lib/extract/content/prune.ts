@@ -23,6 +23,7 @@ import {
   isChromeHeading,
   isChromeText,
   isDateLine,
+  isSponsorHeading,
   opensWithAppeal,
   SHORT_BLOCK,
   startsAsChrome,
@@ -31,6 +32,9 @@ import { pageTitles, repeatsTitle } from "./headline.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
+import { furnitureTag } from "./components.ts";
+import { headedChrome } from "./headed_sections.ts";
+import { isKicker } from "./kicker.ts";
 
 /** Never content inside an article. */
 const CHROME_TAGS = new Set([
@@ -170,8 +174,14 @@ export interface PruneContext {
 /** The elements of `roots` (and their subtrees) that are chrome. */
 export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> {
   const drop = new Set<Element>();
+  // Siblings a chrome heading heads, dropped before the walk reaches them.
+  const headed = new Set<Element>();
   for (const root of roots) {
     const visit = (el: Element): boolean => {
+      if (headed.size && headed.has(el)) {
+        drop.add(el);
+        return false;
+      }
       if (SILENT.has(el.name) || ctx.stats.hidden.has(el)) {
         drop.add(el);
         return false;
@@ -179,6 +189,7 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
       const s = ctx.stats.of(el);
       if (ctx.bare ? isChromeWords(el, s, ctx) : isChrome(el, s, ctx)) {
         drop.add(el);
+        if (ctx.story && !ctx.bare) headedChrome(el, ctx.stats, ctx.contentText, headed);
         return false;
       }
       // Code is read whole: its highlighter names tokens "comment", "meta", "tag" or "nav".
@@ -186,7 +197,9 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         dropUnseen(el, ctx, drop);
         return false;
       }
-      if (ctx.runs && s.breaks && BLOCKS.has(el.name)) chromeRunsOf(el, ctx.stats, ctx.runs);
+      if (ctx.runs && (s.breaks || s.hasBlock) && BLOCKS.has(el.name)) {
+        chromeRunsOf(el, ctx.stats, ctx.runs);
+      }
       return true;
     };
     if (visit(root)) walkElements(root, visit);
@@ -221,12 +234,13 @@ function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
 }
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
-  if (CHROME_TAGS.has(el.name)) return true;
-  if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
+  const tag = furnitureTag(el);
+  if (CHROME_TAGS.has(tag)) return true;
+  if (ctx.wide && WIDE_CHROME.has(tag)) return true;
   // A region read whole is a listing's, whose captions, dates and link lines are its items;
   // on a page that says it is an article they are the story's chrome as in a chosen article.
   const listing = ctx.wide && !ctx.story;
-  if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
+  if (tag === "footer" && s.text < ctx.contentText * 0.3) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (s.text === 0) return false;
@@ -244,11 +258,15 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // body holds them); the images themselves stay.
   if (small && namedLikeCaption(el)) return true;
   if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
-  if (!listing && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
+  if (
+    !listing && s.images === 0 && s.text <= CAPTION_MAX &&
+    (captionOfImage(el, ctx) || namesSay(el, IMAGE_TEXT_NAMES))
+  ) {
     return true;
   }
   if (small && isSocialEmbed(el)) return true;
   if (!listing && s.text <= DATE_MAX && isMarkedDate(el, ctx)) return true;
+  if (ctx.story && isKicker(el, s, ctx.stats)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
@@ -522,7 +540,9 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
     if (!lead) return false;
     const s = ctx.stats.of(lead);
     if (s.text <= 60) {
-      return s.text < ctx.stats.of(el).text && isChromeHeading(ctx.stats.textOf(lead));
+      const text = ctx.stats.textOf(lead);
+      return s.text < ctx.stats.of(el).text &&
+        (isChromeHeading(text) || (ctx.story === true && isSponsorHeading(text)));
     }
   }
   return false;
@@ -621,6 +641,15 @@ function captionOfImage(el: Element, ctx: PruneContext): boolean {
   if (box.name === "a") return false;
   return box.name === "figure" || namesSay(box, IMAGE_BOX);
 }
+
+/** Words that, with an image's word in one name, name the text about it ("image-description"). */
+const ABOUT_IMAGE = new Set(["description", "desc", "caption", "credit", "credits", "source"]);
+
+/** A block named as an image's description or credit ("show-feature-image-description"). */
+const IMAGE_TEXT_NAMES: NamesTest = (tokens) =>
+  tokens.some((words) =>
+    words.some((w) => IMAGE_WORDS.has(w)) && words.some((w) => ABOUT_IMAGE.has(w))
+  );
 
 const IMAGE_BOX: NamesTest = (tokens) =>
   tokens.some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));

@@ -47,15 +47,21 @@ const ANY_MARKER = new RegExp(
   CHALLENGE_MARKERS.map((marker) => marker.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"),
 );
 
+// Inside a tag the patterns read `[^<>]*`, never `[^>]*`: a tag never closed then ends at the
+// next `<`, and a page of thousands of them is read once, not to its end once per tag.
+
 /** Where a single-page application mounts (React, Next, Nuxt, Vue, Svelte, Angular, Qwik...). */
 const MOUNT_POINT =
-  /<(div|main|section)\b[^>]*\bid=["']?(root|app|__next|__nuxt|svelte|q-app|main|application|react-root|ember-app)\b|<app-root\b|<[a-z]+-app\b/;
-const SCRIPT = /<script\b[^>]*\bsrc=|<script\b[^>]*type=["']?module|\bimport\(/;
+  /<(div|main|section)\b[^<>]*\bid=["']?(root|app|__next|__nuxt|svelte|q-app|main|application|react-root|ember-app)\b|<app-root\b|<[a-z]+-app\b/;
+const SCRIPT = /<script\b[^<>]*\bsrc=|<script\b[^<>]*type=["']?module|\bimport\(/;
 /** A script element with code in it (not data: JSON, templates, import maps). */
 const INLINE_SCRIPT =
-  /<script\b(?![^>]*\btype=["']?(?:application\/(?:ld\+)?json|text\/(?:template|x-template|html)|importmap|speculationrules))[^>]*>\s*[^\s<]/;
-const META_REFRESH = /<meta\b[^>]*http-equiv=["']?refresh/;
-const NOSCRIPT_JS = /<noscript\b[^>]*>[\s\S]{0,2000}?javascript/;
+  /<script\b(?![^<>]*\btype=["']?(?:application\/(?:ld\+)?json|text\/(?:template|x-template|html)|importmap|speculationrules))[^<>]*>\s*[^\s<]/;
+const META_REFRESH = /<meta\b[^<>]*http-equiv=["']?refresh/;
+/** A `<noscript>` opening tag, read where its `<` is (sticky). */
+const NOSCRIPT_TAG = /<noscript\b[^<>]*>/y;
+/** How far after a `<noscript>` its "enable JavaScript" message is looked for. */
+const NOSCRIPT_REACH = 2000;
 
 /**
  * Why `html` should be rendered in the browser, or null when the fetched page will do. A page
@@ -82,8 +88,26 @@ export function prerenderReason(html: string, statusCode: number): PrerenderReas
   if ((SCRIPT.test(page) && (mount || text === 0)) || (mount && INLINE_SCRIPT.test(page))) {
     return describedAlready(page) ? null : "shell";
   }
-  if (NOSCRIPT_JS.test(page)) return "noscript";
+  if (noscriptNamesJavascript(page)) return "noscript";
   return null;
+}
+
+/**
+ * Whether "javascript" starts within NOSCRIPT_REACH characters after a `<noscript>` tag. The
+ * next "javascript" is looked up again only once a tag lies past it, so a page of thousands of
+ * `<noscript>` is read about once, not NOSCRIPT_REACH characters per tag.
+ */
+function noscriptNamesJavascript(page: string): boolean {
+  let word = -2; // -2: not looked up yet; -1: none ahead
+  for (let at = page.indexOf("<noscript"); at >= 0; at = page.indexOf("<noscript", at + 1)) {
+    NOSCRIPT_TAG.lastIndex = at;
+    if (!NOSCRIPT_TAG.test(page)) continue;
+    const body = NOSCRIPT_TAG.lastIndex;
+    if (word === -2 || (word >= 0 && word < body)) word = page.indexOf("javascript", body);
+    if (word < 0) return false;
+    if (word - body <= NOSCRIPT_REACH) return true;
+  }
+  return false;
 }
 
 /**
@@ -92,7 +116,7 @@ export function prerenderReason(html: string, statusCode: number): PrerenderReas
  */
 function describedAlready(page: string): boolean {
   const has = (names: string) =>
-    new RegExp(`<meta\\b[^>]*(property|name)=["']?(${names})["'\\s>]`).test(page);
+    new RegExp(`<meta\\b[^<>]*(property|name)=["']?(${names})["'\\s>]`).test(page);
   return has("og:title|twitter:title") && has("og:description|twitter:description|description") &&
     has("og:image|twitter:image");
 }

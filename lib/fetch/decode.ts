@@ -44,7 +44,9 @@ export function charsetFromMeta(head: Uint8Array, bytes = PRESCAN_BYTES): string
   // Latin-1 keeps one char per byte, so ASCII markup is found whatever the real charset is.
   const text = new TextDecoder("latin1").decode(head.subarray(0, bytes));
   const withoutComments = text.replace(/<!--[\s\S]*?(-->|$)/g, "");
-  for (const tag of withoutComments.matchAll(/<meta[\s/][^>]*>/gi)) {
+  // `[^<>]`, not `[^>]`: a tag never closed stops at the next one, so the scan stays linear
+  // over the head's 64 KB (HEAD_BYTES) rather than reading to the end once per `<meta`.
+  for (const tag of withoutComments.matchAll(/<meta[\s/][^<>]*>/gi)) {
     const attrs = attributes(tag[0]);
     const charset = attrs.get("charset")?.trim();
     if (charset) return charset;

@@ -142,7 +142,8 @@ function svgLength(value: string | undefined): number | null {
 
 function svg(b: Uint8Array): ImageSize | null {
   const text = new TextDecoder().decode(b);
-  const tag = /<svg\b([^>]*)>/i.exec(text)?.[1];
+  // `[^<>]`: an `<svg` never closed ends at the next tag instead of at the end of the bytes.
+  const tag = /<svg\b([^<>]*)>/i.exec(text)?.[1];
   if (tag === undefined) return null;
   const attrs: Record<string, string> = {};
   for (const m of tag.matchAll(/([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {

@@ -26,11 +26,46 @@ function jsonLdFanOut(n: number): string {
   return `<script type="application/ld+json">${JSON.stringify(graph)}</script>`;
 }
 
-const HOSTILE: Record<string, { body: string; query: string }> = {
+/** Bytes that are not UTF-8 (Shift_JIS), after 64 KB of `<meta` tags never closed. */
+function unclosedMetas(): Uint8Array {
+  const head = new TextEncoder().encode(`<html><head>${"<meta ".repeat(10_900)}`);
+  const bytes = new Uint8Array(head.length + 4);
+  bytes.set(head);
+  bytes.set([0x93, 0xfa, 0x96, 0x7b], head.length);
+  return bytes;
+}
+
+const HOSTILE: Record<string, { body: string | Uint8Array; query: string }> = {
   // NUL was markdown's line marker and tidy() quadratic: 3.8 s on the main thread.
   "/nul": { body: "\u0000".repeat(250_000), query: "&markdown=true" },
   // htmlparser2's stack moved on every open tag: seconds for the default fields.
   "/deep": { body: "<i>".repeat(330_000), query: "&markdown=true" },
+  // A late <meta charset> looked for in 64 KB of a head: 1.2 s on the main thread, reading to
+  // the end once per `<meta` never closed.
+  "/late-meta": { body: unclosedMetas(), query: "" },
+  // The prerender=auto verdict's patterns read every tag never closed to the end of the 256 KB
+  // they scan: 18 s for `<meta`, 90 ms for `<noscript>`.
+  "/unclosed-tags": {
+    body: `<html><head>${"<meta <div <script <noscript>".repeat(8_500)}`,
+    query: "",
+  },
+  // A product's stated description stripped of tags, each `<` read to the end: 30 s.
+  "/product-description": {
+    body: `<script type="application/ld+json">${
+      JSON.stringify({ "@type": "Product", description: "<".repeat(200_000) })
+    }</script><p>x</p>`,
+    query: "&markdown=true",
+  },
+  // An image probed (ping on) whose SVG opens 13,000 tags never closed: 0.7 s to find its size.
+  "/svg-image": {
+    body: '<meta property="og:image" content="/hostile.svg"><p>x</p>',
+    query: "&ping=true",
+  },
+  // A <pre>'s trailing whitespace trimmed by /\s+$/, which tries every space of a run: 23 s.
+  "/pre-spaces": {
+    body: `<article><pre><code>a${" ".repeat(100_000)}b</code></pre><p>${"word ".repeat(100)}</p>`,
+    query: "&markdown=true&text=true",
+  },
   // The largest page whose default fields are still read on the main thread.
   "/deep-inline": { body: "<i>".repeat(EXTRACT_THRESHOLD / 3), query: "" },
   "/jsonld": { body: jsonLdFanOut(4000), query: "" },
@@ -100,12 +135,23 @@ async function busyNoise(pool: DomWorkers, origin: string) {
   return await stop();
 }
 
+/** The page's query, with the media probes off unless it asks for them. */
+const ping = (query: string) => query.includes("ping=") ? query : `&ping=false${query}`;
+
 const SPIN = { t: [{ selectorAll: ["b"], attr: ["text"] }] };
 
 Deno.test("the event loop answers /health within 100 ms while hostile pages are processed", async (t) => {
   const routes = Object.fromEntries(
-    Object.entries(HOSTILE).map(([path, page]) => [path, () => html(page.body)]),
+    Object.entries(HOSTILE).map(([path, { body }]) => [
+      path,
+      () =>
+        typeof body === "string"
+          ? html(body)
+          : new Response(body.slice(), { headers: { "content-type": "text/html" } }),
+    ]),
   );
+  routes["/hostile.svg"] = () =>
+    new Response("<svg ".repeat(13_000), { headers: { "content-type": "image/svg+xml" } });
   routes["/warm"] = () => html("<p>warm</p>".repeat(EXTRACT_THRESHOLD / 10));
   await using site = serve(routes);
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));
@@ -123,7 +169,7 @@ Deno.test("the event loop answers /health within 100 ms while hostile pages are 
       };
       const stop = probe(origin);
       const response = await fetch(
-        `${origin}/${q(`${site.origin}${path}`, `&ping=false${page.query}`)}`,
+        `${origin}/${q(`${site.origin}${path}`, ping(page.query))}`,
       );
       const body = await response.json();
       const { lag, health } = await stop();

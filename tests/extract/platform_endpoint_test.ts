@@ -11,7 +11,7 @@ import { parseParams } from "../../lib/params/mod.ts";
 import { createServices } from "../../lib/services/mod.ts";
 import { endpointFor, fetchPlatformData } from "../../lib/extract/platforms/endpoint.ts";
 import { spotify } from "../../lib/extract/platforms/spotify.ts";
-import { telegram } from "../../lib/extract/platforms/telegram.ts";
+import { backgroundUrl, telegram } from "../../lib/extract/platforms/telegram.ts";
 import { syndicationToken, x } from "../../lib/extract/platforms/x.ts";
 import { loopbackConnector, PUBLIC_IP, serve, tableResolver, testConfig } from "../_fixtures.ts";
 import { certsFor } from "./_certs.ts";
@@ -271,4 +271,17 @@ Deno.test("buildPayload() asks the platform endpoint, unless meta=false", async 
   } finally {
     await services.close();
   }
+});
+
+Deno.test("a Telegram widget's background-image url is read in one pass", () => {
+  assert.equal(
+    backgroundUrl("background-image:url('https://a.invalid/p.jpg')"),
+    "https://a.invalid/p.jpg",
+  );
+  assert.equal(backgroundUrl('width:1px;background-image: url( "/p.jpg" )'), "/p.jpg");
+  assert.equal(backgroundUrl("background-image:url(/p.jpg)"), "/p.jpg");
+  assert.equal(backgroundUrl("background-image:url()"), undefined);
+  assert.equal(backgroundUrl("color:red"), undefined);
+  // Lazy `(.*?)\1\s*\)` backtracked over each space of the run: minutes for these 50,000.
+  assert.equal(backgroundUrl(`background-image:url(${" ".repeat(50_000)}x`), undefined);
 });

@@ -10,30 +10,44 @@ export const SHORT_BLOCK = 160;
 const CHROME_LINE = new RegExp(
   "^(?:" + [
     "read (?:more|next|also|the full)",
-    "related(?: (?:articles?|stories|posts|content|coverage|links|reading))?\\s*:?$",
+    "related(?: (?:articles?|stories|posts|content|coverage|links|reading|topics|searches))?\\s*:?$",
+    // Ad networks' widgets and a share tool's states, by their labels.
+    "(?:from our partners|promoted (?:stories|content|links)|around the web|ad feedback|" +
+    "paid partner content|copy link|link copied)$|click here to read more",
     "related\\s*:",
     "see also",
-    "more (?:from|on|stories|news|articles|like this)",
+    "more (?:from|on|stories|news|articles|like this|coverage|reading|to read)",
+    "(?:the )?(?:story|article) continues (?:below|after)",
     "most (?:popular|read|viewed|shared|commented)",
     "(?:don'?t|do not) miss",
     "trending",
     "recommended(?: for you)?",
     "you (?:may|might) (?:also )?(?:like|enjoy|be interested)",
-    "(?:photo|image|picture|foto|bild|abbildung|grafik|video|graphic|illustration)s?" +
+    "(?:photo|image|imagen|picture|foto|fotografía|bild|bildquelle|abbildung|grafik|video|audio|" +
+    "podcast|graphic|illustration)s?" +
     "\\s*(?:credit|source)?s?\\s*:",
     "(?:titel|beitrags|symbol|header|vorschau)bild\\s*:",
-    "(?:credit|source|quelle|fuente)s?\\s*:",
+    "(?:credit|crédito|source|quelle|fuente|fonte)s?\\s*:",
+    // A photo's credit in the corpus's other languages, and a label saying a photo is a stock or
+    // an archive one ("Foto di ...", "Symbolbild", "Foto de archivo").
+    "foto di .+|(?:symbol|archiv)bild$|foto de archivo$",
     "\\(?(?:photo|image|foto|bild)\\)?\\s*[:©(]",
+    "\\(?(?:image|photo|picture|foto|bild)\\s+(?:source|credit|courtesy)s?\\)?$",
     "\\d+ (?:of|/|von|de|sur) \\d+$",
-    "©|\\(c\\)\\s*\\d{4}|copyright\\b",
+    // A line opening on the copyright sign is a credit, its owner set close ("©Thinkstock").
+    "©.*|\\(c\\)\\s*\\d{4}|copyright\\b",
     "all rights reserved",
     // A call to sign up "to" something, not a product's tagline naming a "to-do list".
     "(?:subscribe|sign up|signup|register|log ?in|join)\\b.{0,80}(?:newsletter|free|today|now|account|updates|inbox|to(?!-))",
     // Not a feature's line ("Support for large files: ...").
     "(?:support(?! (?:for|of)\\b)|donate|become a (?:member|subscriber|patron))\\b",
     "share (?:this|on)|share:?$|tweet|follow us",
-    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|publicado|" +
-    "pubblicato|aggiornato|ultimo aggiornamento|opublikowano|zaktualizowano|atualizado)\\b.{0,60}\\d",
+    // A share bar's buttons and count read as one line ("Share 12 Tweet Pin It").
+    "share(?:\\s+\\d+)?\\s+(?:tweet|pin(?: it)?|e-?mail|facebook)\\b",
+    // (A word's end read as no letter follows: \\b does not see one after "é".)
+    "(?:posted|published|updated|last updated|veröffentlicht|aktualisiert|publié|modifié|" +
+    "mis à jour|publicado|actualizado|pubblicato|aggiornato|ultimo aggiornamento|opublikowano|" +
+    "zaktualizowano|atualizado)(?![\\p{L}\\p{N}]).{0,60}\\d",
     // A date and a name, set apart by a dash or a bar: "11.12.2019 - Jane Doe".
     "(?:\\d{1,4}[./-]\\d{1,2}[./-]\\d{2,4}|\\p{L}{3,}\\.? \\d{1,2},? \\d{4}|\\d{1,2}\\.? \\p{L}{3,}\\.? \\d{4})" +
     "\\s*[-–|·•]\\s*(?:by |von |par |por )?\\p{Lu}[\\p{L}.'-]+(?:\\s+\\p{Lu}[\\p{L}.'-]+){0,3}$",
@@ -46,13 +60,45 @@ const CHROME_LINE = new RegExp(
     "advertisements?|anzeige|werbung|publicidad|publicité",
     // Share buttons' words (WordPress's "Click to share on X (Opens in new window)").
     "click to (?:share|email|print)\\b|\\(?opens in (?:a )?new (?:window|tab)\\)?$",
+    // A print button's words alone on their line, its label repeated before it ("Imprimer
+    // Imprimer cette page"), and the like for sending the story on. English "print" alone is a
+    // word of code too (a highlighted span of a program).
+    "pin (?:this|it)(?: (?:for later|now))?[.!]?$",
+    "(?:(?:imprimer|drucken|imprimir)\\s+)?(?:imprimer|drucken|imprimir|stampa|drukuj)(?:\\s+" +
+    "(?:(?:cette|diese[ns]?|esta|questa)\\s+)?(?:page|article|artikel|seite|página|pagina|beitrag))?$",
+    "print (?:this )?(?:page|article|story|post)$|(?:e-?mail|send) (?:this|to a friend)\\b",
+    "(?:artikel|seite|beitrag) (?:drucken|versenden|empfehlen)$",
     "continue reading (?:the main story|below)$|reuse this content|our standards\\s*:",
-    "(?:tags?|filed under|categories|category|schlagworte|themen)\\s*:",
+    // A news page's controls and labels, alone on their line ("Skip Advertisement", "Share full
+    // article", "Credit...Jane Doe", "Hide caption", "Gift this article").
+    "skip advertisement$|supported by$|share (?:full )?(?:article|story)$|" +
+    "(?:read|view|show|hide) (?:all )?(?:\\d+ )?comments$|credit\\.{2,}.*|" +
+    "listen\\s*[·•|-]?\\s*\\d+:\\d+(?: min)?$|send any friend a story$|" +
+    "want more stories like this\\??$|get the latest (?:news|updates)$|watch the video$|" +
+    "(?:hide|toggle|show) caption$|enlarge this image$|expand image$|open in (?:the )?app$|" +
+    "continue reading$|(?:gift|save) (?:this )?article$|report an error$|" +
+    "corrections? policy$",
+    // The same calls and labels in the corpus's other languages, alone on their line.
+    "zur (?:startseite|übersicht)$|(?:newsletter|jetzt) (?:abonnieren|bestellen)$|" +
+    "mehr (?:artikel|nachrichten|news|videos)$|zum thema$|top-?themen$|meist ?gelesene?$|" +
+    "mit material (?:von|der|des) .*|alle angaben ohne gewähr|" +
+    "síguenos en|comparte (?:esta|la) (?:noticia|nota|publicación)|más (?:noticias|leídas)$|" +
+    "sur le même sujet$|à (?:voir|lire) (?:aussi|également)|envoyer par (?:e-?mail|courriel)|" +
+    "réagir$|mis à jour le\\b.{0,40}\\d",
+    // Where the page sits in the site: a breadcrumb's label.
+    "(?:you are here|sie sind hier|vous êtes ici|usted está en)\\s*:",
+    // A news agency's name alone, its credit for the story.
+    "\\(?(?:dpa|afp|ap|reuters|efe|ansa|apa|sda|kna|epd|ddp|europa press)\\)?$",
+    "(?:tags?|filed under|categories|category|schlagworte|themen|labels)\\s*:",
+    // Blogger's lines around a post: its reactions, the pager, its share bar.
+    "reactions\\s*:$|\\d+ comments?\\s*:$|(?:newer|older) posts?(?: (?:newer|older) posts?)?(?: home)?$|" +
+    "email thisblogthis|share to (?:twitter|facebook|pinterest|x)$",
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
     // A feed's counters alone on their line ("44 reactions", "1.2k views").
     "[\\d.,]+k? (?:reactions?|likes?|upvotes?|shares?|views?)$",
     "(?:leave|post|write|add) a (?:comment|reply)",
+    "your email address will not be published",
     "(?:previous|next) (?:article|post|story)",
     "back to top",
     "listen to (?:this|the) (?:article|story|podcast)",
@@ -74,8 +120,8 @@ const CHROME_LINE = new RegExp(
     "photograph(?:er)?s?\\s*:",
     "(?:image|photo|figure|abbildung|bild|foto) \\d+\\s*[:.]",
     "\\d+\\s*(?:min(?:ute)?s?|minuten) (?:read|lesezeit|de lecture|de lectura)",
-    "(?:lesezeit|reading time|temps de lecture|tiempo de lectura|tempo di lettura|" +
-    "tempo de leitura|czas (?:czytania|lektury))\\s*:?",
+    "(?:lesezeit|lesedauer|reading time|temps de lecture|tiempo de lectura|tempo di lettura|" +
+    "tempo de leitura|czas (?:czytania|lektury))\\s*:?|lectura\\s*:\\s*\\d",
     "(?:top|nach oben|haut de page|volver arriba)$",
     // Calls to act, alone on their line or button.
     "(?:learn|see|find out|discover|show|load|view) (?:more|all)$|get started$|shop now|buy now",
@@ -143,10 +189,11 @@ const CHROME_LINE = new RegExp(
  * name after it.
  */
 const BYLINE =
-  /^(?:(?:[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])/u;
+  /^(?:(?:(?:[Pp]osted|[Ee]ingestellt|[Pp]ublicado|[Ww]ritten|[Rr]eported|[Ee]dited|(?:[Mm]edically )?[Rr]eviewed|[Ff]act[- ][Cc]hecked|[Pp]hotographed|[Ii]llustrated) (?:[Bb]y|von|por)|[Bb]y|BY|[Vv]on|[Pp]or|[Pp]ar|[Dd]oor|[Pp]rzez)\s+|(?:[Aa]utor(?:en|in|es)?|[Aa]uthors?|[Aa]uteurs?)\s*:\s*)\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,4}(?![\p{L}])|^\p{Lu}[\p{L}.'-]+(?:\s+\p{Lu}[\p{L}.'-]+){1,3},\s+(?:(?:[Ss]enior|[Ss]taff|[Cc]ontributing|[Ss]pecial|[Ff]reelance|[Ss]cience|[Hh]ealth|[Pp]olitical|[Ff]oreign|[Nn]ews|[Ss]ports)\s+)?(?:[Ww]riter|[Rr]eporter|[Cc]orrespondent|[Ee]ditor|[Cc]ontributor|[Cc]olumnist)s?$/u;
 
 /** An author's label, whatever follows it (a name, a site: "Autor: www.example.pl"). */
-const AUTHOR_LABEL = /^(?:autor(?:en|in|es|a|zy)?|authors?|auteurs?|verfasser(?:in)?)\s*:/iu;
+const AUTHOR_LABEL =
+  /^(?:(?:autor(?:en|in|es|a|zy)?|authors?|auteurs?|verfasser(?:in)?|redaktion|redacción|rédaction)\s*:|(?:redacción|redaktion|rédaction)$|escrito por\s+\p{Lu})/iu;
 
 /**
  * Time zones a dateline names ("10:30 AM EST", "14.00 Uhr MESZ"): by name, as a pattern such as
@@ -236,6 +283,8 @@ const SECTION_HEAD = new RegExp(
     "(?:popular|trending|recommended|recent posts|latest|top stories|editor'?s picks)\\s*:?$",
     "(?:(?:don'?t|do not) miss|also read|read (?:more|next|also)|see also|what to read next)",
     "(?:comments?|leave a (?:comment|reply)|join the conversation)",
+    // WordPress's count over the comments: "3 Responses to ...", "One thought on ...".
+    "(?:\\d+|one|two|three|four|five) (?:thoughts?|responses?|comments?|replies)(?: (?:on|to)\\b|$)",
     "(?:tags?|filed under|share (?:this|the)|follow us|about the author)\\b",
     "(?:lesen sie (?:auch|mehr)|mehr zum thema|auch interessant|weitere (?:artikel|beiträge|" +
     "nachrichten|themen)|das könnte sie|empfehlungen|meistgelesen|kommentare|ähnliche)",
@@ -246,6 +295,10 @@ const SECTION_HEAD = new RegExp(
     "(?:czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|najczęściej|" +
     "powiązane|komentarze|polecane|warte przeczytania)",
     "(?:audios? et )?vidéos sur le (?:même )?sujet",
+    "mehr (?:aus|von|vom) \\p{L}+",
+    "(?:también )?te recomendamos|recomendado para ti|nos articles recommandés|" +
+    "(?:nos )?recommandations|vous aimerez aussi|à découvrir (?:aussi|également)",
+    "(?:ti )?potrebbe interessarti|articoli correlati|leggi anche",
     "(?:热门推荐|相关阅读|相关新闻|相关文章|推荐阅读|热点新闻)",
   ].join("|") + ")(?![\\p{L}\\p{N}])",
   "iu",
@@ -254,6 +307,18 @@ const SECTION_HEAD = new RegExp(
 /** Whether the first line of a block names it as chrome. */
 export function isChromeHeading(text: string): boolean {
   return text.length <= 60 && SECTION_HEAD.test(text);
+}
+
+/**
+ * A sponsor's label over its block: an advertiser's pitch beside a story (on a listing or a
+ * forum, sponsored entries are among the page's items).
+ */
+const SPONSOR_HEAD =
+  /^(?:(?:sponsored|paid|partner) (?:content|post|story|links?)|sponsored by\b|sponsored\s*:?$)/i;
+
+/** Whether the first line of a block labels it as a sponsor's. */
+export function isSponsorHeading(text: string): boolean {
+  return text.length <= 60 && SPONSOR_HEAD.test(text);
 }
 
 /**
@@ -288,9 +353,18 @@ const APPEAL = new RegExp(
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
     "abonnieren sie (?:unser|unseren|unsere|jetzt|den)\\b",
+    "unterstützen sie (?:unabhängigen |kritischen |guten )?journalismus|abo abschließen",
+    // Paywall notes in the corpus's other languages.
+    "nur für (?:abonnenten|abonnentinnen|abonnent\\*innen)|réservé aux abonnés|" +
+    "(?:exclusivo|solo) para suscriptores|riservato agli abbonati",
     "(?:ihnen|dir) hat (?:der|dieser|unser) (?:artikel|beitrag|text) gefallen",
     // Newsletter boxes: the call, the terms of signing up, the thanks.
     "get (?:the|our) [^.]{0,40}\\bnewsletter",
+    "(?:delivered|sent) (?:straight |directly |right )?to your inbox",
+    "(?:have you )?got a (?:story|news tip)\\?",
+    // How to reach the reporter, under the story ("Contact the reporter at ...").
+    "(?:contact|reach|e-?mail) (?:the )?(?:reporter|author|writer)s?\\b[^.]{0,20}\\b(?:at|via)\\b|" +
+    "can be reached (?:at|via) \\S+@",
     "by (?:signing up|subscribing|clicking)[^.]{0,80}\\b(?:agree|consent|privacy policy|terms)",
     "thanks? (?:you )?for (?:signing up|subscribing)",
     // Notes to readers of the publisher's app.
@@ -307,6 +381,7 @@ const APPEAL = new RegExp(
     "\\btry (?:it|us) (?:for )?free for \\d+ days\\b",
     // Affiliate and advertising disclosures.
     "we (?:may )?(?:earn|receive|get) (?:a )?(?:small )?(?:commission|compensation)",
+    "(?:may )?contains? affiliate links|as an amazon associate|enthält affiliate-links",
     "advertisers do not influence|advertising on (?:our|this) site helps",
     // Paywall teasers in place of the rest of the story.
     "(?:exclusive|available) (?:only )?to [^.]{0,30}\\b(?:subscribers|members)\\b",

@@ -72,6 +72,8 @@ const NEGATIVE = new Set([
   "cookie",
   "cookies",
   "consent",
+  // A call to action: a banner selling the site's product beside the story.
+  "cta",
 ]);
 
 /** Words of content. */
@@ -169,6 +171,7 @@ const UNLIKELY = new Set([
   "sponsored",
   "taboola",
   "agegate",
+  "cta",
   // What stays on screen while the page scrolls under it (an add-to-cart bar repeating the
   // product's name and price, a sidebar of hot comments) is furniture, not the content's flow.
   STICKY,

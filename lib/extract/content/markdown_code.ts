@@ -37,7 +37,8 @@ const WRAPPER_LEVELS = 2;
 
 /** A fenced code block of `pre`, or "" when it holds no code. */
 export function codeBlock(pre: Element): string {
-  const code = codeText(pre).replace(/^\n+/, "").replace(/\s+$/, "");
+  // trimEnd(), not /\s+$/: the regex tries every space of a long run and reads on to its end.
+  const code = codeText(pre).replace(/^\n+/, "").trimEnd();
   if (!code) return "";
   const lang = codeLanguage(pre);
   const marks = "`".repeat(Math.max(2, longestRun(code, "`")) + 1);

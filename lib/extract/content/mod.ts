@@ -24,6 +24,7 @@ import { withPosts } from "./posts.ts";
 import { isSectionedPage } from "./sections.ts";
 import { repeatedQuotes } from "./repeats.ts";
 import { trailingHeading } from "./trailing.ts";
+import { pageTitles, repeatsTitle } from "./headline.ts";
 import { enclosingArticle } from "./enclosing.ts";
 
 interface ProductReading {
@@ -98,7 +99,7 @@ export function extractMainContent(doc: Document): AnyNode {
   const stated = statedBody(jsonLd);
   const product = readProduct(body, stats, jsonLd);
   const anchor = stated ? statedContainer(body, stated) : null;
-  const article = saysArticle(head, jsonLd);
+  const article = saysArticle(head, jsonLd) || stats.articleItem;
   // A page stating a product is read as one even when it also says article.
   const story = article && !product;
   // A product page's panels repeat and describe the product: no builder's rows of one story.
@@ -179,6 +180,8 @@ function bestChoice(
     ? WIDE_RATIO.article
     : isSectionedPage(region, stats)
     ? WIDE_RATIO.sections
+    : region === body && best && holdsHeadline(best, stats)
+    ? WIDE_RATIO.article
     : WIDE_RATIO.other;
   // The region's text outside links bounds what it keeps: when even that cannot win, its chrome
   // is not looked for. A short article named as content is no listing.
@@ -341,10 +344,16 @@ function isCookieNotice(text: string): boolean {
 const LD_JSON = 'script[type="application/ld+json"]';
 const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review|Recipe|HowTo)"/;
 
-/** Whether the page says it is an article (og:type, or a schema.org article type). */
+/**
+ * Whether the page's head says it is an article (og:type, or a schema.org article type in
+ * JSON-LD); its microdata says so in PageStats.articleItem.
+ */
 function saysArticle(head: Element | null, jsonLd: Element[]): boolean {
-  const og = head && select(head, 'meta[property="og:type"]');
-  if (og && /article/i.test(og.attribs.content ?? "")) return true;
+  // A page may state og:type twice (a theme's "website", then a plugin's "article"): any
+  // that says article counts.
+  for (const og of head ? selectAll(head, 'meta[property="og:type"]') : []) {
+    if (/article/i.test(og.attribs.content ?? "")) return true;
+  }
   for (const script of jsonLd) {
     if (ARTICLE_TYPE.test(rawText(script))) return true;
   }
@@ -430,6 +439,19 @@ function withThreadPosts(
   });
   for (const el of choice.drop) drop.add(el);
   return { ...choice, roots, drop, runs };
+}
+
+/**
+ * Whether `choice` keeps the page's headline: an <h1> repeating the page's title. A page that
+ * marks no main region and whose best article is headed by the page's own title is that
+ * article, whatever its metadata says (an old page states no og:type): its menus and teasers
+ * outweighing a short story make it no listing. (A marked main region read whole holds no
+ * menus: there the headline says less, a product's name heading its summary panel.)
+ */
+function holdsHeadline(choice: Choice, stats: PageStats): boolean {
+  return stats.headlines.some((h1) =>
+    holds(choice, h1) && repeatsTitle(stats.textOf(h1), pageTitles(h1))
+  );
 }
 
 /** Characters outside links kept by `choice`. */

@@ -36,7 +36,7 @@ export function renderPlainText(node: AnyNode): string {
       if (SILENT.has(current.name) || isNoteReference(current)) continue;
       // Preformatted text keeps its own line breaks.
       if (current.name === "pre") {
-        parts.push("\n", PRE + rawText(current).replace(/^\n|\s+$/g, "") + PRE, "\n");
+        parts.push("\n", PRE + preformatted(rawText(current)) + PRE, "\n");
         continue;
       }
       const breaks = LINE_BREAKS.has(current.name);
@@ -51,13 +51,21 @@ export function renderPlainText(node: AnyNode): string {
   return parts.join("").split(PRE).map((piece, i) =>
     i % 2 ? piece : spacedSeams(piece).replace(/[ \t\r\f\v\u00a0\u200b]+/g, " ")
       .replace(/ *\n[\n ]*/g, "\n")
-  ).join("").replace(/^\n+|\s+$/g, "").replace(/^ +/, "");
+  ).join("").replace(/^\n+/, "").trimEnd().replace(/^ +/, "");
 }
 
 /**
  * Pushes `children` for reading in order, with a seam between two elements that meet with no
  * text between them (comments aside).
  */
+/**
+ * A <pre>'s text without its first line break (HTML drops it) and trailing whitespace; by
+ * trimEnd(), as /\s+$/ tries every space of a long run and reads on to the run's end.
+ */
+function preformatted(text: string): string {
+  return (text.startsWith("\n") ? text.slice(1) : text).trimEnd();
+}
+
 function pushChildren(children: AnyNode[], stack: AnyNode[]): void {
   let after: Element | null = null;
   for (let i = children.length - 1; i >= 0; i--) {

@@ -59,8 +59,9 @@ export function statedProduct(scripts: Element[]): StatedProduct | null {
     }
   }
   if (!product) return null;
-  // Descriptions may carry markup: its tags are not the text a reader sees.
-  const text = normal(best.replace(/<[^>]*>/g, " "));
+  // Descriptions may carry markup: its tags are not the text a reader sees. A `<` never closed
+  // ends at the next `<`, so that a text of them is read once.
+  const text = normal(best.replace(/<[^<>]*>/g, " "));
   return { description: text.length >= MIN_DESCRIPTION ? text : null };
 }
 

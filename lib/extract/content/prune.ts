@@ -23,6 +23,7 @@ import {
   isChromeHeading,
   isChromeText,
   isDateLine,
+  isSponsorHeading,
   opensWithAppeal,
   SHORT_BLOCK,
   startsAsChrome,
@@ -32,6 +33,9 @@ import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats
 import type { Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
 import { type EntryCache, inEntry } from "./entries.ts";
+import { furnitureTag } from "./components.ts";
+import { headedChrome } from "./headed_sections.ts";
+import { isKicker } from "./kicker.ts";
 
 /** Never content inside an article. */
 const CHROME_TAGS = new Set([
@@ -173,9 +177,15 @@ export interface PruneContext {
 /** The elements of `roots` (and their subtrees) that are chrome. */
 export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> {
   const drop = new Set<Element>();
+  // Siblings a chrome heading heads, dropped before the walk reaches them.
+  const headed = new Set<Element>();
   for (const root of roots) {
     ctx.entries = { root, cache: new Map() };
     const visit = (el: Element): boolean => {
+      if (headed.size && headed.has(el)) {
+        drop.add(el);
+        return false;
+      }
       if (SILENT.has(el.name) || ctx.stats.hidden.has(el)) {
         drop.add(el);
         return false;
@@ -183,6 +193,7 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
       const s = ctx.stats.of(el);
       if (ctx.bare ? isChromeWords(el, s, ctx) : isChrome(el, s, ctx)) {
         drop.add(el);
+        if (ctx.story && !ctx.bare) headedChrome(el, ctx.stats, ctx.contentText, headed);
         return false;
       }
       // Code is read whole: its highlighter names tokens "comment", "meta", "tag" or "nav".
@@ -190,7 +201,9 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
         dropUnseen(el, ctx, drop);
         return false;
       }
-      if (ctx.runs && s.breaks && BLOCKS.has(el.name)) chromeRunsOf(el, ctx.stats, ctx.runs);
+      if (ctx.runs && (s.breaks || s.hasBlock) && BLOCKS.has(el.name)) {
+        chromeRunsOf(el, ctx.stats, ctx.runs);
+      }
       return true;
     };
     if (visit(root)) walkElements(root, visit);
@@ -225,12 +238,13 @@ function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
 }
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
-  if (CHROME_TAGS.has(el.name)) return true;
-  if (ctx.wide && WIDE_CHROME.has(el.name)) return true;
+  const tag = furnitureTag(el);
+  if (CHROME_TAGS.has(tag)) return true;
+  if (ctx.wide && WIDE_CHROME.has(tag)) return true;
   // A region read whole is a listing's, whose captions, dates and link lines are its items;
   // on a page that says it is an article they are the story's chrome as in a chosen article.
   const listing = ctx.wide && !ctx.story;
-  if (el.name === "footer" && s.text < ctx.contentText * 0.3) return true;
+  if (tag === "footer" && s.text < ctx.contentText * 0.3) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (s.text === 0) return false;
@@ -250,11 +264,15 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
     return true;
   }
   if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
-  if (!listing && s.images === 0 && s.text <= CAPTION_MAX && captionOfImage(el, ctx)) {
+  if (
+    !listing && s.images === 0 && s.text <= CAPTION_MAX &&
+    (captionOfImage(el, ctx) || namesSay(el, IMAGE_TEXT_NAMES))
+  ) {
     return true;
   }
   if (small && isSocialEmbed(el)) return true;
   if (!listing && s.text <= DATE_MAX && isMarkedDate(el, ctx)) return true;
+  if (ctx.story && isKicker(el, s, ctx.stats)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
   // The outermost short block is read, and each line (a block holding no other) again: a
@@ -529,7 +547,9 @@ function headedAsChrome(el: Element, ctx: PruneContext): boolean {
     if (!lead) return false;
     const s = ctx.stats.of(lead);
     if (s.text <= 60) {
-      return s.text < ctx.stats.of(el).text && isChromeHeading(ctx.stats.textOf(lead));
+      const text = ctx.stats.textOf(lead);
+      return s.text < ctx.stats.of(el).text &&
+        (isChromeHeading(text) || (ctx.story === true && isSponsorHeading(text)));
     }
   }
   return false;
@@ -628,6 +648,15 @@ function captionOfImage(el: Element, ctx: PruneContext): boolean {
   if (box.name === "a") return false;
   return box.name === "figure" || namesSay(box, IMAGE_BOX);
 }
+
+/** Words that, with an image's word in one name, name the text about it ("image-description"). */
+const ABOUT_IMAGE = new Set(["description", "desc", "caption", "credit", "credits", "source"]);
+
+/** A block named as an image's description or credit ("show-feature-image-description"). */
+const IMAGE_TEXT_NAMES: NamesTest = (tokens) =>
+  tokens.some((words) =>
+    words.some((w) => IMAGE_WORDS.has(w)) && words.some((w) => ABOUT_IMAGE.has(w))
+  );
 
 const IMAGE_BOX: NamesTest = (tokens) =>
   tokens.some((words) => words.some((w) => IMAGE_WORDS.has(w)) && !words.includes("no"));

@@ -100,6 +100,10 @@ export interface PageStats {
   hidden: Set<Element>;
   /** <main> and role=main elements, in document order. */
   mains: Element[];
+  /** The page's first <h1> elements, in document order (at most MAX_HEADLINES). */
+  headlines: Element[];
+  /** Whether an element states itself a schema.org article in microdata (itemtype). */
+  articleItem: boolean;
   /** JSON-LD scripts. */
   jsonLd: Element[];
   /** Whether the page quotes anything (a `<blockquote>`): repeatedQuotes reads none else. */
@@ -139,6 +143,8 @@ export function measure(root: AnyNode): PageStats {
   const counting: Counting = {};
   const hidden = new Set<Element>();
   const mains: Element[] = [];
+  const headlines: Element[] = [];
+  let articleItem = false;
   let quotes = false;
   const jsonLd: Element[] = [];
   // Nodes to visit, and (marked by CLOSE after them) nodes whose children are all counted:
@@ -175,6 +181,9 @@ export function measure(root: AnyNode): PageStats {
       // A button is a control, unless it heads an accordion's panel: then it becomes its text.
       if (kind & IS_SILENT && !(el.name === "button" && openDisclosure(el))) continue;
       if (el.name === "main" || el.attribs.role === "main") mains.push(el);
+      if (el.name === "h1" && headlines.length < MAX_HEADLINES) headlines.push(el);
+      const itemtype = el.attribs.itemtype;
+      if (itemtype !== undefined && !articleItem) articleItem = ARTICLE_ITEM.test(itemtype);
       if (el.name === "blockquote") quotes = true;
       if (isHidden(el)) hidden.add(el);
     }
@@ -195,8 +204,14 @@ export function measure(root: AnyNode): PageStats {
     spend();
     if (of(el).text >= total * 0.25) hidden.delete(el);
   }
-  return { of, textOf: textsOnce(), hidden, mains, jsonLd, quotes };
+  return { of, textOf: textsOnce(), hidden, mains, headlines, articleItem, jsonLd, quotes };
 }
+
+/** A schema.org article type in microdata: what JSON-LD's @type says in a page's markup. */
+const ARTICLE_ITEM = /schema\.org\/(?:\w*Article|BlogPosting)\b/i;
+
+/** How many of a page's <h1>s are kept: a story has one, a listing's cards may each have one. */
+const MAX_HEADLINES = 8;
 
 /** Characters of text kept by one page's textsOnce; past them, texts are read each time. */
 const MAX_KEPT_TEXT = 1_000_000;

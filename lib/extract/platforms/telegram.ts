@@ -15,10 +15,17 @@ const IMAGE_CLASSES = [
   "tgme_widget_message_photo_wrap",
 ];
 
-/** The first url(...) of a style attribute's background-image. */
+/**
+ * The first url(...) of a style attribute's background-image. The parentheses' content is read
+ * up to the next parenthesis, then unquoted: a lazy match with a trailing `\s*\)` backtracked
+ * over every space of a long run, quadratic in it.
+ */
 export function backgroundUrl(style: string): string | undefined {
-  const m = /background-image\s*:\s*url\(\s*(['"]?)(.*?)\1\s*\)/i.exec(style);
-  return m?.[2] || undefined;
+  const inner = /background-image\s*:\s*url\(([^()]*)\)/i.exec(style)?.[1]?.trim();
+  if (!inner) return undefined;
+  const quote = inner[0];
+  const quoted = (quote === '"' || quote === "'") && inner.length > 1 && inner.endsWith(quote);
+  return (quoted ? inner.slice(1, -1) : inner) || undefined;
 }
 
 /** The widget's post date (<time datetime> of the message date) and image. */

@@ -1070,3 +1070,25 @@ Deno.test("lines of chrome between <br>s go; a post's author line between <br>s 
     assertDropped(text, ["Disclaimer", "Titelbild", "Agency Name", "eingeloggt"]);
   }
 });
+
+Deno.test("content: a page's tests of words run once per text, by function", () => {
+  const doc = parseHtml("<html><body><p>Share this</p></body></html>");
+  const stats = measure(select(doc, "body")!);
+  const asked: string[] = [];
+  const isShare = (text: string) => {
+    asked.push(text);
+    return text.startsWith("Share");
+  };
+  const isLong = (text: string) => text.length > 20;
+  assert.equal(stats.judged(isShare, "Share this"), true);
+  assert.equal(stats.judged(isShare, "Share this"), true);
+  assert.equal(stats.judged(isShare, "Read on"), false);
+  assert.equal(stats.judged(isShare, "Read on"), false);
+  // Another test asked of the same text is its own question.
+  assert.equal(stats.judged(isLong, "Share this"), false);
+  assert.deepEqual(asked, ["Share this", "Read on"]);
+  // Another page (another measure) asks again.
+  const again = measure(select(doc, "body")!);
+  assert.equal(again.judged(isShare, "Share this"), true);
+  assert.deepEqual(asked, ["Share this", "Read on", "Share this"]);
+});

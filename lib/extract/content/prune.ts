@@ -296,9 +296,15 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (s.text <= (ctx.wide ? APPEAL_LINE : BIO_LINE) && isLine(el, s)) {
     const short = s.text <= APPEAL_LINE;
     const text = short ? ctx.stats.textOf(el) : (opening = openingOf(el));
-    if ((short && isAppeal(text)) || (!listing && isAuthorBio(text))) return true;
     if (
-      !listing && introducesPerson(text) && isSetOff(el, short ? text : ctx.stats.textOf(el))
+      (short && ctx.stats.judged(isAppeal, text)) ||
+      (!listing && ctx.stats.judged(isAuthorBio, text))
+    ) {
+      return true;
+    }
+    if (
+      !listing && ctx.stats.judged(introducesPerson, text) &&
+      isSetOff(el, short ? text : ctx.stats.textOf(el))
     ) {
       return true;
     }
@@ -313,7 +319,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   // headline>", "Lesen Sie auch: ...".
   if (
     s.text > SHORT_BLOCK && s.text <= LINKED_LINE_MAX && linkDensity(s) >= 0.5 && isLine(el, s) &&
-    startsAsChrome(ctx.stats.textOf(el))
+    ctx.stats.judged(startsAsChrome, ctx.stats.textOf(el))
   ) {
     return true;
   }
@@ -350,9 +356,16 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
 function isChromeLine(el: Element, ctx: PruneContext): boolean {
   const text = ctx.stats.textOf(el);
   // Bylines and dates are chrome around one article, content in a listing of many.
-  if (CELLS.has(el.name) || ctx.wide) return isChromeText(text, false) && !namesSection(el, ctx);
+  if (CELLS.has(el.name) || ctx.wide) {
+    return ctx.stats.judged(isChromeWithoutBylines, text) && !namesSection(el, ctx);
+  }
   if ((!INLINE.has(el.name) || standsAlone(el)) && isDateLine(text)) return true;
-  return isChromeText(text) && !namesSection(el, ctx);
+  return ctx.stats.judged(isChromeText, text) && !namesSection(el, ctx);
+}
+
+/** isChromeText with bylines read as content: one function, for PageStats.judged to key on. */
+function isChromeWithoutBylines(text: string): boolean {
+  return isChromeText(text, false);
 }
 
 /** What a permalink shows: a pilcrow, a section sign, a hash, a link or anchor emoji. */
@@ -391,7 +404,7 @@ function proseUnder(el: Element, ctx: PruneContext): Element | null {
   if (paragraph.name !== "p") return null;
   const s = ctx.stats.of(paragraph);
   const headed = s.text >= HEADED_PROSE && linkDensity(s) < 0.25 &&
-    !startsAsChrome(ctx.stats.textOf(paragraph));
+    !ctx.stats.judged(startsAsChrome, ctx.stats.textOf(paragraph));
   return headed ? paragraph : null;
 }
 

@@ -108,6 +108,11 @@ export interface PageStats {
   jsonLd: Element[];
   /** Whether the page quotes anything (a `<blockquote>`): repeatedQuotes reads none else. */
   quotes: boolean;
+  /**
+   * What `test` (a module-level function of a text alone) says of `text`, asked once per page:
+   * the passes over a page judge the same lines again, and the tests of words are long regexes.
+   */
+  judged(test: (text: string) => boolean, text: string): boolean;
 }
 
 /**
@@ -204,7 +209,17 @@ export function measure(root: AnyNode): PageStats {
     spend();
     if (of(el).text >= total * 0.25) hidden.delete(el);
   }
-  return { of, textOf: textsOnce(), hidden, mains, headlines, articleItem, jsonLd, quotes };
+  return {
+    of,
+    textOf: textsOnce(),
+    hidden,
+    mains,
+    headlines,
+    articleItem,
+    jsonLd,
+    quotes,
+    judged: verdictsOnce(),
+  };
 }
 
 /** A schema.org article type in microdata: what JSON-LD's @type says in a page's markup. */
@@ -229,6 +244,27 @@ function textsOnce(): (el: Element) => string {
       }
     }
     return text;
+  };
+}
+
+/** Characters of text whose verdicts one page's verdictsOnce keeps; past them, tests run again. */
+const MAX_JUDGED_TEXT = 1_000_000;
+
+function verdictsOnce(): PageStats["judged"] {
+  const verdicts = new Map<(text: string) => boolean, Map<string, boolean>>();
+  let kept = 0;
+  return (test, text) => {
+    let said = verdicts.get(test);
+    if (said === undefined) verdicts.set(test, said = new Map());
+    let verdict = said.get(text);
+    if (verdict === undefined) {
+      verdict = test(text);
+      if (kept + text.length <= MAX_JUDGED_TEXT) {
+        said.set(text, verdict);
+        kept += text.length;
+      }
+    }
+    return verdict;
   };
 }
 

@@ -197,3 +197,130 @@ Deno.test("a service's hero line naming a to-do list is no call to sign up", () 
   // A call to join, to get something, still goes.
   assert.doesNotMatch(text, /Join our list/);
 });
+
+Deno.test("a listing's entries keep their authors; one story's byline still goes", () => {
+  const books = ["Persuasion", "Emma", "Middlemarch", "Ulysses", "Dubliners"];
+  const rows = books.map((title, i) =>
+    `<tr><td class="number">${i + 1}</td><td><a class="bookTitle" href="/b/${i}">` +
+    `<span>${title}</span></a><br><span class="by">by</span> <span itemprop="author">` +
+    `<div class="authorName__container"><a class="authorName" href="/a/${i}">Writer Number ` +
+    `${i + 1}</a></div></span><br><div><span>4.${i} avg rating, ${i + 2},000 ratings</span>` +
+    `</div></td></tr>`
+  ).join("");
+  const page = `<html><head><title>Best Books</title></head><body><h1>Best Books</h1>` +
+    `<table class="tableList">${rows}</table><p>${PROSE.repeat(3)}</p></body></html>`;
+  const text = mainText(page);
+  for (let i = 1; i <= books.length; i++) assert.match(text, new RegExp(`Writer Number ${i}\\n`));
+  assert.match(text, /Middlemarch\nby\nWriter Number 3\n4\.2 avg rating/);
+  // A feed's cards, each naming its authors in a list of their own.
+  const cards = books.map((title, i) =>
+    `<li class="loop-card"><h3><a href="/s/${i}">${title} is back in print this spring</a></h3>` +
+    `<ul class="loop-card__author-list"><li><a href="/w/${i}">Critic Number ${i + 1}</a></li>` +
+    `<li><a href="/w/x${i}">Editor Number ${i + 1}</a></li></ul></li>`
+  ).join("");
+  const feed = mainText(
+    `<html><head><title>Latest</title></head><body><h1>Latest</h1><ul>${cards}</ul></body></html>`,
+  );
+  assert.match(feed, /Emma is back in print this spring\nCritic Number 2\nEditor Number 2\n/);
+  // One story: its byline, named as the author's, is the page's chrome.
+  const story = `<html><head><title>A story</title></head><body><article><h1>A story</h1>` +
+    `<div class="authorName"><a href="/a/1">Writer Number 1</a></div>` +
+    `<p>${PROSE.repeat(6)}</p><p>${PROSE.repeat(6)}</p></article></body></html>`;
+  assert.doesNotMatch(mainText(story), /Writer Number 1/);
+});
+
+Deno.test("a page's footer is never its content, nor counts against its <main>", () => {
+  const sections = ["Pay over time", "Trade in", "Free delivery"].map((h, i) =>
+    `<section><h2>${h}</h2><p>Short blurb number ${i} about buying here.</p></section>`
+  ).join("");
+  // The footer's fine print outweighs the main region many times over.
+  const notes = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<p><small>Fine print number ${i}: offer subject to credit approval and to terms, rates, ` +
+      `and availability, which vary by region, device, and carrier.</small></p>`,
+  ).join("");
+  const page = `<html><head><title>Shop Watch</title></head><body>` +
+    `<div class="top"><a href="/">Store</a> <a href="/bag">Bag</a></div>` +
+    `<main><h1>Shop Watch</h1>${sections}</main>` +
+    `<footer><div class="notes">${notes}</div><div>Copyright 2026.</div></footer></body></html>`;
+  const text = mainText(page);
+  for (const h of ["Pay over time", "Trade in", "Free delivery"]) {
+    assert.match(text, new RegExp(`${h}\n`));
+  }
+  assert.doesNotMatch(text, /Fine print number/);
+  // Measured without its footer, the <main> holds most of the page: what is outside it goes.
+  assert.doesNotMatch(text, /Store Bag/);
+});
+
+Deno.test("a gallery of headed tiles on a page that is no story is its content", () => {
+  const tiles = ["Series Eleven", "Model Three", "Ultra Four"].map((name, i) =>
+    `<div class="tile"><img src="/w${i}.png" alt=""><h3>Watch ${name}</h3>` +
+    `<p>The watch for your health, in ${i + 2} colors.</p><p>From $${i + 2}99</p></div>`
+  ).join("");
+  const sections = ["Pay over time", "Trade in", "Free delivery"].map((h, i) =>
+    `<section><h2>${h}</h2><p>A blurb number ${i} about buying here. ${
+      PROSE.repeat(2)
+    }</p></section>`
+  ).join("");
+  const page = `<html><head><title>Shop Watch</title></head><body>` +
+    `<main><h1>Shop Watch</h1><div class="ProductTileGallery_container">${tiles}</div>` +
+    `${sections}<div class="carousel"><div><h3>Slide of the loop</h3></div></div></main>` +
+    `</body></html>`;
+  const text = mainText(page);
+  for (const name of ["Series Eleven", "Model Three", "Ultra Four"]) {
+    assert.match(text, new RegExp(`Watch ${name}\n`));
+  }
+  assert.match(text, /From \$299/);
+  // A carousel shows one slide at a time and repeats its slides to loop: still no content.
+  assert.doesNotMatch(text, /Slide of the loop/);
+});
+
+Deno.test("a gallery named as such in a story is still the story's chrome", () => {
+  const gallery = `<div class="gallery"><img src="/a.jpg" alt=""><h3>Photo one of four</h3>` +
+    `<img src="/b.jpg" alt=""><h3>Photo two of four</h3></div>`;
+  const page = `<html><head><meta property="og:type" content="article"><title>A story</title>` +
+    `</head><body><article><h1>A story</h1><p>${PROSE.repeat(6)}</p>${gallery}` +
+    `<p>${PROSE.repeat(6)}</p></article></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the page/);
+  assert.doesNotMatch(text, /Photo one of four/);
+});
+
+Deno.test("a feed's reaction, like and share counters alone on their line go", () => {
+  const stories = ["Drift to determinism", "Friction as a prerequisite", "A desktop cat"];
+  const cards = stories.map((title, i) =>
+    `<div class="story"><h2><a href="/s/${i}">${title}: what a week of rebuilding taught</a></h2>` +
+    `<p>An opening line of the story number ${i}, long enough to read as its summary.</p>` +
+    `<div><a href="/s/${i}#r">${
+      i + 4
+    }${i} reactions</a></div><div><span>1.${i}k views</span></div>` +
+    `<div><a href="/s/${i}#c">${i + 2} comments</a></div></div>`
+  ).join("");
+  const page = `<html><head><title>Feed</title></head><body><main><h1>Feed</h1>${cards}</main>` +
+    `</body></html>`;
+  const text = mainText(page);
+  for (const title of stories) assert.match(text, new RegExp(title));
+  assert.match(text, /long enough to read as its summary/);
+  assert.doesNotMatch(text, /reactions|views/);
+  assert.doesNotMatch(text, /\d comments/);
+});
+
+Deno.test("a block set twice, once per screen size, is read once: as on a large screen", () => {
+  const about = (n: number) =>
+    `<p>A wheel thrown, matte textured mug number ${n} in our white speckle finish, made by hand ` +
+    `in small batches, so each one differs a little from the next.</p><p>Volume: 350ml</p>`;
+  // Squarespace's pair, then Tailwind's: the small screens' copy goes.
+  const copies = [
+    `<div class="product-description hidden-down-md">${about(1)}</div>`,
+    `<div class="product-description hidden-up-md">${about(1)}</div>`,
+    `<div class="hidden md:block">${about(2)}</div>`,
+    `<div class="md:hidden">${about(2)}</div>`,
+  ];
+  const page = `<html><head><title>Mug</title></head><body><main><h1>White speckle mug</h1>` +
+    `${copies.join("")}</main></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 2]) {
+    assert.equal(text.split(`textured mug number ${n} `).length, 2, `mug ${n} once in:\n${text}`);
+  }
+});

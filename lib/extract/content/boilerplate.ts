@@ -95,6 +95,8 @@ const CHROME_LINE = new RegExp(
     "email thisblogthis|share to (?:twitter|facebook|pinterest|x)$",
     "comments?\\s*\\(?\\d*\\)?$",
     "\\d+ comments?$",
+    // A feed's counters alone on their line ("44 reactions", "1.2k views").
+    "[\\d.,]+k? (?:reactions?|likes?|upvotes?|shares?|views?)$",
     "(?:leave|post|write|add) a (?:comment|reply)",
     "your email address will not be published",
     "(?:previous|next) (?:article|post|story)",

@@ -10,7 +10,7 @@
  */
 import { type AnyNode, type ChildNode, type Document, Element, type ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { compileSelector, rawText, select, selectAll } from "../dom/mod.ts";
+import { compileSelector, rawText, select, selectAll, walkElements } from "../dom/mod.ts";
 import { chromeWithin } from "./prune.ts";
 import { classWeight, isUnlikely } from "./classes.ts";
 import { type Flags, scoreCandidates, type Scores, type Scoring } from "./score.ts";
@@ -170,6 +170,7 @@ function bestChoice(
     const sidebar = best !== null && choice.kept > best.kept && namedContent(best) &&
       choice.roots.every((root) => underChrome(root, body));
     if (sidebar) trusted = true;
+    else if (inFooterOnly(choice, body)) continue;
     else if (!best || choice.kept > best.kept) best = choice;
     if (choice.kept >= ENOUGH_TEXT) break;
     named = story && pass.weightClasses && best !== null && namedContent(best);
@@ -212,6 +213,24 @@ function underChrome(el: Element, body: Element): boolean {
   for (let up: Element | null = el; up && up !== body; up = parentElement(up)) {
     spend();
     if (FURNITURE.has(up.name) || isUnlikely(up)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `choice` lies wholly in the page's footer (a store's fine print, a site's address):
+ * passes that ignore names find more text there than in a short product or service page, but
+ * what the page marks as its footer is never its content.
+ */
+function inFooterOnly(choice: Choice, body: Element): boolean {
+  return choice.kept > 0 && choice.roots.every((root) => inFooter(root, body));
+}
+
+/** Whether `el` is, or is under, the page's footer (a <footer> or role=contentinfo). */
+function inFooter(el: Element, body: Element): boolean {
+  for (let up: Element | null = el; up && up !== body; up = parentElement(up)) {
+    spend();
+    if (up.name === "footer" || up.attribs.role === "contentinfo") return true;
   }
   return false;
 }
@@ -341,10 +360,32 @@ function saysArticle(head: Element | null, jsonLd: Element[]): boolean {
   return false;
 }
 
-/** The page's marked main region (<main> or role=main holding much of its text), or the body. */
+/** Least share of the page's text (its footer's aside) a marked main region holds. */
+const MAIN_SHARE = 0.4;
+
+/**
+ * The page's marked main region (<main> or role=main holding much of its text), or the body.
+ * The page's footer is no part of what the share is measured on: a store's fine print can
+ * outweigh the products the main region shows.
+ */
 function mainRegion(body: Element, stats: PageStats): Element {
   const total = stats.of(body).text;
-  return stats.mains.find((el) => stats.of(el).text >= total * 0.4) ?? body;
+  const main = stats.mains.find((el) => stats.of(el).text >= total * MAIN_SHARE);
+  if (main || !stats.mains.length) return main ?? body;
+  const rest = total - footerText(body, stats);
+  return stats.mains.find((el) => stats.of(el).text >= rest * MAIN_SHARE) ?? body;
+}
+
+/** Characters in the page's footers (<footer>, role=contentinfo) outside its main regions. */
+function footerText(body: Element, stats: PageStats): number {
+  let text = 0;
+  walkElements(body, (el) => {
+    if (el.name === "main" || el.attribs.role === "main") return false;
+    if (el.name !== "footer" && el.attribs.role !== "contentinfo") return true;
+    text += stats.of(el).text;
+    return false;
+  });
+  return text;
 }
 
 /** The main region with only plain chrome dropped. */

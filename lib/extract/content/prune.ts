@@ -32,6 +32,7 @@ import { pageTitles, repeatsTitle } from "./headline.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import type { Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
+import { type EntryCache, inEntry } from "./entries.ts";
 import { furnitureTag } from "./components.ts";
 import { headedChrome } from "./headed_sections.ts";
 import { isKicker } from "./kicker.ts";
@@ -169,6 +170,8 @@ export interface PruneContext {
   titleSeen?: boolean;
   /** Where lines of chrome between <br>s (text and inline nodes) are gathered, when given. */
   runs?: ChildNode[];
+  /** The root being pruned, and which of its elements lie in a listing's entries. */
+  entries?: { root: Element; cache: EntryCache };
 }
 
 /** The elements of `roots` (and their subtrees) that are chrome. */
@@ -177,6 +180,7 @@ export function chromeWithin(roots: Element[], ctx: PruneContext): Set<Element> 
   // Siblings a chrome heading heads, dropped before the walk reaches them.
   const headed = new Set<Element>();
   for (const root of roots) {
+    ctx.entries = { root, cache: new Map() };
     const visit = (el: Element): boolean => {
       if (headed.size && headed.has(el)) {
         drop.add(el);
@@ -256,7 +260,9 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (small && !listing && isContactNote(el)) return true;
   // Captions and credits of images and galleries are no part of the body (no benchmark's
   // body holds them); the images themselves stay.
-  if (small && namedLikeCaption(el)) return true;
+  if (small && namedLikeCaption(el) && !isEntryByline(el, s, ctx) && !showsItems(el, s, ctx)) {
+    return true;
+  }
   if (s.images === 0 && s.text <= CAPTION_MAX && isCreditCaption(el, ctx)) return true;
   if (
     !listing && s.images === 0 && s.text <= CAPTION_MAX &&
@@ -337,6 +343,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (ctx.cleanConditionally && CONDITIONAL.has(el.name) && small) {
     // A listing's item cards are its content, whatever a story's counts say of each.
     if (!ctx.story && isItemCard(el, ctx.stats)) return false;
+    if (isEntryByline(el, s, ctx)) return false;
     return conditionallyChrome(el, s, ctx);
   }
   return false;
@@ -797,6 +804,45 @@ function namedLikeCaption(el: Element): boolean {
 }
 
 const CAPTION_NAMES = anyWordOf(CAPTION_WORDS);
+
+/**
+ * A block named like a gallery that holds headings, on a page that is no story: a store's or
+ * a service's tiles, each headed by its item's name, not a picture's caption. A carousel is
+ * not read so: it shows one slide at a time, and loops by repeating its slides in the markup.
+ */
+function showsItems(el: Element, s: Stats, ctx: PruneContext): boolean {
+  return !ctx.story && s.headingText > 0 && !namesSay(el, CAROUSEL_NAMES);
+}
+
+const CAROUSEL_NAMES = anyWordOf(new Set(["carousel", "slideshow", "slider", "swiper", "slide"]));
+
+/** Names of a byline or a date: one line of them names an entry's author or its date. */
+const BYLINE_NAMES = anyWordOf(
+  new Set(["author", "byline", "dateline", "timestamp", "published", "updated"]),
+);
+
+/**
+ * One line named as an author or a date, inside one of a listing's entries: the entry's own
+ * (a ranked book's "by Jane Austen"), not the byline of the one story on the page.
+ */
+function isEntryByline(el: Element, s: Stats, ctx: PruneContext): boolean {
+  return !ctx.story && !!ctx.entries && (!s.hasBlock || isListOfLines(el, ctx.stats)) &&
+    namesSay(el, BYLINE_NAMES) && inEntry(el, ctx.entries.root, ctx.stats, ctx.entries.cache);
+}
+
+/** Most names a list of an entry's authors holds. */
+const AUTHORS_MAX = 8;
+
+/** A short list whose items are lines (an entry's authors, one a line). */
+function isListOfLines(el: Element, stats: PageStats): boolean {
+  if ((el.name !== "ul" && el.name !== "ol") || el.children.length > AUTHORS_MAX * 2 + 1) {
+    return false;
+  }
+  return el.children.every((child) =>
+    child.type !== "tag" ||
+    ((child as Element).name === "li" && !stats.of(child as Element).hasBlock)
+  );
+}
 
 /** A story's reading time beside its date ("readingTime", "read-time", "post-readtime"). */
 const READING_TIME_NAMES: NamesTest = (tokens) =>

@@ -9,6 +9,16 @@ const HIDDEN_CLASS =
 const SHOWN_AT_SOME_SIZE =
   /(?:^|\s)[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)(?:\s|$)/;
 
+/**
+ * Classes that hide a block on large screens (Squarespace's `hidden-up-md`, Bootstrap 3's
+ * `hidden-lg` and `visible-xs`, Tailwind's `md:hidden`, Foundation's `hide-for-large`): the
+ * small screens' copy of what the page shows larger elsewhere (a product's description set
+ * twice, once per layout), whose large screens' copy the rules above read as shown. The
+ * content is read as on a large screen.
+ */
+const MOBILE_ONLY =
+  /(?:^|\s)(?:hidden-up-(?:sm|md|lg)|hidden-(?:md|lg)|visible-(?:xs|sm)(?:-block|-inline)?|(?:md|lg):hidden|hide-for-(?:medium|large)(?:-up)?|show-for-small-only|mobile-only)(?:\s|$)/;
+
 export function isHidden(el: Element): boolean {
   const hidden = hiddenByPage(el);
   return hidden && !isCollapsedPanel(el) && !isStreamedSegment(el);
@@ -54,7 +64,8 @@ function hiddenByPage(el: Element): boolean {
         break;
       case "class":
         // Tailwind-style `hidden lg:flex`: hidden on small screens only.
-        hiddenClass = HIDDEN_CLASS.test(value) && !SHOWN_AT_SOME_SIZE.test(value);
+        hiddenClass = (HIDDEN_CLASS.test(value) && !SHOWN_AT_SOME_SIZE.test(value)) ||
+          MOBILE_ONLY.test(value);
     }
   }
   return hiddenClass;

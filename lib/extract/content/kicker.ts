@@ -3,8 +3,8 @@
  * story's section or series ("Politics", "Opinion", "Analysis"), often a link to that section.
  * No benchmark's body holds it, and a reader of the text has the headline without it.
  */
-import type { ChildNode, Element } from "domhandler";
-import { spend } from "../dom/budget.ts";
+import type { Element } from "domhandler";
+import { elementFrom } from "../dom/mod.ts";
 import type { PageStats, Stats } from "./stats.ts";
 
 /** Longest text read as a kicker, and most words. */
@@ -17,19 +17,7 @@ const KICKER_WORDS = 4;
  */
 export function isKicker(el: Element, s: Stats, stats: PageStats): boolean {
   if (s.text === 0 || s.text > KICKER_MAX || s.hasBlock || s.headingText > 0) return false;
-  const next = nextShown(el);
-  if (next === null || next.type !== "tag" || (next as Element).name !== "h1") return false;
+  if (elementFrom(el.next)?.name !== "h1") return false;
   // The words are read last, for the few lines right above a headline.
   return stats.textOf(el).split(/\s+/).filter(Boolean).length <= KICKER_WORDS;
-}
-
-/** The next sibling of `el` that is not whitespace, or null. */
-function nextShown(el: Element): ChildNode | null {
-  for (let at = el.next; at; at = at.next) {
-    spend();
-    if (at.type === "text" && !/\S/.test((at as unknown as { data: string }).data)) continue;
-    if (at.type === "comment") continue;
-    return at;
-  }
-  return null;
 }

@@ -5,7 +5,7 @@
  */
 import type { ChildNode, Element, ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
+import { elementFrom, HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
 import { anchoredHeading, anchoredSection } from "./anchors.ts";
 import { isItemCard } from "./cards.ts";
@@ -454,15 +454,6 @@ function isEmbeddedStory(el: Element, s: Stats, stats: PageStats): boolean {
   let next = elementFrom(heading.next);
   if (next && next.name !== "p") next = elementFrom(next.firstChild);
   return next !== null && next.name === "p" && isByline(stats.textOf(next));
-}
-
-/** The first element from `node` on among its siblings, past blank text and comments only. */
-function elementFrom(node: ChildNode | null): Element | null {
-  for (let at = node; at; at = at.next) {
-    if (at.type === "tag") return at as Element;
-    if (at.type === "text" && (at as unknown as { data: string }).data.trim()) return null;
-  }
-  return null;
 }
 
 /** Fewest paragraphs, and least text, of a block named as a header that is the story's. */

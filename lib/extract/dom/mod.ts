@@ -4,7 +4,14 @@
  */
 import { parseDocument } from "../stream/html_parser.ts";
 import { compile } from "css-select";
-import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
+import {
+  type AnyNode,
+  type ChildNode,
+  type Document,
+  type Element,
+  isTag,
+  isText,
+} from "domhandler";
 import * as DomUtils from "domutils";
 import { getInnerHTML, getOuterHTML } from "domutils";
 import { spend } from "./budget.ts";
@@ -77,6 +84,19 @@ function firstElement(root: AnyNode, test: (el: Element) => boolean): Element | 
     return !found;
   });
   return found;
+}
+
+/**
+ * The first element from `node` on among its siblings, past whitespace and nodes no reader sees
+ * (comments, and what browsers read as comments); null at text with words, or at the end.
+ */
+export function elementFrom(node: ChildNode | null): Element | null {
+  for (let at = node; at; at = at.next) {
+    spend();
+    if (isTag(at)) return at;
+    if (isText(at) && /\S/.test(at.data)) return null;
+  }
+  return null;
 }
 
 /**

@@ -119,7 +119,7 @@ export class DomWorkers implements AsyncDisposable {
    */
   async run(work: DomWork, options: { signal?: AbortSignal } = {}): Promise<DomResult> {
     options.signal?.throwIfAborted();
-    if (work.fields && this.#aloneHere(work.html.length)) return await this.#split(work, options);
+    if (work.fields && this.worksHere(work.html.length)) return await this.#split(work, options);
     const here = work.html.length <= WORKER_THRESHOLD
       ? inSlice(SMALL_PAGE_SLICE_MS, (budget) => domWorkSync(work, budget))
       : this.#here(work.html.length, (budget) => domWorkSync(work, budget));
@@ -170,7 +170,7 @@ export class DomWorkers implements AsyncDisposable {
    * worker starts it again, with the whole job's time).
    */
   #here<T>(size: number, work: (budget: Budget) => T): T | null {
-    return this.#aloneHere(size) ? this.#inAloneSlice(work) : null;
+    return this.worksHere(size) ? this.#inAloneSlice(work) : null;
   }
 
   /** Work of a lone request, here for at most its slice; null once the slice is spent. */
@@ -181,8 +181,11 @@ export class DomWorkers implements AsyncDisposable {
     return done;
   }
 
-  /** The request is alone, the pool idle and the page within ALONE_LIMIT. */
-  #aloneHere(size: number): boolean {
+  /**
+   * Whether page work of `size` characters would run on this thread now: the request is alone,
+   * the pool idle and the page within ALONE_LIMIT.
+   */
+  worksHere(size: number): boolean {
     const alone = this.#alone;
     if (!alone || size > ALONE_LIMIT) return false;
     const { busy, queued } = this.#pool.stats();

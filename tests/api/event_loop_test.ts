@@ -67,6 +67,12 @@ const HOSTILE: Record<string, { body: string | Uint8Array; query: string }> = {
     body: '<meta property="og:image" content="/hostile-attributes.svg"><p>x</p>',
     query: "&ping=true",
   },
+  // An oEmbed answer's html holding 9,000 <script src>, each looked for among those before it
+  // to keep one of each: 0.5 s.
+  "/oembed-scripts": {
+    body: '<link type="application/json+oembed" href="/oembed-scripts.json"><p>x</p>',
+    query: "&iframe=true",
+  },
   // A <pre>'s trailing whitespace trimmed by /\s+$/, which tries every space of a run: 23 s.
   "/pre-spaces": {
     body: `<article><pre><code>a${" ".repeat(100_000)}b</code></pre><p>${"word ".repeat(100)}</p>`,
@@ -161,6 +167,11 @@ Deno.test("the event loop answers /health within 100 ms while hostile pages are 
   routes["/hostile-attributes.svg"] = () =>
     new Response(`<svg ${"a".repeat(30_000)} width="${"1".repeat(30_000)}x" height="1">`, {
       headers: { "content-type": "image/svg+xml" },
+    });
+  routes["/oembed-scripts.json"] = () =>
+    Response.json({
+      type: "rich",
+      html: Array.from({ length: 9_000 }, (_, i) => `<script src=/${i}></script>`).join(""),
     });
   routes["/warm"] = () => html("<p>warm</p>".repeat(EXTRACT_THRESHOLD / 10));
   await using site = serve(routes);

@@ -83,6 +83,13 @@ Deno.test("imagePalette() decodes no GIF frame larger than the pixels it allows"
   assert.equal(imagePalette(gifWithFrame(5000, 4000)), null);
 });
 
+Deno.test("imagePalette() decodes no JPEG of more scans than encoders write", () => {
+  assert.deepEqual(imagePalette(fx.progressiveJpeg(1000, 1000, 100))?.palette, ["#808080"]);
+  // Each scan walks every block of the image from a few bytes: 1,000 scans of a 4000 x 4000
+  // image, 32 KB, took 2 s.
+  assert.equal(imagePalette(fx.progressiveJpeg(1000, 1000, 101)), null);
+});
+
 /** A 1 x 1 interlaced RGBA PNG, its one row (filter byte, pixel) followed by `extra` zeros. */
 function interlacedPng(rgba: number[], extra: number): Uint8Array {
   const chunk = (type: string, data: Uint8Array | number[]) => {

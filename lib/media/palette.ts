@@ -98,7 +98,7 @@ function decodePng(bytes: Uint8Array): Pixels {
  */
 const MAX_JPEG_SCANS = 100;
 
-/** Bytes FF DA (start of scan) in `bytes`, counted up to `max + 1`: each scan decoded starts at one. */
+/** Bytes FF DA (start of scan), counted up to `max + 1`: every scan decoded starts at one. */
 function scanMarkers(bytes: Uint8Array, max: number): number {
   let count = 0;
   for (let at = bytes.indexOf(0xff); at >= 0 && count <= max; at = bytes.indexOf(0xff, at + 1)) {

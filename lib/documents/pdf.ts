@@ -104,10 +104,10 @@ export async function pdfToHtml(
     for (let number = 1; number <= doc.numPages; number++) {
       check();
       const page = await doc.getPage(number);
-      const content = await page.getTextContent();
+      const items = await pageItems(page, check);
       // No page.cleanup(): it drops the fonts and resources pages share, to parse them again.
       refuseCut();
-      pages.push(linesOf(content.items as TextItem[]));
+      pages.push(linesOf(items));
     }
     refuseCut();
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
@@ -128,6 +128,23 @@ interface TextItem {
   hasEOL?: boolean;
   transform?: number[];
   height?: number;
+}
+
+/**
+ * A page's text items, the budget checked at each chunk pdf.js streams. Its evaluator runs a page
+ * on promise callbacks alone, so no timer fires and no check between pages runs until the page
+ * ends: a page drawing one small text form 100,000 times held its thread for hours, busy long
+ * after it was replaced. A refusal here ends the page: the document task's destroy() stops it.
+ */
+async function pageItems(page: Pdfjs.PDFPageProxy, check: () => void): Promise<TextItem[]> {
+  const reader = page.streamTextContent().getReader();
+  const items: TextItem[] = [];
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) return items;
+    check();
+    for (const item of (value as { items: TextItem[] }).items) items.push(item);
+  }
 }
 
 function linesOf(items: TextItem[]): Line[] {

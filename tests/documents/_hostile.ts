@@ -198,6 +198,25 @@ export function xlsxOf(sheetData: string, sharedStrings?: string): Uint8Array {
 }
 
 /**
+ * A one-page PDF that draws the same form `draws` times, the form `formBytes` of drawing
+ * operators and one letter of text: pdf.js reads the form again at each draw (its text is not
+ * cached), so the page is `draws` × `formBytes` of operators to interpret.
+ */
+export function pdfFormBomb(draws: number, formBytes: number): Uint8Array {
+  const form = "q Q\n".repeat(formBytes / 4) + "BT /F1 1 Tf (a) Tj ET";
+  const content = "/X Do\n".repeat(draws);
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< /XObject << /X 5 0 R >> >>"),
+    stream(content),
+    `<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /Font << /F1 6 0 R >> >> ` +
+    `/Length ${form.length} >>\nstream\n${form}\nendstream`,
+    FONT,
+  ]);
+}
+
+/**
  * A one-page PDF whose content stream is LZW codes that each repeat the longest sequence so far:
  * `codes` 12-bit codes (1.5 bytes each) decode to some 3,800 spaces apiece once the table is full.
  */

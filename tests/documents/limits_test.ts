@@ -12,7 +12,7 @@ import { BoundedDecompressionStream } from "../../lib/documents/decompression.ts
 import type { DocumentFormat } from "../../lib/documents/detect.ts";
 import { DocumentRefused } from "../../lib/documents/refused.ts";
 import { DocumentWorkers } from "../../lib/documents/workers.ts";
-import { pdfLzwBomb, pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
+import { pdfFormBomb, pdfLzwBomb, pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
 import { q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -182,6 +182,27 @@ Deno.test("a PDF stream pdf.js decodes itself is refused at its buffer bound; th
   assert.ok(next.ok, next.ok ? "" : next.message);
   assert.ok(next.converted.html.includes("Moss on the north wall"), next.converted.html);
   assert.equal(workers.stats().replaced, 0);
+});
+
+Deno.test("a PDF page drawing one text form over and over stops at its deadline, not later", async () => {
+  // 20,000 draws of a 200 KB form on one page, some minutes of work: pdf.js runs a page on
+  // promise callbacks alone, so the old converter's check between pages never came; its thread
+  // went silent past its deadline, was replaced, and stayed busy until the page's end.
+  const bomb = pdfFormBomb(20_000, 200_000);
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("pdf", bomb, { endsAt: Date.now() + 2000, whole: true });
+  assert.ok(!outcome.ok, "the form bomb was converted");
+  assert.equal(outcome.failure, "over-budget", outcome.message);
+  // The thread stopped itself and answered, within its grace: it is kept, not replaced.
+  await workers.settled();
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  // Read a few times over, the same form is text like any other.
+  const few = await workers.convert("pdf", pdfFormBomb(3, 400), {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(few.ok, few.ok ? "" : few.message);
+  assert.match(few.converted.html, /aaa/);
 });
 
 Deno.test("the bounded decompression gives the native one's bytes, whatever the pieces", async () => {

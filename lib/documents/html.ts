@@ -56,11 +56,12 @@ export class HtmlBody {
     if (caption) this.block("caption", caption);
     rows.forEach((row, index) => {
       const cell = index === 0 ? "th" : "td";
-      this.raw(
-        `<tr>${
-          row.map((v) => `<${cell}>${escapeText(normalizeSpace(v))}</${cell}>`).join("")
-        }</tr>\n`,
-      );
+      // Cell by cell, each counted before the next: cells may repeat one long string (a
+      // spreadsheet's shared strings), and a row of 300 copies of a 2 MB one, built whole before
+      // it was counted, took its thread past its heap cap from a 3 KB file.
+      this.raw("<tr>");
+      for (const value of row) this.raw(`<${cell}>${escapeText(normalizeSpace(value))}</${cell}>`);
+      this.raw("</tr>\n");
     });
     return this.raw("</table>\n");
   }

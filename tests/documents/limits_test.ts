@@ -75,6 +75,28 @@ Deno.test("a part past the parser's node cap is refused, never read in part", as
   assert.equal(strings.reason, "too-large", strings.message);
 });
 
+Deno.test("a row repeating one long shared string is refused at the output budget, in time", async () => {
+  // 300 cells of one 2 MB shared string, in 3 KB: the old converter built the row whole before
+  // counting it, past V8's longest string ("Invalid string length", a failure, not a refusal)
+  // or, its spaces normalized cell by cell, past the thread's heap cap (no answer in time, the
+  // thread replaced).
+  const row = `<row r="1">${'<c t="s"><v>0</v></c>'.repeat(300)}</row>`;
+  const sheet = (text: string) => xlsx(row, `<si><t>${text}</t></si>`);
+  const letters = sheet("a".repeat(2 << 20));
+  assert.ok(letters.length < 4096, `${letters.length} bytes`);
+  const refused = await refusal("xlsx", letters);
+  assert.equal(refused.reason, "too-large", refused.message);
+  assert.match(refused.message, /passes its size budget/);
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("xlsx", sheet("a  ".repeat(700_000)), {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(!outcome.ok, "the sheet was converted");
+  assert.equal(outcome.failure, "too-large", outcome.message);
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+});
+
 Deno.test("an EPUB chapter past the parser's node cap is refused, never read in part", async () => {
   // 300,000 paragraphs: the old reader ended the chapter at the 249,998th without a word.
   const paragraphs = Array.from({ length: 300_000 }, (_, i) => `<p>n${i}</p>`).join("");

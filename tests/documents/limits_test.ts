@@ -227,6 +227,24 @@ Deno.test("a PDF page drawing one text form over and over stops at its deadline,
   assert.match(few.converted.html, /aaa/);
 });
 
+Deno.test("RTF text over many lines is read in one pass, in time", async () => {
+  // 1,250,000 lines of one letter (2.5 MB): the tokenizer copied the text run again at each line
+  // it went on over, minutes of work with no token out, so no budget check; the old thread went
+  // silent past its deadline, was replaced, and stayed busy.
+  const rtf = text(`{\\rtf1 ${"a\n".repeat(1_250_000)}\\par}`);
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("rtf", rtf, { endsAt: Date.now() + 20_000, whole: true });
+  assert.ok(outcome.ok, outcome.ok ? "" : `${outcome.failure}: ${outcome.message}`);
+  assert.ok(outcome.converted.html.includes(`<p>${"a".repeat(1_250_000)}</p>`));
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  // Line breaks inside a word, after a control word, around \'hh and \uN's fallback read as ever.
+  const { html } = await convertDocument(
+    "rtf",
+    text(`{\\rtf1\\ansi wor\r\nd\\par\ntwo\r\n\\'e9t\r\n\\'e9\\par o\\u233\n?\nk\\par}`),
+  );
+  assert.match(html, /<p>word<\/p>\n<p>two\u00e9t\u00e9<\/p>\n<p>o\u00e9k<\/p>/);
+});
+
 Deno.test("the bounded decompression gives the native one's bytes, whatever the pieces", async () => {
   const input = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
   for (const format of ["deflate", "gzip", "deflate-raw"] as const) {

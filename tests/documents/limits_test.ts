@@ -60,6 +60,115 @@ Deno.test("nested XML in a few kilobytes is refused, not looked into once per le
   }
 });
 
+/** Words for nested cases: none is part of another. */
+const WORDS = ["alpha", "bravo", "charlie", "delta", "echo"];
+
+/** `open(word)` for each word, nested, then `close` as many times. */
+function nested(open: (word: string) => string, close: string): string {
+  return WORDS.map(open).join("") + close.repeat(WORDS.length);
+}
+
+function pptx(slide: string): Uint8Array {
+  const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  return zipSync({
+    "ppt/presentation.xml": text(
+      `<p:presentation xmlns:r="${rel}"><p:sldIdLst><p:sldId r:id="rId1"/></p:sldIdLst>` +
+        `</p:presentation>`,
+    ),
+    "ppt/_rels/presentation.xml.rels": text(
+      `<Relationships><Relationship Id="rId1" Target="slides/slide1.xml"/></Relationships>`,
+    ),
+    "ppt/slides/slide1.xml": text(`<p:sld><p:cSld><p:spTree>${slide}</p:spTree></p:cSld></p:sld>`),
+  });
+}
+
+function odt(body: string): Uint8Array {
+  return zipSync({
+    mimetype: [text("application/vnd.oasis.opendocument.text"), { level: 0 }],
+    "content.xml": text(
+      `<office:document-content><office:body><office:text>${body}</office:text></office:body>` +
+        `</office:document-content>`,
+    ),
+  });
+}
+
+Deno.test("text in nested tables, paragraphs and strings is read once", async () => {
+  // The old readers looked for rows, cells, paragraphs and runs at every depth, and read a
+  // nested one's text again for each one around it: "echo" came out five times.
+  // Each case: its format, its bytes, and how many nested structures hold the words.
+  const cases: Array<[DocumentFormat, Uint8Array, number]> = [
+    [
+      "docx",
+      docx(
+        nested(
+          (w) => `<w:tbl><w:tr><w:tc><w:p><w:r><w:t>${w}</w:t></w:r></w:p>`,
+          "</w:tc></w:tr></w:tbl>",
+        ),
+      ),
+      1,
+    ],
+    [
+      "odt",
+      odt(
+        nested(
+          (w) => `<table:table><table:table-row><table:table-cell><text:p>${w}</text:p>`,
+          "</table:table-cell></table:table-row></table:table>",
+        ),
+      ),
+      1,
+    ],
+    [
+      "pptx",
+      pptx(
+        `<p:graphicFrame>${
+          nested((w) =>
+            `<a:tbl><a:tr><a:tc><a:p><a:r><a:t>${w}</a:t></a:r></a:p>`, "</a:tc></a:tr></a:tbl>")
+        }</p:graphicFrame><p:sp>${
+          nested((w) => `<a:p><a:r><a:t>${w}</a:t></a:r>`, "</a:p>")
+        }</p:sp>`,
+      ),
+      2,
+    ],
+    [
+      "xlsx",
+      xlsx(
+        `<row><c t="s"><v>0</v></c><c t="s"><v>1</v></c><c t="inlineStr"><is>` +
+          `${nested((w) => `<t>${w}`, "</t>")}</is></c></row>`,
+        `${nested((w) => `<si><t>${w}</t>`, "</si>")}<si>${nested((w) => `<t>${w}`, "</t>")}</si>`,
+      ),
+      3,
+    ],
+  ];
+  for (const [format, bytes, structures] of cases) {
+    const { html } = await convertDocument(format, bytes);
+    const body = html.slice(html.indexOf("<main"));
+    const counts = WORDS.map((word) => body.split(word).length - 1);
+    assert.deepEqual(counts, WORDS.map(() => structures), `${format}: ${body}`);
+  }
+});
+
+Deno.test("80 tables nested in 10 KB of docx are read, their text once", async () => {
+  // 100 KB of text a table, each in the previous one's cell: the old reader made a row of each
+  // table's text and every table's inside it, 320 MB of rows, and stopped at its thread's heap
+  // cap (no answer until the deadline, the thread replaced).
+  const paragraph = (n: number) => `[${n}]${"a".repeat(100_000)}`;
+  const tables = Array.from(
+    { length: 80 },
+    (_, n) => `<w:tbl><w:tr><w:tc><w:p><w:r><w:t>${paragraph(n)}</w:t></w:r></w:p>`,
+  ).join("") + "</w:tc></w:tr></w:tbl>".repeat(80);
+  const bytes = docx(tables);
+  assert.ok(bytes.length < 16_384, `${bytes.length} bytes`);
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("docx", bytes, {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(outcome.ok, outcome.ok ? "" : `${outcome.failure}: ${outcome.message}`);
+  const { html } = outcome.converted;
+  for (const n of [0, 40, 79]) assert.equal(html.split(paragraph(n)).length - 1, 1, `table ${n}`);
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+});
+
 Deno.test("a part past the parser's node cap is refused, never read in part", async () => {
   // 200,000 cells (under the 250,000-cell budget) in 600,000 nodes: the old reader kept the
   // first 500,000 nodes and answered with two thirds of the sheet.

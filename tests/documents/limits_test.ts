@@ -169,6 +169,63 @@ Deno.test("80 tables nested in 10 KB of docx are read, their text once", async (
   assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
 });
 
+Deno.test("text of escaped characters is refused at the output budget, not past the heap cap", async () => {
+  // 8 MB of "&" in a paragraph or a chapter, 30 MB in a title, each in 8-31 KB: the escaper the
+  // old converters used appended to a string once per "&", 264 MB of heap for 8 MB, and the
+  // thread stopped at its heap cap (no answer until the deadline, the thread replaced).
+  const amps = (mb: number) => "&".repeat(mb << 20);
+  const epub = zipSync({
+    mimetype: [text("application/epub+zip"), { level: 0 }],
+    "META-INF/container.xml": text(
+      `<container><rootfiles><rootfile full-path="c.opf"/></rootfiles></container>`,
+    ),
+    "c.opf": text(
+      `<package><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>` +
+        `</manifest><spine><itemref idref="c"/></spine></package>`,
+    ),
+    "c.xhtml": text(`<html><body><p>${amps(8)}</p></body></html>`),
+  });
+  const titled = zipSync({
+    "word/document.xml": text(`<w:document ${W}><w:body><w:p/></w:body></w:document>`),
+    "docProps/core.xml": text(
+      `<cp:coreProperties><dc:title>${amps(30)}</dc:title></cp:coreProperties>`,
+    ),
+  });
+  const cases: Array<[string, DocumentFormat, Uint8Array]> = [
+    ["paragraph", "docx", docx(`<w:p><w:r><w:t>${amps(8)}</w:t></w:r></w:p>`)],
+    ["chapter", "epub", epub],
+    ["title", "docx", titled],
+  ];
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  for (const [name, format, bytes] of cases) {
+    assert.ok(bytes.length < 40_000, `${name}: ${bytes.length} bytes`);
+    const outcome = await workers.convert(format, bytes, {
+      endsAt: Date.now() + 20_000,
+      whole: true,
+    });
+    assert.ok(!outcome.ok, `${name} was converted`);
+    assert.equal(outcome.failure, "too-large", `${name}: ${outcome.message}`);
+    assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 }, name);
+  }
+  // Under the budget, text and attributes are escaped as before.
+  const { html } = await convertDocument(
+    "docx",
+    zipSync({
+      "word/document.xml": text(
+        `<w:document ${W}><w:body><w:p><w:r><w:t>a &amp; b &lt; c &gt; "d"</w:t></w:r></w:p>` +
+          `</w:body></w:document>`,
+      ),
+      "docProps/core.xml": text(
+        `<cp:coreProperties><dc:title>T &amp; "q"</dc:title><dc:creator>"A" &lt;a&gt;</dc:creator>` +
+          `</cp:coreProperties>`,
+      ),
+    }),
+  );
+  assert.ok(html.includes(`<title>T &amp; "q"</title>`), html);
+  assert.ok(html.includes(`<meta name="author" content="&quot;A&quot; &lt;a&gt;">`), html);
+  assert.ok(html.includes(`<p>a &amp; b &lt; c &gt; "d"</p>`), html);
+});
+
 Deno.test("a part past the parser's node cap is refused, never read in part", async () => {
   // 200,000 cells (under the 250,000-cell budget) in 600,000 nodes: the old reader kept the
   // first 500,000 nodes and answered with two thirds of the sheet.

@@ -90,6 +90,8 @@ export async function pdfToHtml(
   });
   try {
     const doc = await task.promise.catch((error: unknown) => {
+      // The budget ran out while it opened (see boundClock): pdf.js tells that as its failure.
+      check();
       const name = error instanceof Error ? error.name : "";
       if (name === "PasswordException") {
         throw new DocumentRefused("encrypted", "pdf needs a password");
@@ -113,6 +115,7 @@ export async function pdfToHtml(
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
   } catch (error) {
     if (error instanceof DocumentRefused || error instanceof BudgetExceeded) throw error;
+    check();
     // A refused buffer may surface as pdf.js's own failure.
     refuseCut();
     // What pdf.js reports while reading (a stack overflow on nested objects, a bad stream).

@@ -12,7 +12,14 @@ import { BoundedDecompressionStream } from "../../lib/documents/decompression.ts
 import type { DocumentFormat } from "../../lib/documents/detect.ts";
 import { DocumentRefused } from "../../lib/documents/refused.ts";
 import { DocumentWorkers } from "../../lib/documents/workers.ts";
-import { pdfFormBomb, pdfLzwBomb, pdfStreamBomb, xlsxOf as xlsx } from "./_hostile.ts";
+import {
+  pdfBlankContents,
+  pdfFormBomb,
+  pdfLzwBomb,
+  pdfStreamBomb,
+  pdfType3Bomb,
+  xlsxOf as xlsx,
+} from "./_hostile.ts";
 import { q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -391,6 +398,33 @@ Deno.test("a PDF page drawing one text form over and over stops at its deadline,
   });
   assert.ok(few.ok, few.ok ? "" : few.message);
   assert.match(few.converted.html, /aaa/);
+});
+
+Deno.test("pdf.js is stopped at the deadline inside a page that gives no text", async () => {
+  // A Type3 glyph drawing a form 100,000 times (12 GB of operators, in 720 KB) and a page of 64
+  // MB of operators without text (in 58 KB): pdf.js works through either on promise callbacks
+  // alone and streams no text meanwhile, so no check of the converter's came; the old thread
+  // went silent past its deadline, was replaced, and stayed busy (for hours, the first).
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const cases: Array<[string, Uint8Array]> = [
+    ["a Type3 glyph's forms", pdfType3Bomb(100_000, 120_000)],
+    ["a page of operators", pdfBlankContents(1300, 50_000)],
+  ];
+  for (const [name, pdf] of cases) {
+    const outcome = await workers.convert("pdf", pdf, { endsAt: Date.now() + 1500, whole: true });
+    assert.ok(!outcome.ok, `${name} was converted`);
+    assert.equal(outcome.failure, "over-budget", `${name}: ${outcome.message}`);
+    // The thread stopped itself and answered, within its grace: it is kept, not replaced.
+    await workers.settled();
+    assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 }, name);
+  }
+  // Read a few times over, the glyph's forms are a font like any other, and the page is read.
+  const few = await workers.convert("pdf", pdfType3Bomb(3, 600), {
+    endsAt: Date.now() + 20_000,
+    whole: true,
+  });
+  assert.ok(few.ok, few.ok ? "" : few.message);
+  assert.match(few.converted.html, /<p>a<\/p>/);
 });
 
 Deno.test("RTF text over many lines is read in one pass, in time", async () => {

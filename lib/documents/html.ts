@@ -107,6 +107,11 @@ const ESCAPED_SLICE = 4096;
  */
 export function escapeWithin(text: string, room: number, attribute = false): string {
   const pattern = attribute ? ATTRIBUTE_ESCAPED : TEXT_ESCAPED;
+  if (text.length <= ESCAPED_SLICE) {
+    const escaped = text.replace(pattern, entity);
+    if (escaped.length > room) throw overBudget();
+    return escaped;
+  }
   pattern.lastIndex = 0;
   if (text.length <= room && !pattern.test(text)) return text;
   const slices: string[] = [];

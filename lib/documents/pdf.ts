@@ -142,13 +142,30 @@ interface TextItem {
 async function pageItems(page: Pdfjs.PDFPageProxy, check: () => void): Promise<TextItem[]> {
   const reader = page.streamTextContent().getReader();
   const items: TextItem[] = [];
+  let tooMany = false;
   while (true) {
     const { value, done } = await reader.read();
-    if (done) return items;
+    if (done) break;
     check();
+    // Past the bound, read to the page's end without keeping anything: a page left unread holds
+    // pdf.js at the stream's backpressure, and the document's destroy() waited for it forever.
+    if (tooMany) continue;
     for (const item of (value as { items: TextItem[] }).items) items.push(item);
+    tooMany = items.length > MAX_PAGE_ITEMS;
+    if (tooMany) items.length = 0;
   }
+  if (tooMany) {
+    throw new DocumentRefused("too-large", `pdf has a page of more than ${MAX_PAGE_ITEMS} texts`);
+  }
+  return items;
 }
+
+/**
+ * Text items one page may give (a dense real page gives a few thousand): each holds some 100
+ * bytes of heap until the page's lines are made, and 3 million, from a 44 KB PDF of one-letter
+ * lines, took the thread past its heap cap.
+ */
+const MAX_PAGE_ITEMS = 100_000;
 
 function linesOf(items: TextItem[]): Line[] {
   const lines: Line[] = [];

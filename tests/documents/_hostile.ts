@@ -251,6 +251,24 @@ export function pdfBlankContents(times: number, streamBytes: number): Uint8Array
   ]);
 }
 
+/** A one-page PDF of `lines` lines of one letter, its content stream deflated (44 KB for 3 M). */
+export function pdfLetterLines(lines: number): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
+  zlib.push(text("BT /F1 1 Tf "));
+  const chunk = text("(a)' ".repeat(100_000));
+  for (let done = 0; done < lines; done += 100_000) zlib.push(chunk);
+  zlib.push(text(" ET"), true);
+  const content = parts.map(fromLatin1).join("");
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< /Font << /F1 5 0 R >> >>"),
+    `<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n${content}\nendstream`,
+    FONT,
+  ]);
+}
+
 /**
  * A one-page PDF whose content stream is LZW codes that each repeat the longest sequence so far:
  * `codes` 12-bit codes (1.5 bytes each) decode to some 3,800 spaces apiece once the table is full.

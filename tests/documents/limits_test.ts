@@ -15,6 +15,7 @@ import { DocumentWorkers } from "../../lib/documents/workers.ts";
 import {
   pdfBlankContents,
   pdfFormBomb,
+  pdfLetterLines,
   pdfLzwBomb,
   pdfStreamBomb,
   pdfType3Bomb,
@@ -425,6 +426,25 @@ Deno.test("pdf.js is stopped at the deadline inside a page that gives no text", 
   });
   assert.ok(few.ok, few.ok ? "" : few.message);
   assert.match(few.converted.html, /<p>a<\/p>/);
+});
+
+Deno.test("a PDF page of millions of texts is not kept past the thread's heap cap", async () => {
+  // 3,000,000 one-letter lines in 44 KB: the old converter kept every text item of the page and
+  // stopped at its thread's heap cap (no answer, the thread replaced). Past 100,000 texts a page
+  // is read on without keeping any, and refused at its end (or stopped at the deadline).
+  const pdf = pdfLetterLines(3_000_000);
+  assert.ok(pdf.length < 64 * 1024, `${pdf.length} bytes`);
+  await using workers = new DocumentWorkers({ heapMb: 256 });
+  const outcome = await workers.convert("pdf", pdf, { endsAt: Date.now() + 10_000, whole: true });
+  assert.ok(!outcome.ok, "the page was converted");
+  await workers.settled();
+  assert.deepEqual(workers.stats(), { busy: 0, queued: 0, workers: 1, replaced: 0 });
+  // Read whole, a page past the bound is refused as too large.
+  await assert.rejects(
+    () => convertDocument("pdf", pdfLetterLines(200_000)),
+    (error: unknown) =>
+      error instanceof DocumentRefused && /more than 100000 texts/.test(error.message),
+  );
 });
 
 Deno.test("RTF text over many lines is read in one pass, in time", async () => {

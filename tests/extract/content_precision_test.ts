@@ -378,3 +378,19 @@ Deno.test("a line of a short label, a colon and one headline link goes, in any l
   assert.match(text, /a link inside the prose is part of it/);
   assertLacks(text, ["Dowiedz", "Kto jak", "Ilikaa", "Habari nyingine"]);
 });
+
+Deno.test("page furniture stated in schema.org microdata goes, whatever its names", () => {
+  const crumbs = ["Home", "World", "Europe"].map((name, n) =>
+    `<li itemprop="itemListElement" itemscope itemtype="https://schema.org/ListItem">
+    <a itemprop="item" href="/c${n}"><span itemprop="name">${name} section</span></a></li>`
+  ).join("");
+  const page = `<html><head><title>Story</title></head><body><div class="entry">
+    <ol class="trail" itemscope itemtype="https://schema.org/BreadcrumbList">${crumbs}</ol>
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    <div class="box" itemscope itemtype="http://schema.org/WPSideBar"><p>Stories our editors
+    chose for this week, from the newest issue and the archive of the paper.</p></div>
+    <p>${PROSE.repeat(5)}</p></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assertLacks(text, ["Europe section", "Stories our editors chose"]);
+});

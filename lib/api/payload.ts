@@ -123,10 +123,12 @@ export async function buildPayload(request: PayloadContext): Promise<PayloadResu
 
 /**
  * The default fields, awaited, and the DOM work (custom rules, markdown, text) when asked for,
- * running. Both from one parse (one worker job) when the fields are not needed sooner (no
- * follow-up fetch starts from them) and both read the same page. Else the fields first, then
- * the DOM work: on two cores, both on workers at once starve this thread (the event-loop test
- * saw /health answer late).
+ * running. Both in one DomWorkers job when both read the same page and the fields are not needed
+ * sooner: no follow-up fetch starts from them, or the DOM work would hold this thread anyway (a
+ * lone request's, run here: no fetch could move meanwhile, and an idle worker reads the fields
+ * at the same time). Else the fields first, then the DOM work, so that the follow-up fetches
+ * overlap the DOM work on its worker: on two cores, both on workers at once starve this thread
+ * (the event-loop test saw /health answer late).
  */
 async function readPage(
   context: StepContext,
@@ -143,7 +145,7 @@ async function readPage(
   };
   if (
     wantsDom && page.fieldsHtml === null && visit === null && !isVideoPage(page.url) &&
-    !fetchesFollowFields(context)
+    (!fetchesFollowFields(context) || context.services.dom.worksHere(html.length))
   ) {
     const both = await fieldsAndDomParts(context, target);
     return { extracted: both.extracted, domWork: verified(both) };

@@ -227,3 +227,52 @@ Deno.test("lone page work that outlasts its slice moves to a worker and complete
   assert.equal((result.custom.t as string[]).length, 6000);
   assert.deepEqual(workerFree(pool.stats()), { workers: 1, aloneRuns: 1, aloneMoved: 1 });
 });
+
+Deno.test("a lone request's fields are read on an idle worker while its DOM work runs here", async () => {
+  const alone = new DomWorkers({ maxWorkers: 1, alone: { when: () => true, sliceMs: 60_000 } });
+  await using _alone = alone;
+  // Not alone: the DOM work and the fields from one parse, on a worker.
+  await using shared = new DomWorkers({
+    maxWorkers: 1,
+    alone: { when: () => false, sliceMs: 60_000 },
+  });
+  const html = article(100).replace(
+    "<title>",
+    '<meta name="description" content="Read twice, alike."><meta name="author" content="A. Writer">' +
+      "<title>",
+  );
+  const work = { html, url: URL_, rules: null, markdown: true, fields: { fetched: null } };
+  const here = await alone.run(work);
+  assert.deepEqual(here, await shared.run(work), "the same answer as from one parse");
+  assert.match(here.markdown!, /^# Alone/);
+  assert.deepEqual(
+    [here.extracted!.title, here.extracted!.description, here.extracted!.author],
+    ["Alone", "Read twice, alike.", "A. Writer"],
+  );
+  // The DOM work here (a lone run), the fields on the pool's worker.
+  assert.deepEqual(workerFree(alone.stats()), { workers: 1, aloneRuns: 1, aloneMoved: 0 });
+  // A small page too.
+  const small = { ...work, html: article(4) };
+  assert.ok(small.html.length < WORKER_THRESHOLD);
+  assert.equal((await alone.run(small)).extracted!.title, "Alone");
+  assert.deepEqual(workerFree(alone.stats()), { workers: 1, aloneRuns: 2, aloneMoved: 0 });
+});
+
+Deno.test("lone DOM work past its slice moves to a worker and still gets its fields", async () => {
+  await using pool = new DomWorkers({
+    maxWorkers: 1,
+    alone: { when: () => true, sliceMs: 1 },
+    jobTimeoutMs: 60_000,
+  });
+  // Quadratic in its 6,000 nested elements: far past a 1 ms slice. With one worker, the DOM
+  // work waits for the fields' job to end.
+  const slow = {
+    ...ENDLESS,
+    html: "<title>Slow</title>" + "<b>".repeat(6000) + "x",
+    fields: { fetched: null },
+  };
+  const result = await pool.run(slow);
+  assert.equal((result.custom.t as string[]).length, 6000);
+  assert.equal(result.extracted!.title, "Slow");
+  assert.deepEqual(workerFree(pool.stats()), { workers: 1, aloneRuns: 1, aloneMoved: 1 });
+});

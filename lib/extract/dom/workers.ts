@@ -4,7 +4,8 @@
  * here), and the default fields of pages over EXTRACT_THRESHOLD (a
  * streaming pass over 5 MB of tags takes a second). A request alone in the service runs the
  * work of a page up to ALONE_LIMIT on the main thread for at most a slice of time, then moves
- * it to a worker (see #here). At most `maxWorkers` jobs at once,
+ * it to a worker (see #here); when that work wants the default fields too, an idle worker reads
+ * them meanwhile (see #split). At most `maxWorkers` jobs at once,
  * `maxQueue` waiting, EBUSY past that (like the browser's page pool), a heap cap per worker
  * thread: a WorkerPool's mechanics, with page work's tasks, limits and errors. Each worker reads
  * its job's deadline and cancel flag inside its loops (a Budget).
@@ -112,14 +113,37 @@ export class DomWorkers implements AsyncDisposable {
     return this.#pool.admission;
   }
 
-  /** Custom rules and markdown (small pages on this thread, the rest on a worker). */
+  /**
+   * Custom rules and markdown (small pages on this thread, the rest on a worker), with the
+   * default fields when `work.fields` asks for them (see #split).
+   */
   async run(work: DomWork, options: { signal?: AbortSignal } = {}): Promise<DomResult> {
     options.signal?.throwIfAborted();
+    if (work.fields && this.worksHere(work.html.length)) return await this.#split(work, options);
     const here = work.html.length <= WORKER_THRESHOLD
       ? inSlice(SMALL_PAGE_SLICE_MS, (budget) => domWorkSync(work, budget))
       : this.#here(work.html.length, (budget) => domWorkSync(work, budget));
     if (here) return here;
     return await this.#submit({ kind: "dom", work }, options.signal) as DomResult;
+  }
+
+  /**
+   * The DOM work of a request alone, here, while an idle worker reads the default fields from a
+   * parse of its own: a second parse, on the machine's other core, that takes the fields off
+   * the request's path (about a sixth of a `markdown=true` request; bench:content). Busy, the
+   * service reads both from one parse instead, on whatever thread run() picks.
+   */
+  async #split(work: DomWork, options: { signal?: AbortSignal }): Promise<DomResult> {
+    const { fields, ...domOnly } = work;
+    const extracted = this.#submit(
+      { kind: "extract", html: work.html, url: work.url, options: fields! },
+      options.signal,
+    );
+    // Awaited below, once the DOM work is done; until then its failure is not yet unhandled.
+    extracted.catch(() => {});
+    const here = this.#inAloneSlice((budget) => domWorkSync(domOnly, budget));
+    const dom = here ?? await this.#submit({ kind: "dom", work: domOnly }, options.signal);
+    return { ...dom as DomResult, extracted: await extracted as Extracted };
   }
 
   /** The default fields (extract()), on a worker for a large page. */
@@ -146,14 +170,26 @@ export class DomWorkers implements AsyncDisposable {
    * worker starts it again, with the whole job's time).
    */
   #here<T>(size: number, work: (budget: Budget) => T): T | null {
-    const alone = this.#alone;
-    if (!alone || size > ALONE_LIMIT) return null;
-    const { busy, queued } = this.#pool.stats();
-    if (busy > 0 || queued > 0 || !alone.when()) return null;
+    return this.worksHere(size) ? this.#inAloneSlice(work) : null;
+  }
+
+  /** Work of a lone request, here for at most its slice; null once the slice is spent. */
+  #inAloneSlice<T>(work: (budget: Budget) => T): T | null {
     this.#aloneRuns++;
-    const done = inSlice(alone.sliceMs, work);
+    const done = inSlice(this.#alone!.sliceMs, work);
     if (done === null) this.#aloneMoved++;
     return done;
+  }
+
+  /**
+   * Whether page work of `size` characters would run on this thread now: the request is alone,
+   * the pool idle and the page within ALONE_LIMIT.
+   */
+  worksHere(size: number): boolean {
+    const alone = this.#alone;
+    if (!alone || size > ALONE_LIMIT) return false;
+    const { busy, queued } = this.#pool.stats();
+    return busy === 0 && queued === 0 && alone.when();
   }
 
   /** A task's result, or the ApiError its failure is answered with. */

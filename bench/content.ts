@@ -410,7 +410,12 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   /** The phases of each page's best request. */
   const phases: Record<string, number>[] = [];
   try {
-    for (const page of chosen.slice(0, 3)) await request(page); // warm-up
+    // Warm-up: each engine reads every sampled page once, so that both run compiled code, as a
+    // service does after its first requests (and as the full run's quality pass leaves both).
+    for (const page of chosen) {
+      await request(page);
+      readabilityContent(page.html);
+    }
     for (const page of chosen) {
       const a: number[] = [];
       const b: number[] = [];

@@ -137,7 +137,8 @@ interface TextItem {
  * A page's text items, the budget checked at each chunk pdf.js streams. Its evaluator runs a page
  * on promise callbacks alone, so no timer fires and no check between pages runs until the page
  * ends: a page drawing one small text form 100,000 times held its thread for hours, busy long
- * after it was replaced. A refusal here ends the page: the document task's destroy() stops it.
+ * after it was replaced. Past the budget, check() throws here; in a document worker the bounded
+ * clock (boundClock) has stopped pdf.js by then.
  */
 async function pageItems(page: Pdfjs.PDFPageProxy, check: () => void): Promise<TextItem[]> {
   const reader = page.streamTextContent().getReader();

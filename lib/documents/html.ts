@@ -84,7 +84,7 @@ function overBudget(): DocumentRefused {
   return new DocumentRefused("too-large", "the converted document passes its size budget");
 }
 
-/** What HTML text escapes, and a quoted attribute's value (as entities' escapeText, escapeAttribute). */
+/** What HTML text escapes, and a quoted attribute's value (as entities' escapers do). */
 const TEXT_ESCAPED = /[&<>\u00a0]/g;
 const ATTRIBUTE_ESCAPED = /["&<>\u00a0]/g;
 const ENTITIES: Record<string, string> = {

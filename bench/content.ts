@@ -56,19 +56,14 @@ interface DatasetScore {
   f1: number;
 }
 
-const write = (s = "") =>
-  Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+const write = (s = "") => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
 
 function option(name: string): string | null {
   const args = Deno.args;
-  const at = args.findIndex((a) =>
-    a === `--${name}` || a.startsWith(`--${name}=`)
-  );
+  const at = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   if (at < 0) return null;
   const arg = args[at]!;
-  return arg.includes("=")
-    ? arg.slice(arg.indexOf("=") + 1)
-    : (args[at + 1] ?? "");
+  return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[at + 1] ?? "");
 }
 
 function corpusRoot(): string {
@@ -89,9 +84,7 @@ function unwrap(html: string): string {
 function loadPages(root: string): Page[] {
   const truth = Deno.readTextFileSync(join(root, "truth.jsonl")).split("\n")
     .filter(Boolean)
-    .map((line) =>
-      JSON.parse(line) as { id: string; dataset: string; fold: number }
-    );
+    .map((line) => JSON.parse(line) as { id: string; dataset: string; fold: number });
   return truth.map((t) => {
     const bytes = gunzipSync(
       Deno.readFileSync(join(root, "pages", t.dataset, `${t.id}.html.gz`)),
@@ -178,9 +171,7 @@ async function scorePredictions(
     return {
       datasets: parsed.datasets,
       mean: parsed.overall.f1_mean_of_datasets,
-      worstText: worst
-        ? text.slice(text.indexOf("\n", text.search(/worst|lowest/i)) + 1)
-        : "",
+      worstText: worst ? text.slice(text.indexOf("\n", text.search(/worst|lowest/i)) + 1) : "",
     };
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -194,9 +185,7 @@ function printTable(
 ): void {
   write(`\n${title}`);
   write(
-    `${"dataset".padEnd(16)} ${"pages".padStart(5)}  ${
-      "linkpeek F1/P/R".padEnd(20)
-    }  ` +
+    `${"dataset".padEnd(16)} ${"pages".padStart(5)}  ${"linkpeek F1/P/R".padEnd(20)}  ` +
       `${"Readability F1/P/R".padEnd(20)}  verdict`,
   );
   const f = (x: number) => x.toFixed(3);
@@ -208,18 +197,12 @@ function printTable(
     write(
       `${name.padEnd(16)} ${String(s.pages).padStart(5)}  ` +
         `${`${f(s.f1)} ${f(s.precision)} ${f(s.recall)}`.padEnd(20)}  ` +
-        `${`${f(r.f1)} ${f(r.precision)} ${f(r.recall)}`.padEnd(20)}  ${
-          ok ? "PASS" : "FAIL"
-        }`,
+        `${`${f(r.f1)} ${f(r.precision)} ${f(r.recall)}`.padEnd(20)}  ${ok ? "PASS" : "FAIL"}`,
     );
   }
   write(
-    `${"mean of datasets".padEnd(16)} ${"".padStart(5)}  ${
-      f(ours.mean).padEnd(20)
-    }  ` +
-      `${f(peer.mean).padEnd(20)}  ${
-        ours.mean >= 0.85 ? "PASS" : "FAIL"
-      } (target >= 0.85)`,
+    `${"mean of datasets".padEnd(16)} ${"".padStart(5)}  ${f(ours.mean).padEnd(20)}  ` +
+      `${f(peer.mean).padEnd(20)}  ${ours.mean >= 0.85 ? "PASS" : "FAIL"} (target >= 0.85)`,
   );
   write(`every dataset >= Readability: ${allAtLeast ? "PASS" : "FAIL"}`);
 }
@@ -281,19 +264,13 @@ function jobSpeed(pages: Page[], sample: number): void {
   write(`
 DOM job alone on ${chosen.length} pages (best of ${ROUNDS} interleaved rounds):`);
   write(
-    `  linkpeek domWorkSync (parse, fields, content, Markdown): median ${
-      f(median(whole))
-    } ms`,
+    `  linkpeek domWorkSync (parse, fields, content, Markdown): median ${f(median(whole))} ms`,
   );
   write(
-    `  the same without the fields (a lone request's own thread): median ${
-      f(median(alone))
-    } ms`,
+    `  the same without the fields (a lone request's own thread): median ${f(median(alone))} ms`,
   );
   write(
-    `  Readability.js on linkedom, extraction:                  median ${
-      f(median(theirs))
-    } ms`,
+    `  Readability.js on linkedom, extraction:                  median ${f(median(theirs))} ms`,
   );
   write(
     `  median ratio ${median(ratios).toFixed(3)}; without the fields ${
@@ -332,8 +309,7 @@ async function startTargetSite(
     type: "module",
   });
   const listening = new Promise<number>((resolve) => {
-    worker.onmessage = (event: MessageEvent<{ port: number }>) =>
-      resolve(event.data.port);
+    worker.onmessage = (event: MessageEvent<{ port: number }>) => resolve(event.data.port);
   });
   worker.postMessage({ pages });
   return { worker, port: await listening };
@@ -434,7 +410,12 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   /** The phases of each page's best request. */
   const phases: Record<string, number>[] = [];
   try {
-    for (const page of chosen.slice(0, 3)) await request(page); // warm-up
+    // Warm-up: each engine reads every sampled page once, so that both run compiled code, as a
+    // service does after its first requests (and as the full run's quality pass leaves both).
+    for (const page of chosen) {
+      await request(page);
+      readabilityContent(page.html);
+    }
     for (const page of chosen) {
       const a: number[] = [];
       const b: number[] = [];
@@ -479,20 +460,14 @@ async function speed(pages: Page[], sample: number): Promise<void> {
     `\nspeed on ${chosen.length} pages (best of ${ROUNDS} interleaved rounds per page):`,
   );
   write(
-    `  linkpeek markdown=true request on loopback: median ${
-      f(median(ours))
-    } ms`,
+    `  linkpeek markdown=true request on loopback: median ${f(median(ours))} ms`,
   );
   write(
-    `  Readability.js on linkedom, extraction:      median ${
-      f(median(theirs))
-    } ms`,
+    `  Readability.js on linkedom, extraction:      median ${f(median(theirs))} ms`,
   );
   const ratio = median(ratios);
   write(
-    `  median ratio ${ratio.toFixed(2)} ${
-      ratio <= 0.5 ? "PASS" : "FAIL"
-    } (target <= 0.5)`,
+    `  median ratio ${ratio.toFixed(2)} ${ratio <= 0.5 ? "PASS" : "FAIL"} (target <= 0.5)`,
   );
   write(
     `  steady state, each engine's timed run right after an untimed one of its own: ` +
@@ -521,17 +496,13 @@ async function speed(pages: Page[], sample: number): Promise<void> {
   write(
     `  phases of the best request (medians, ms): ` +
       shown.map((name) => `${name} ${f(part(name))}`).join(", ") +
-      `; server total ${
-        f(part("total"))
-      }, outside it (HTTP both ways, the client's JSON read) ` +
+      `; server total ${f(part("total"))}, outside it (HTTP both ways, the client's JSON read) ` +
       f(part("rest")),
   );
   // The floor of any reader that builds a DOM: linkedom builds Readability's with htmlparser2
   // too, so no request that parses the page can be much under this share of Readability.
   write(
-    `  floor, a bare htmlparser2 DOM parse of the page: median ${
-      f(median(parses))
-    } ms, ` +
+    `  floor, a bare htmlparser2 DOM parse of the page: median ${f(median(parses))} ms, ` +
       `median ratio to Readability ${median(parseRatios).toFixed(2)}`,
   );
   write(
@@ -577,9 +548,7 @@ async function main(): Promise<void> {
   }
   write(`${pages.length} pages from ${root}`);
   write(
-    `extraction alone, median per page: linkpeek ${
-      median(times.linkpeek).toFixed(1)
-    } ms, ` +
+    `extraction alone, median per page: linkpeek ${median(times.linkpeek).toFixed(1)} ms, ` +
       `Readability ${median(times.readability).toFixed(1)} ms`,
   );
   const runs: [string, number[]][] = folds

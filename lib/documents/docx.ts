@@ -13,6 +13,7 @@ import {
   type Element,
   findAll,
   findFirst,
+  findOutermost,
   localName,
   textOf,
   walk,
@@ -42,9 +43,9 @@ function writeBlocks(body: HtmlBody, root: Element, styles: Styles): void {
     if (name === "tbl") {
       endList();
       body.table(
-        findAll(element, "tr").map((row) =>
+        findOutermost(element, "tr", ["tbl"]).map((row) =>
           childElements(row).filter((cell) => localName(cell) === "tc").map((cell) =>
-            findAll(cell, "p").map(paragraphText).join(" ")
+            findOutermost(cell, "p").map(paragraphText).join(" ")
           )
         ),
       );

@@ -41,7 +41,7 @@ export function epubToHtml(bytes: Uint8Array): string {
     const chapter = zip.text(resolveEntry(opfPath, item.href));
     if (!chapter) continue;
     // The chapter's <head> is dropped and its <html> and <body> unwrapped.
-    body.raw(`<section>\n${sanitizeHtml(chapter)}\n</section>\n`);
+    body.raw(`<section>\n${sanitizeHtml(chapter, body.room)}\n</section>\n`);
   }
   return documentHtml(properties, body);
 }

@@ -6,7 +6,6 @@
  * that could make the pipeline fetch something (no images, styles or scripts; links kept for
  * http(s) and mailto).
  */
-import { escapeAttribute, escapeText } from "entities";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
 
 export interface DocumentProperties {
@@ -27,11 +26,14 @@ export class HtmlBody {
   #length = 0;
   #nodes = 0;
 
+  /** Characters the body may still grow by. */
+  get room(): number {
+    return DOCUMENT_LIMITS.maxHtmlChars - this.#length;
+  }
+
   raw(html: string): this {
+    if (html.length > this.room) throw overBudget();
     this.#length += html.length;
-    if (this.#length > DOCUMENT_LIMITS.maxHtmlChars) {
-      throw new DocumentRefused("too-large", "the converted document passes its size budget");
-    }
     this.#nodes += nodesIn(html);
     if (this.#nodes > DOCUMENT_LIMITS.maxHtmlNodes) {
       throw new DocumentRefused(
@@ -46,7 +48,7 @@ export class HtmlBody {
   /** `<tag>text</tag>`, the text escaped; blank text writes nothing. */
   block(tag: string, text: string): this {
     const clean = normalizeSpace(text);
-    return clean ? this.raw(`<${tag}>${escapeText(clean)}</${tag}>\n`) : this;
+    return clean ? this.raw(`<${tag}>${escapeWithin(clean, this.room)}</${tag}>\n`) : this;
   }
 
   /** A table, its first row as header cells. */
@@ -56,11 +58,14 @@ export class HtmlBody {
     if (caption) this.block("caption", caption);
     rows.forEach((row, index) => {
       const cell = index === 0 ? "th" : "td";
-      this.raw(
-        `<tr>${
-          row.map((v) => `<${cell}>${escapeText(normalizeSpace(v))}</${cell}>`).join("")
-        }</tr>\n`,
-      );
+      // Cell by cell, each counted before the next: cells may repeat one long string (a
+      // spreadsheet's shared strings), and a row of 300 copies of a 2 MB one, built whole before
+      // it was counted, took its thread past its heap cap from a 3 KB file.
+      this.raw("<tr>");
+      for (const value of row) {
+        this.raw(`<${cell}>${escapeWithin(normalizeSpace(value), this.room)}</${cell}>`);
+      }
+      this.raw("</tr>\n");
     });
     return this.raw("</table>\n");
   }
@@ -75,15 +80,66 @@ export class HtmlBody {
   }
 }
 
+function overBudget(): DocumentRefused {
+  return new DocumentRefused("too-large", "the converted document passes its size budget");
+}
+
+/** What HTML text escapes, and a quoted attribute's value (as entities' escapers do). */
+const TEXT_ESCAPED = /[&<>\u00a0]/g;
+const ATTRIBUTE_ESCAPED = /["&<>\u00a0]/g;
+const ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "\u00a0": "&nbsp;",
+};
+const entity = (char: string) => ENTITIES[char]!;
+/** Characters escaped at a time: replace() holds two entries a match until it is done. */
+const ESCAPED_SLICE = 4096;
+
+/**
+ * `text` escaped as HTML text (or, with `attribute`, as a quoted attribute's value), refused once
+ * it passes `room` characters. Not entities' escapers: they append to a string once per character
+ * escaped, and the chain is kept until the document is joined, 33 bytes a character (8 MB of "&"
+ * took 264 MB of heap, past a conversion thread's cap); replace() makes flat strings.
+ */
+export function escapeWithin(text: string, room: number, attribute = false): string {
+  const pattern = attribute ? ATTRIBUTE_ESCAPED : TEXT_ESCAPED;
+  if (text.length <= ESCAPED_SLICE) {
+    const escaped = text.replace(pattern, entity);
+    if (escaped.length > room) throw overBudget();
+    return escaped;
+  }
+  pattern.lastIndex = 0;
+  if (text.length <= room && !pattern.test(text)) return text;
+  const slices: string[] = [];
+  let length = 0;
+  for (let at = 0; at < text.length; at += ESCAPED_SLICE) {
+    const escaped = text.slice(at, at + ESCAPED_SLICE).replace(pattern, entity);
+    length += escaped.length;
+    if (length > room) throw overBudget();
+    slices.push(escaped);
+  }
+  return slices.join("");
+}
+
 /** A converted document's body starts here (documentHtml). */
 const BODY_START = "<main data-document>";
 
 /** A whole HTML document from the properties and the body. */
 export function documentHtml(properties: DocumentProperties, body: HtmlBody | string): string {
+  // The properties share the body's budget.
+  let room = typeof body === "string" ? DOCUMENT_LIMITS.maxHtmlChars : body.room;
+  const escape = (text: string, attribute = false) => {
+    const escaped = escapeWithin(text, room, attribute);
+    room -= escaped.length;
+    return escaped;
+  };
   const metas: string[] = [];
   const meta = (name: string, value: string | undefined) => {
     const clean = value && normalizeSpace(value);
-    if (clean) metas.push(`<meta name="${name}" content="${escapeAttribute(clean)}">`);
+    if (clean) metas.push(`<meta name="${name}" content="${escape(clean, true)}">`);
   };
   meta("author", properties.author);
   meta("description", properties.description);
@@ -93,7 +149,7 @@ export function documentHtml(properties: DocumentProperties, body: HtmlBody | st
     ? ` lang="${properties.lang.trim()}"`
     : "";
   const head = `<!DOCTYPE html>\n<html${lang}><head><meta charset="utf-8">` +
-    (title ? `<title>${escapeText(title)}</title>` : "") + metas.join("") +
+    (title ? `<title>${escape(title)}</title>` : "") + metas.join("") +
     `</head>\n<body>\n${BODY_START}\n`;
   const tail = `</main>\n</body></html>\n`;
   return typeof body === "string" ? head + body + tail : body.wrap(head, tail);

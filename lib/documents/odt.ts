@@ -6,7 +6,7 @@
 import { documentHtml, HtmlBody } from "./html.ts";
 import { openPackage, xmlPart } from "./package.ts";
 import { dublinCore } from "./properties.ts";
-import { childElements, type Element, findAll, findFirst, localName, walk } from "./xml.ts";
+import { childElements, type Element, findFirst, findOutermost, localName, walk } from "./xml.ts";
 
 export function odtToHtml(bytes: Uint8Array): string {
   const { zip, main } = openPackage(bytes, "content.xml", "odt has no content");
@@ -33,14 +33,16 @@ function writeBlocks(body: HtmlBody, root: Element): void {
         body.raw("<ul>\n");
         for (const item of childElements(element)) {
           if (localName(item) !== "list-item") continue;
-          body.block("li", findAll(item, "p").concat(findAll(item, "h")).map(odfText).join(" "));
+          body.block("li", findOutermost(item, ["p", "h"]).map(odfText).join(" "));
         }
         body.raw("</ul>\n");
         return false;
       case "table":
         body.table(
-          findAll(element, "table-row").map((row) =>
-            findAll(row, "table-cell").map((cell) => findAll(cell, "p").map(odfText).join(" "))
+          findOutermost(element, "table-row", ["table"]).map((row) =>
+            findOutermost(row, "table-cell", ["table"]).map((cell) =>
+              findOutermost(cell, "p").map(odfText).join(" ")
+            )
           ),
         );
         return false;

@@ -90,6 +90,8 @@ export async function pdfToHtml(
   });
   try {
     const doc = await task.promise.catch((error: unknown) => {
+      // The budget ran out while it opened (see boundClock): pdf.js tells that as its failure.
+      check();
       const name = error instanceof Error ? error.name : "";
       if (name === "PasswordException") {
         throw new DocumentRefused("encrypted", "pdf needs a password");
@@ -104,15 +106,16 @@ export async function pdfToHtml(
     for (let number = 1; number <= doc.numPages; number++) {
       check();
       const page = await doc.getPage(number);
-      const content = await page.getTextContent();
+      const items = await pageItems(page, check);
       // No page.cleanup(): it drops the fonts and resources pages share, to parse them again.
       refuseCut();
-      pages.push(linesOf(content.items as TextItem[]));
+      pages.push(linesOf(items));
     }
     refuseCut();
     return { html: documentHtml(properties, pagesToHtml(pages, check)), pages: doc.numPages };
   } catch (error) {
     if (error instanceof DocumentRefused || error instanceof BudgetExceeded) throw error;
+    check();
     // A refused buffer may surface as pdf.js's own failure.
     refuseCut();
     // What pdf.js reports while reading (a stack overflow on nested objects, a bad stream).
@@ -129,6 +132,41 @@ interface TextItem {
   transform?: number[];
   height?: number;
 }
+
+/**
+ * A page's text items, the budget checked at each chunk pdf.js streams. Its evaluator runs a page
+ * on promise callbacks alone, so no timer fires and no check between pages runs until the page
+ * ends: a page drawing one small text form 100,000 times held its thread for hours, busy long
+ * after it was replaced. Past the budget, check() throws here; in a document worker the bounded
+ * clock (boundClock) has stopped pdf.js by then.
+ */
+async function pageItems(page: Pdfjs.PDFPageProxy, check: () => void): Promise<TextItem[]> {
+  const reader = page.streamTextContent().getReader();
+  const items: TextItem[] = [];
+  let tooMany = false;
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    check();
+    // Past the bound, read to the page's end without keeping anything: a page left unread holds
+    // pdf.js at the stream's backpressure, and the document's destroy() waited for it forever.
+    if (tooMany) continue;
+    for (const item of (value as { items: TextItem[] }).items) items.push(item);
+    tooMany = items.length > MAX_PAGE_ITEMS;
+    if (tooMany) items.length = 0;
+  }
+  if (tooMany) {
+    throw new DocumentRefused("too-large", `pdf has a page of more than ${MAX_PAGE_ITEMS} texts`);
+  }
+  return items;
+}
+
+/**
+ * Text items one page may give (a dense real page gives a few thousand): each holds some 100
+ * bytes of heap until the page's lines are made, and 3 million, from a 44 KB PDF of one-letter
+ * lines, took the thread past its heap cap.
+ */
+const MAX_PAGE_ITEMS = 100_000;
 
 function linesOf(items: TextItem[]): Line[] {
   const lines: Line[] = [];

@@ -11,8 +11,8 @@ import {
   attr,
   type Document,
   type Element,
-  findAll,
   findFirst,
+  findOutermost,
   localName,
   textOf,
   walk,
@@ -37,7 +37,7 @@ export function pptxToHtml(bytes: Uint8Array): string {
     );
     const notesXml = xmlPart(zip, notes);
     if (notesXml) {
-      const paragraphs = findAll(notesXml, "p").map(paragraphText).filter(Boolean);
+      const paragraphs = findOutermost(notesXml, "p").map(paragraphText).filter(Boolean);
       if (paragraphs.length) {
         body.raw("<div>\n");
         // The notes slide repeats the slide number in a placeholder: only its body is notes.
@@ -62,15 +62,17 @@ function writeShapes(body: HtmlBody, slide: Document): void {
       const placeholder = findFirst(element, "ph");
       const type = placeholder ? attr(placeholder, "type") : undefined;
       const tag = type === "title" || type === "ctrTitle" ? "h2" : "p";
-      for (const paragraph of findAll(element, "p")) {
+      for (const paragraph of findOutermost(element, "p")) {
         const text = paragraphText(paragraph);
         if (text.trim()) blocks.push({ tag, text });
       }
       return false;
     }
     if (name === "tbl") {
-      const rows = findAll(element, "tr").map((tr) =>
-        findAll(tr, "tc").map((tc) => findAll(tc, "p").map(paragraphText).join(" "))
+      const rows = findOutermost(element, "tr", ["tbl"]).map((tr) =>
+        findOutermost(tr, "tc", ["tbl"]).map((tc) =>
+          findOutermost(tc, "p").map(paragraphText).join(" ")
+        )
       );
       blocks.push({ rows });
       return false;

@@ -5,10 +5,10 @@
  * its content, any other element unwrapped. The pipeline then has nothing of the document's to
  * fetch.
  */
-import { escapeAttribute, escapeText } from "entities";
 import { type AnyNode, isTag, isText } from "domhandler";
 import { spend } from "../extract/dom/budget.ts";
 import { parseBounded } from "./bounded_parse.ts";
+import { escapeWithin } from "./html.ts";
 
 const KEPT = new Set([
   "h1",
@@ -88,21 +88,29 @@ const VOID = new Set(["br", "hr"]);
 
 type Step = AnyNode | { close: string };
 
-/** The kept blocks of `html`, as HTML. */
-export function sanitizeHtml(html: string): string {
+/**
+ * The kept blocks of `html`, as HTML; refused as the document's output budget is once they pass
+ * `room` characters (a chapter may escape to five times its size).
+ */
+export function sanitizeHtml(html: string, room: number): string {
   // As parseHtml parses a page, but whole or refused (a chapter is not read in part).
   const doc = parseBounded(html, { lowerCaseAttributeNames: true, lowerCaseTags: true });
   const out: string[] = [];
+  let length = 0;
+  const write = (piece: string) => {
+    length += piece.length;
+    out.push(piece);
+  };
   const stack: Step[] = [...doc.children].reverse();
   while (stack.length) {
     spend();
     const step = stack.pop()!;
     if ("close" in step) {
-      out.push(step.close);
+      write(step.close);
       continue;
     }
     if (isText(step)) {
-      out.push(escapeText(step.data));
+      write(escapeWithin(step.data, room - length));
       continue;
     }
     if (!isTag(step)) continue;
@@ -116,11 +124,11 @@ export function sanitizeHtml(html: string): string {
     } else if (name === "a") {
       const href = step.attribs.href ?? "";
       if (/^(https?:|mailto:)/i.test(href.trim())) {
-        open = `<a href="${escapeAttribute(href.trim())}">`;
+        open = `<a href="${escapeWithin(href.trim(), room - length, true)}">`;
         close = "</a>";
       }
     }
-    if (open) out.push(open);
+    if (open) write(open);
     if (close) stack.push({ close });
     for (let i = step.children.length - 1; i >= 0; i--) stack.push(step.children[i]!);
   }

@@ -7,7 +7,15 @@ import { documentHtml, HtmlBody } from "./html.ts";
 import { coreProperties, listedParts } from "./ooxml.ts";
 import { openPackage, xmlPart } from "./package.ts";
 import { DOCUMENT_LIMITS, DocumentRefused } from "./refused.ts";
-import { attr, childElements, type Element, findAll, findFirst, localName, textOf } from "./xml.ts";
+import {
+  attr,
+  childElements,
+  type Element,
+  findFirst,
+  findOutermost,
+  localName,
+  textOf,
+} from "./xml.ts";
 import type { ZipArchive } from "./zip.ts";
 
 export function xlsxToHtml(bytes: Uint8Array): string {
@@ -25,7 +33,7 @@ export function xlsxToHtml(bytes: Uint8Array): string {
   for (const { element: sheet, xml } of listedParts(zip, { path, xml: main }, sheets)) {
     if (!xml) continue;
     const rows: string[][] = [];
-    for (const row of findAll(xml, "row")) {
+    for (const row of findOutermost(xml, "row")) {
       const values: string[] = [];
       for (const cell of childElements(row)) {
         if (localName(cell) !== "c") continue;
@@ -49,8 +57,8 @@ function sharedStrings(zip: ZipArchive): string[] {
   const table = xmlPart(zip, "xl/sharedStrings.xml");
   if (!table) return [];
   // Rich runs are joined; phonetic guides (rPh) are not part of the text.
-  return findAll(table, "si").map((si) =>
-    findAll(si, "t").filter((t) => localName(t.parent as Element) !== "rPh").map(textOf).join("")
+  return findOutermost(table, "si").map((si) =>
+    findOutermost(si, "t", ["rPh"]).map(textOf).join("")
   );
 }
 
@@ -58,7 +66,7 @@ function cellValue(cell: Element, strings: string[]): string {
   const type = attr(cell, "t");
   if (type === "inlineStr") {
     const inline = findFirst(cell, "is");
-    return inline ? findAll(inline, "t").map(textOf).join("") : "";
+    return inline ? findOutermost(inline, "t").map(textOf).join("") : "";
   }
   const v = findFirst(cell, "v");
   const raw = v ? textOf(v) : "";

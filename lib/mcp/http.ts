@@ -169,7 +169,13 @@ export async function handleMcp(mcp: McpRequest): Promise<Response> {
     const seconds = mcp.config.requestTimeoutMs / 1000;
     return refusal(408, `Request Timeout: the body did not arrive within ${seconds} s.`, cors);
   }
-  await createMcpServer(clientFor(mcp)).connect(transport);
+  const server = createMcpServer(clientFor(mcp));
+  // A cancellation can only name a request of this same POST, whose answer its client awaits in
+  // this response: honoured, the SDK sends that request no answer, and the POST was never
+  // answered (a batch of tools/list and its cancellation held its connection until the client
+  // gave up). Not honoured here, it is a notification like any other: the POST is answered.
+  server.removeNotificationHandler("notifications/cancelled");
+  await server.connect(transport);
   const response = await transport.handleRequest(
     new Request(request.url, { method: "POST", headers: request.headers, body }),
   );

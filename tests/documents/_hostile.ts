@@ -198,6 +198,78 @@ export function xlsxOf(sheetData: string, sharedStrings?: string): Uint8Array {
 }
 
 /**
+ * A one-page PDF that draws the same form `draws` times, the form `formBytes` of drawing
+ * operators and one letter of text: pdf.js reads the form again at each draw (its text is not
+ * cached), so the page is `draws` × `formBytes` of operators to interpret.
+ */
+export function pdfFormBomb(draws: number, formBytes: number): Uint8Array {
+  const form = "q Q\n".repeat(formBytes / 4) + "BT /F1 1 Tf (a) Tj ET";
+  const content = "/X Do\n".repeat(draws);
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< /XObject << /X 5 0 R >> >>"),
+    stream(content),
+    `<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /Font << /F1 6 0 R >> >> ` +
+    `/Length ${form.length} >>\nstream\n${form}\nendstream`,
+    FONT,
+  ]);
+}
+
+/**
+ * A one-page PDF of one letter in a Type3 font whose glyph draws the same form `draws` times, the
+ * form `formBytes` of operators that draw nothing: pdf.js reads the glyph (and the form at each
+ * draw) when it loads the font, before the page gives any text.
+ */
+export function pdfType3Bomb(draws: number, formBytes: number): Uint8Array {
+  const form = "BX EX\n".repeat(formBytes / 6);
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< /Font << /T3 5 0 R >> >>"),
+    stream("BT /T3 12 Tf 10 100 Td (a) Tj ET"),
+    "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 10 10] /FontMatrix [0.001 0 0 0.001 0 0] " +
+    "/CharProcs << /a 6 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> " +
+    "/FirstChar 97 /LastChar 97 /Widths [1000] /Resources << /XObject << /X 7 0 R >> >> >>",
+    stream("0 0 d0\n" + "/X Do\n".repeat(draws)),
+    `<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Length ${form.length} >>\n` +
+    `stream\n${form}\nendstream`,
+  ]);
+}
+
+/**
+ * A one-page PDF whose contents are one stream of `streamBytes` of operators that draw nothing,
+ * listed `times` over: pdf.js joins them into one content stream with no text in it.
+ */
+export function pdfBlankContents(times: number, streamBytes: number): Uint8Array {
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << >> ` +
+    `/Contents [${"4 0 R ".repeat(times)}] >>`,
+    stream("q Q\n".repeat(streamBytes / 4)),
+  ]);
+}
+
+/** A one-page PDF of `lines` lines of one letter, its content stream deflated (44 KB for 3 M). */
+export function pdfLetterLines(lines: number): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
+  zlib.push(text("BT /F1 1 Tf "));
+  const chunk = text("(a)' ".repeat(100_000));
+  for (let done = 0; done < lines; done += 100_000) zlib.push(chunk);
+  zlib.push(text(" ET"), true);
+  const content = parts.map(fromLatin1).join("");
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    page(4, "<< /Font << /F1 5 0 R >> >>"),
+    `<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n${content}\nendstream`,
+    FONT,
+  ]);
+}
+
+/**
  * A one-page PDF whose content stream is LZW codes that each repeat the longest sequence so far:
  * `codes` 12-bit codes (1.5 bytes each) decode to some 3,800 spaces apiece once the table is full.
  */

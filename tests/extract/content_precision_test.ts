@@ -359,3 +359,38 @@ Deno.test("ad networks' widget labels, share-tool states and 'Related Topics' go
   assert.match(text, /The last words of the story\./);
   assertLacks(text, lines);
 });
+
+Deno.test("a line of a short label, a colon and one headline link goes, in any language", () => {
+  // Labels in no word list: the shape (label, colon, a link that is the rest) gives them away.
+  const page = `<html><head><title>Story</title></head><body><div class="entry">
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p>
+    <p><strong>Dowiedz się więcej: <a href="/other-story"><em>Kto jak głosował ws. unijnych
+    funduszy? Jeden z polityków wyłamał się</em></a></strong></p>
+    <p>${PROSE.repeat(5)}</p><p>Ilikaa pia: <a href="/another">Habari nyingine ya wiki hii kuhusu
+    bunge</a></p><p>${PROSE.repeat(5)}</p>
+    <p>Website: <a href="https://tool.example.invalid/">https://tool.example.invalid/</a></p>
+    <p>Ende: the story goes on, and <a href="/ref">a link inside the prose</a> is part of it.</p>
+    </div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  // An address after a label is a fact of the story; prose around a link is the story's.
+  assert.match(text, /Website: https:\/\/tool\.example\.invalid/);
+  assert.match(text, /a link inside the prose is part of it/);
+  assertLacks(text, ["Dowiedz", "Kto jak", "Ilikaa", "Habari nyingine"]);
+});
+
+Deno.test("page furniture stated in schema.org microdata goes, whatever its names", () => {
+  const crumbs = ["Home", "World", "Europe"].map((name, n) =>
+    `<li itemprop="itemListElement" itemscope itemtype="https://schema.org/ListItem">
+    <a itemprop="item" href="/c${n}"><span itemprop="name">${name} section</span></a></li>`
+  ).join("");
+  const page = `<html><head><title>Story</title></head><body><div class="entry">
+    <ol class="trail" itemscope itemtype="https://schema.org/BreadcrumbList">${crumbs}</ol>
+    <h1>Story</h1><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    <div class="box" itemscope itemtype="http://schema.org/WPSideBar"><p>Stories our editors
+    chose for this week, from the newest issue and the archive of the paper.</p></div>
+    <p>${PROSE.repeat(5)}</p></div></body></html>`;
+  const text = mainText(page);
+  assert.match(text, /A sentence of the story/);
+  assertLacks(text, ["Europe section", "Stories our editors chose"]);
+});

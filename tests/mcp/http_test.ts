@@ -325,6 +325,41 @@ Deno.test("a POST whose body stops arriving is answered 408 at the deadline, not
   assert.equal((await client.listTools()).tools.length, TOOLS.length);
 });
 
+Deno.test("a batch cancelling its own request is answered, not held", async () => {
+  await using service = await startService();
+  const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+  const cancel = (id: number) => ({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: id, reason: "changed my mind" },
+  });
+  // Asked of the service's handler as Deno.serve asks it: the old one never answered (the SDK
+  // sends a cancelled request no answer, and a stateless POST waits for every answer), and a
+  // server's shutdown waits for its requests.
+  const answering = service.handler(
+    new Request(`${service.origin}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify([list(1), cancel(1), list(2)]),
+    }),
+    { remoteAddr: "127.0.0.1" },
+  );
+  // Generous: an answer takes milliseconds; a held request would never answer.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const held = new Promise<"held">((resolve) => timer = setTimeout(() => resolve("held"), 20_000));
+  const outcome = await Promise.race([answering, held]);
+  clearTimeout(timer);
+  assert.notEqual(outcome, "held", "no answer in 20 s");
+  const response = outcome as Response;
+  assert.equal(response.status, 200);
+  const answers = await response.json();
+  assert.deepEqual(answers.map((answer: Json) => answer.id), [1, 2]);
+  for (const answer of answers) assert.equal(answer.result.tools.length, TOOLS.length);
+});
+
 Deno.test("keys: x-api-key and Bearer select pro with that key's limit; a bad key is EAUTH", async () => {
   await using target = site();
   await using service = await startService({

@@ -379,7 +379,19 @@ const UNLIKELY_ROLE = /^(?:menu|menubar|complementary|navigation|alert|alertdial
 
 /** An element whose names say chrome and never content: skipped with its subtree. */
 export function isUnlikely(el: Element): boolean {
-  return unlikelyRole(el) || unlikelyNames(el, namesOf(el));
+  return unlikelyRole(el) || unlikelyNames(el, namesOf(el)) || chromeItem(el);
+}
+
+/**
+ * schema.org's types of page furniture, stated in microdata: a breadcrumb trail, the site's
+ * navigation, its header, footer, sidebar or ad slots (WebPageElement's subtypes).
+ */
+const CHROME_ITEM =
+  /schema\.org\/(?:BreadcrumbList|SiteNavigationElement|WPHeader|WPFooter|WPSideBar|WPAdBlock)$/;
+
+function chromeItem(el: Element): boolean {
+  const itemtype = el.attribs.itemtype;
+  return itemtype !== undefined && CHROME_ITEM.test(itemtype.trim());
 }
 
 /**

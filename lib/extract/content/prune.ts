@@ -325,6 +325,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   }
   if (!listing && LINE_TAGS.has(el.name) && s.text <= 200 && linkDensity(s) >= 0.9) return true;
   if (!listing && isLinkedAside(el, s, ctx)) return true;
+  if (!listing && isLabelledLink(el, s, ctx)) return true;
   // A line of links set apart by bars or dots ("About Us | Privacy Policy | Help"): a menu.
   if (
     s.text <= LINKED_LINE_MAX && linkDensity(s) >= MENU_LINKS && isLine(el, s) &&
@@ -439,6 +440,32 @@ function isLinkedAside(el: Element, s: Stats, ctx: PruneContext): boolean {
   }
   const text = ctx.stats.textOf(el);
   return !text.startsWith("(") && isSetOff(el, text);
+}
+
+/** Longest label before a colon that introduces a link to elsewhere. */
+const LINK_LABEL_MAX = 40;
+const LINK_LABEL = /^[^:]{1,40}:\s*$/u;
+/** Three words or more, none of them an address. */
+const HEADLINE_WORDS = /^(?!.*(?:\/\/|www\.))\S+\s+\S+\s+\S+/u;
+
+/**
+ * A line made of a short label, a colon and one link that is the rest of the line
+ * ("Dowiedz się więcej: <a>Another story</a>", "Lesen Sie auch: <a>...</a>"): a pointer to
+ * another page in any language, built the same way by every CMS. Prose that links a phrase
+ * has words after or around the link; this line has only the label before it.
+ */
+function isLabelledLink(el: Element, s: Stats, ctx: PruneContext): boolean {
+  if (s.text > LINKED_LINE_MAX || linkDensity(s) < 0.5 || !isLine(el, s)) return false;
+  const text = ctx.stats.textOf(el);
+  const colon = text.indexOf(":");
+  if (colon < 1 || colon > LINK_LABEL_MAX) return false;
+  const label = text.slice(0, colon + 1);
+  const rest = text.slice(colon + 1).trim();
+  // The link is the whole rest of the line (its text neither shorter nor longer than the rest)
+  // and reads as a headline, words, not an address or a file ("Website: https://...").
+  return LINK_LABEL.test(label) && /\p{L}/u.test(label) && label.split(/\s+/).length <= 5 &&
+    HEADLINE_WORDS.test(rest) && s.linkText >= rest.length * 0.9 &&
+    s.linkText <= rest.length + 2;
 }
 
 /**

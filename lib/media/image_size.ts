@@ -134,9 +134,12 @@ function heif(b: Uint8Array): ImageSize | null {
   return best;
 }
 
-/** A CSS length in px (or unitless); other units cannot be turned into pixels. */
+/**
+ * A CSS length in px (or unitless); other units cannot be turned into pixels. The number's two
+ * forms do not overlap: `[0-9]*\.?[0-9]+` split a run of digits every way (seconds for 20 KB).
+ */
 function svgLength(value: string | undefined): number | null {
-  const match = value ? /^\s*([0-9]*\.?[0-9]+)\s*(px)?\s*$/i.exec(value) : null;
+  const match = value ? /^(\d*\.\d+|\d+)\s*(?:px)?$/i.exec(value.trim()) : null;
   return match ? Number(match[1]) : null;
 }
 
@@ -146,7 +149,9 @@ function svg(b: Uint8Array): ImageSize | null {
   const tag = /<svg\b([^<>]*)>/i.exec(text)?.[1];
   if (tag === undefined) return null;
   const attrs: Record<string, string> = {};
-  for (const m of tag.matchAll(/([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+  // A name starts only where a name character does not precede it: else each of a long word's
+  // characters started a try reading to the word's end (seconds for a 30 KB one).
+  for (const m of tag.matchAll(/(?<![\w:-])([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
     attrs[m[1]!.toLowerCase()] = m[2] ?? m[3] ?? "";
   }
   let width = svgLength(attrs.width);

@@ -6,7 +6,9 @@ import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import jpegJs from "jpeg-js";
 import { GifReader } from "omggif";
-import { u16le, u32le, u8 } from "./_bytes.ts";
+import { inflateSync } from "node:zlib";
+import { ascii, u16le, u32be, u32le, u8 } from "./_bytes.ts";
+import { concatBytes } from "../util/bytes.ts";
 import { imageSize } from "./image_size.ts";
 import { typeFromBytes } from "./sniff.ts";
 
@@ -33,12 +35,80 @@ const MAX_COLORS = 6;
 /** Colours closer than this (RGB distance) are one palette entry. */
 const MERGE_DISTANCE = 48;
 
+/** PNG colour type -> channels per pixel. */
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** Adam7 passes: first column, first row, column step, row step. */
+const ADAM7: readonly (readonly [number, number, number, number])[] = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+];
+
+/** Bytes an interlaced image's data inflates to: each pass's rows, each with a filter byte. */
+function interlacedBytes(width: number, height: number, bitsPerPixel: number): number {
+  let total = 0;
+  for (const [x0, y0, dx, dy] of ADAM7) {
+    const columns = Math.ceil((width - x0) / dx);
+    const rows = Math.ceil((height - y0) / dy);
+    if (columns > 0 && rows > 0) total += rows * (1 + Math.ceil((columns * bitsPerPixel) / 8));
+  }
+  return total;
+}
+
+/** The PNG's IDAT chunks' bodies joined: its zlib stream. */
+function pngData(bytes: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (let at = 8; at + 8 <= bytes.length;) {
+    const length = u32be(bytes, at)!;
+    const type = ascii(bytes, at + 4, 4);
+    if (type === "IEND") break;
+    if (type === "IDAT") parts.push(bytes.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return concatBytes(parts);
+}
+
+/**
+ * pngjs inflates an interlaced PNG's data without a bound (a 1 MB file of zeros became 2 GB):
+ * its inflated size must not pass what the header's size and pixel format allow. Throws if so.
+ */
+function refuseInterlacedBomb(bytes: Uint8Array): void {
+  if (u8(bytes, 28) !== 1) return; // not interlaced: pngjs bounds the inflate itself
+  const dims = imageSize(bytes, "png");
+  const bits = (PNG_CHANNELS[u8(bytes, 25) ?? -1] ?? 4) * (u8(bytes, 24) ?? 16);
+  if (!dims) throw new Error("PNG without a size");
+  const maxOutputLength = interlacedBytes(dims.width, dims.height, bits);
+  inflateSync(pngData(bytes), { maxOutputLength }); // RangeError past the bound
+}
+
 function decodePng(bytes: Uint8Array): Pixels {
+  refuseInterlacedBomb(bytes);
   const image = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   return { width: image.width, height: image.height, data: new Uint8Array(image.data) };
 }
 
+/**
+ * Scans a JPEG may have: encoders write a dozen or so. Each scan is a walk over every block of
+ * the image, and one that skips them all fits in a few bytes: 1,000 such scans of a 4000 x 4000
+ * image, 32 KB, took 2 s (a 5 MB file, minutes, in a worker nothing can stop).
+ */
+const MAX_JPEG_SCANS = 100;
+
+/** Bytes FF DA (start of scan), counted up to `max + 1`: every scan decoded starts at one. */
+function scanMarkers(bytes: Uint8Array, max: number): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0xff); at >= 0 && count <= max; at = bytes.indexOf(0xff, at + 1)) {
+    if (bytes[at + 1] === 0xda) count++;
+  }
+  return count;
+}
+
 function decodeJpeg(bytes: Uint8Array): Pixels {
+  if (scanMarkers(bytes, MAX_JPEG_SCANS) > MAX_JPEG_SCANS) throw new Error("too many scans");
   const image = jpegJs.decode(bytes, {
     useTArray: true,
     formatAsRGBA: true,
@@ -51,6 +121,10 @@ function decodeJpeg(bytes: Uint8Array): Pixels {
 
 function decodeGif(bytes: Uint8Array): Pixels {
   const reader = new GifReader(bytes);
+  // A frame may declare more pixels than the screen (which decode() checked): omggif walks them
+  // all, 216 s for a 65535 x 65535 frame of a 1 x 1 GIF.
+  const frame = reader.frameInfo(0);
+  if (frame.width * frame.height > MAX_PIXELS) throw new Error("GIF frame too large");
   const data = new Uint8Array(reader.width * reader.height * 4);
   reader.decodeAndBlitFrameRGBA(0, data);
   return { width: reader.width, height: reader.height, data };

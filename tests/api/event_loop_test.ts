@@ -61,6 +61,18 @@ const HOSTILE: Record<string, { body: string | Uint8Array; query: string }> = {
     body: '<meta property="og:image" content="/hostile.svg"><p>x</p>',
     query: "&ping=true",
   },
+  // An image probed whose <svg> tag holds a 30 KB name and a 30 KB run of digits: the patterns
+  // of its attributes and lengths split each run every way they could, 5 s to find its size.
+  "/svg-attributes": {
+    body: '<meta property="og:image" content="/hostile-attributes.svg"><p>x</p>',
+    query: "&ping=true",
+  },
+  // An oEmbed answer's html holding 9,000 <script src>, each looked for among those before it
+  // to keep one of each: 0.5 s.
+  "/oembed-scripts": {
+    body: '<link type="application/json+oembed" href="/oembed-scripts.json"><p>x</p>',
+    query: "&iframe=true",
+  },
   // A <pre>'s trailing whitespace trimmed by /\s+$/, which tries every space of a run: 23 s.
   "/pre-spaces": {
     body: `<article><pre><code>a${" ".repeat(100_000)}b</code></pre><p>${"word ".repeat(100)}</p>`,
@@ -152,6 +164,15 @@ Deno.test("the event loop answers /health within 100 ms while hostile pages are 
   );
   routes["/hostile.svg"] = () =>
     new Response("<svg ".repeat(13_000), { headers: { "content-type": "image/svg+xml" } });
+  routes["/hostile-attributes.svg"] = () =>
+    new Response(`<svg ${"a".repeat(30_000)} width="${"1".repeat(30_000)}x" height="1">`, {
+      headers: { "content-type": "image/svg+xml" },
+    });
+  routes["/oembed-scripts.json"] = () =>
+    Response.json({
+      type: "rich",
+      html: Array.from({ length: 9_000 }, (_, i) => `<script src=/${i}></script>`).join(""),
+    });
   routes["/warm"] = () => html("<p>warm</p>".repeat(EXTRACT_THRESHOLD / 10));
   await using site = serve(routes);
   await using app = await testApp(testConfig({ trustPorts: [site.port] }));

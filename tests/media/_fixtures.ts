@@ -93,6 +93,30 @@ export function jpeg(
   return concat(encoded.subarray(0, 2), app1, encoded.subarray(2));
 }
 
+/**
+ * A progressive grey JPEG (ITU T.81, SOF2) of `scans` AC scans, each coding every block as one
+ * end-of-band run: an AC table whose one code, `0`, means EOBRUN with 14 more bits, so each
+ * run of 32,768 blocks costs 15 bits. Decoders show it mid-grey.
+ */
+export function progressiveJpeg(width: number, height: number, scans: number): Uint8Array {
+  const runs = Math.ceil((Math.ceil(width / 8) * Math.ceil(height / 8)) / 32768);
+  const bits = ("0" + "1".repeat(14)).repeat(runs).padEnd(Math.ceil((runs * 15) / 8) * 8, "1");
+  const entropy = Array.from(
+    { length: bits.length / 8 },
+    (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2),
+  ).flatMap((b) => b === 0xff ? [b, 0] : [b]);
+  // SOS: one component (1), tables 0/0, spectral band 1..63, no successive approximation.
+  const scan = [0xff, 0xda, ...be(8, 2), 1, 1, 0x00, 1, 63, 0x00, ...entropy];
+  return concat(
+    [0xff, 0xd8],
+    [0xff, 0xdb, ...be(67, 2), 0, ...new Array(64).fill(1)], // DQT: table 0, all ones
+    [0xff, 0xc2, ...be(11, 2), 8, ...be(height, 2), ...be(width, 2), 1, 1, 0x11, 0], // SOF2
+    [0xff, 0xc4, ...be(20, 2), 0x10, 1, ...new Array(15).fill(0), 0xe0], // DHT: AC 0, `0` -> E0
+    ...Array.from({ length: scans }, () => scan),
+    [0xff, 0xd9],
+  );
+}
+
 /** A real GIF (one frame, two-colour palette). */
 export function gif(width: number, height: number): Uint8Array {
   const buf = new Uint8Array(1024 + width * height * 2);

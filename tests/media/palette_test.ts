@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { crc32, deflateSync } from "node:zlib";
 import { contrast, imagePalette } from "../../lib/media/palette.ts";
 import {
   imagePaletteAsync,
@@ -61,6 +62,59 @@ Deno.test("imagePalette() returns null for undecodable bytes", () => {
   assert.equal(imagePalette(fx.webp("VP8X", 10, 10)), null);
   assert.equal(imagePalette(fx.png(50, 50).subarray(0, 60)), null);
   assert.equal(imagePalette(fx.latin1("<html>")), null);
+});
+
+/** A 1 x 1 GIF (palette red, blue) whose one frame declares `width` x `height`, one pixel coded. */
+function gifWithFrame(width: number, height: number): Uint8Array {
+  return fx.concat(
+    "GIF89a",
+    [...fx.le(1, 2), ...fx.le(1, 2), 0x80, 0, 0, 255, 0, 0, 0, 0, 255],
+    [0x2c, ...fx.le(0, 2), ...fx.le(0, 2), ...fx.le(width, 2), ...fx.le(height, 2), 0],
+    // LZW, 2-bit codes: clear (4), index 1 (blue), end (5), packed 3 bits each.
+    [2, 2, 0x4c, 0x01, 0],
+    [0x3b],
+  );
+}
+
+Deno.test("imagePalette() decodes no GIF frame larger than the pixels it allows", () => {
+  assert.deepEqual(imagePalette(gifWithFrame(1, 1))?.palette, ["#0000ff"]);
+  // 20 million pixels declared by a 1 x 1 GIF of 40 bytes: omggif walked each of them (216 s
+  // for a 65535 x 65535 frame).
+  assert.equal(imagePalette(gifWithFrame(5000, 4000)), null);
+});
+
+Deno.test("imagePalette() decodes no JPEG of more scans than encoders write", () => {
+  assert.deepEqual(imagePalette(fx.progressiveJpeg(1000, 1000, 100))?.palette, ["#808080"]);
+  // Each scan walks every block of the image from a few bytes: 1,000 scans of a 4000 x 4000
+  // image, 32 KB, took 2 s.
+  assert.equal(imagePalette(fx.progressiveJpeg(1000, 1000, 101)), null);
+});
+
+/** A 1 x 1 interlaced RGBA PNG, its one row (filter byte, pixel) followed by `extra` zeros. */
+function interlacedPng(rgba: number[], extra: number): Uint8Array {
+  const chunk = (type: string, data: Uint8Array | number[]) => {
+    const body = fx.concat(type, data);
+    return fx.concat(fx.be(data.length, 4), body, fx.be(crc32(body), 4));
+  };
+  const rows = new Uint8Array(1 + rgba.length + extra);
+  rows.set([0, ...rgba]);
+  return fx.concat(
+    [137, 80, 78, 71, 13, 10, 26, 10],
+    chunk("IHDR", [...fx.be(1, 4), ...fx.be(1, 4), 8, 6, 0, 0, 1]),
+    chunk("IDAT", new Uint8Array(deflateSync(rows))),
+    chunk("IEND", []),
+  );
+}
+
+Deno.test("imagePalette() inflates no more of an interlaced PNG than its size needs", () => {
+  assert.deepEqual(imagePalette(interlacedPng([200, 30, 30, 255], 0))?.palette, ["#c81e1e"]);
+  // 128 MB of zeros behind one pixel, in a 128 KB file: pngjs inflated all of it before finding
+  // the extra data (+210 MB of memory for 100 MB; a 1 MB file took 2 GB).
+  const bomb = interlacedPng([200, 30, 30, 255], 128 * 1024 * 1024);
+  const before = Deno.memoryUsage().rss;
+  assert.equal(imagePalette(bomb), null);
+  const grown = Deno.memoryUsage().rss - before;
+  assert.ok(grown < 64 * 1024 * 1024, `rss grew by ${(grown / 1024 / 1024).toFixed(0)} MB`);
 });
 
 Deno.test("contrast() follows WCAG 2", () => {

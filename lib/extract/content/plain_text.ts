@@ -55,10 +55,6 @@ export function renderPlainText(node: AnyNode): string {
 }
 
 /**
- * Pushes `children` for reading in order, with a seam between two elements that meet with no
- * text between them (comments aside).
- */
-/**
  * A <pre>'s text without its first line break (HTML drops it) and trailing whitespace; by
  * trimEnd(), as /\s+$/ tries every space of a long run and reads on to the run's end.
  */
@@ -66,6 +62,10 @@ function preformatted(text: string): string {
   return (text.startsWith("\n") ? text.slice(1) : text).trimEnd();
 }
 
+/**
+ * Pushes `children` for reading in order, with a seam between two elements that meet with no
+ * text between them (comments aside).
+ */
 function pushChildren(children: AnyNode[], stack: AnyNode[]): void {
   let after: Element | null = null;
   for (let i = children.length - 1; i >= 0; i--) {

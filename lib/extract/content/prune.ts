@@ -444,7 +444,6 @@ function isLinkedAside(el: Element, s: Stats, ctx: PruneContext): boolean {
 
 /** Longest label before a colon that introduces a link to elsewhere. */
 const LINK_LABEL_MAX = 40;
-const LINK_LABEL = /^[^:]{1,40}:\s*$/u;
 /** Three words or more, none of them an address. */
 const HEADLINE_WORDS = /^(?!.*(?:\/\/|www\.))\S+\s+\S+\s+\S+/u;
 
@@ -463,7 +462,7 @@ function isLabelledLink(el: Element, s: Stats, ctx: PruneContext): boolean {
   const rest = text.slice(colon + 1).trim();
   // The link is the whole rest of the line (its text neither shorter nor longer than the rest)
   // and reads as a headline, words, not an address or a file ("Website: https://...").
-  return LINK_LABEL.test(label) && /\p{L}/u.test(label) && label.split(/\s+/).length <= 5 &&
+  return /\p{L}/u.test(label) && label.split(/\s+/).length <= 5 &&
     HEADLINE_WORDS.test(rest) && s.linkText >= rest.length * 0.9 &&
     s.linkText <= rest.length + 2;
 }

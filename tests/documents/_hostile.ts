@@ -253,20 +253,12 @@ export function pdfBlankContents(times: number, streamBytes: number): Uint8Array
 
 /** A one-page PDF of `lines` lines of one letter, its content stream deflated (44 KB for 3 M). */
 export function pdfLetterLines(lines: number): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
-  zlib.push(text("BT /F1 1 Tf "));
   const chunk = text("(a)' ".repeat(100_000));
-  for (let done = 0; done < lines; done += 100_000) zlib.push(chunk);
-  zlib.push(text(" ET"), true);
-  const content = parts.map(fromLatin1).join("");
-  return pdfOf([
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    page(4, "<< /Font << /F1 5 0 R >> >>"),
-    `<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n${content}\nendstream`,
-    FONT,
-  ]);
+  return deflatedPage((push) => {
+    push(text("BT /F1 1 Tf "));
+    for (let done = 0; done < lines; done += 100_000) push(chunk);
+    push(text(" ET"));
+  });
 }
 
 /**
@@ -314,11 +306,25 @@ export function pdfLzwBomb(codes: number): Uint8Array {
  * of spaces, then a line of text.
  */
 export function pdfStreamBomb(mb: number, filter = "/FlateDecode"): Uint8Array {
+  const spaces = new Uint8Array(1 << 20).fill(0x20);
+  return deflatedPage((push) => {
+    for (let i = 0; i < mb; i++) push(spaces);
+    push(text(" BT /F1 12 Tf 10 100 Td (after the spaces) Tj ET"));
+  }, filter);
+}
+
+/**
+ * A one-page PDF (its font F1) whose content stream is what `write` pushes, deflated at level 9
+ * and declared as `filter`.
+ */
+function deflatedPage(
+  write: (push: (chunk: Uint8Array) => void) => void,
+  filter = "/FlateDecode",
+): Uint8Array {
   const parts: Uint8Array[] = [];
   const zlib = new Zlib({ level: 9 }, (chunk) => parts.push(chunk));
-  const spaces = new Uint8Array(1 << 20).fill(0x20);
-  for (let i = 0; i < mb; i++) zlib.push(spaces);
-  zlib.push(text(" BT /F1 12 Tf 10 100 Td (after the spaces) Tj ET"), true);
+  write((chunk) => zlib.push(chunk));
+  zlib.push(new Uint8Array(), true);
   const stream = parts.map(fromLatin1).join("");
   return pdfOf([
     "<< /Type /Catalog /Pages 2 0 R >>",

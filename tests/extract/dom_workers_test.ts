@@ -187,14 +187,21 @@ const workerFree = (stats: { workers: number; aloneRuns: number; aloneMoved: num
   aloneMoved: stats.aloneMoved,
 });
 
-Deno.test("a lone request's page work runs on this thread, as it would on a worker", async () => {
-  // A slice no run here can outlast: this test is about where the work runs, not how fast.
-  const alone = new DomWorkers({ maxWorkers: 1, alone: { when: () => true, sliceMs: 60_000 } });
-  await using _alone = alone;
-  await using shared = new DomWorkers({
+/**
+ * A pool of one worker whose requests are all alone, or never (`alone`); a lone run works here
+ * for at most `sliceMs` (by default a slice no run here outlasts: where work runs, not how fast).
+ */
+function onePool(alone: boolean, sliceMs = 60_000): DomWorkers {
+  return new DomWorkers({
     maxWorkers: 1,
-    alone: { when: () => false, sliceMs: 60_000 },
+    alone: { when: () => alone, sliceMs },
+    jobTimeoutMs: 60_000,
   });
+}
+
+Deno.test("a lone request's page work runs on this thread, as it would on a worker", async () => {
+  await using alone = onePool(true);
+  await using shared = onePool(false);
   const work = { html: article(100), url: URL_, rules: null, markdown: true, text: true };
   assert.ok(work.html.length > WORKER_THRESHOLD && work.html.length < ALONE_LIMIT);
   const here = await alone.run(work);
@@ -215,11 +222,7 @@ Deno.test("a lone request's page work runs on this thread, as it would on a work
 });
 
 Deno.test("lone page work that outlasts its slice moves to a worker and completes there", async () => {
-  await using pool = new DomWorkers({
-    maxWorkers: 1,
-    alone: { when: () => true, sliceMs: 1 },
-    jobTimeoutMs: 60_000,
-  });
+  await using pool = onePool(true, 1);
   // Quadratic in its 6,000 nested elements (18 million node visits): far past a 1 ms slice.
   const slow = { ...ENDLESS, html: "<b>".repeat(6000) + "x" };
   assert.ok(slow.html.length > WORKER_THRESHOLD);
@@ -229,13 +232,9 @@ Deno.test("lone page work that outlasts its slice moves to a worker and complete
 });
 
 Deno.test("a lone request's fields are read on an idle worker while its DOM work runs here", async () => {
-  const alone = new DomWorkers({ maxWorkers: 1, alone: { when: () => true, sliceMs: 60_000 } });
-  await using _alone = alone;
+  await using alone = onePool(true);
   // Not alone: the DOM work and the fields from one parse, on a worker.
-  await using shared = new DomWorkers({
-    maxWorkers: 1,
-    alone: { when: () => false, sliceMs: 60_000 },
-  });
+  await using shared = onePool(false);
   const html = article(100).replace(
     "<title>",
     '<meta name="description" content="Read twice, alike."><meta name="author" content="A. Writer">' +
@@ -259,11 +258,7 @@ Deno.test("a lone request's fields are read on an idle worker while its DOM work
 });
 
 Deno.test("lone DOM work past its slice moves to a worker and still gets its fields", async () => {
-  await using pool = new DomWorkers({
-    maxWorkers: 1,
-    alone: { when: () => true, sliceMs: 1 },
-    jobTimeoutMs: 60_000,
-  });
+  await using pool = onePool(true, 1);
   // Quadratic in its 6,000 nested elements: far past a 1 ms slice. With one worker, the DOM
   // work waits for the fields' job to end.
   const slow = {

@@ -24,6 +24,21 @@ import {
 import { q, serve, testApp, testConfig } from "../_fixtures.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
+
+/** An EPUB of one chapter whose body is `body`. */
+function epubOf(body: string): Uint8Array {
+  return zipSync({
+    mimetype: [text("application/epub+zip"), { level: 0 }],
+    "META-INF/container.xml": text(
+      `<container><rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>`,
+    ),
+    "OPS/book.opf": text(
+      `<package><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>` +
+        `</manifest><spine><itemref idref="c"/></spine></package>`,
+    ),
+    "OPS/c.xhtml": text(`<html><body>${body}</body></html>`),
+  });
+}
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
 function docx(body: string): Uint8Array {
@@ -182,17 +197,7 @@ Deno.test("text of escaped characters is refused at the output budget, not past 
   // old converters used appended to a string once per "&", 264 MB of heap for 8 MB, and the
   // thread stopped at its heap cap (no answer until the deadline, the thread replaced).
   const amps = (mb: number) => "&".repeat(mb << 20);
-  const epub = zipSync({
-    mimetype: [text("application/epub+zip"), { level: 0 }],
-    "META-INF/container.xml": text(
-      `<container><rootfiles><rootfile full-path="c.opf"/></rootfiles></container>`,
-    ),
-    "c.opf": text(
-      `<package><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>` +
-        `</manifest><spine><itemref idref="c"/></spine></package>`,
-    ),
-    "c.xhtml": text(`<html><body><p>${amps(8)}</p></body></html>`),
-  });
+  const epub = epubOf(`<p>${amps(8)}</p>`);
   const titled = zipSync({
     "word/document.xml": text(`<w:document ${W}><w:body><w:p/></w:body></w:document>`),
     "docProps/core.xml": text(
@@ -274,17 +279,7 @@ Deno.test("a row repeating one long shared string is refused at the output budge
 Deno.test("an EPUB chapter past the parser's node cap is refused, never read in part", async () => {
   // 300,000 paragraphs: the old reader ended the chapter at the 249,998th without a word.
   const paragraphs = Array.from({ length: 300_000 }, (_, i) => `<p>n${i}</p>`).join("");
-  const epub = zipSync({
-    mimetype: [text("application/epub+zip"), { level: 0 }],
-    "META-INF/container.xml": text(
-      `<container><rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>`,
-    ),
-    "OPS/book.opf": text(
-      `<package><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>` +
-        `</manifest><spine><itemref idref="c"/></spine></package>`,
-    ),
-    "OPS/c.xhtml": text(`<html><body>${paragraphs}<p>The end.</p></body></html>`),
-  });
+  const epub = epubOf(`${paragraphs}<p>The end.</p>`);
   const refused = await refusal("epub", epub);
   assert.equal(refused.reason, "too-large", refused.message);
   assert.match(refused.message, /more than 500000 nodes/);

@@ -104,6 +104,9 @@ Deno.test("a block named a call to action (cta) is chrome; the story beside it s
   assertLacks(text, ["Tell us your own story", "inspiring", "Submit a story"]);
 });
 
+/** Each of `lines` as a paragraph of its own. */
+const paragraphs = (lines: string[]) => lines.map((line) => `<p>${line}</p>`).join("");
+
 /** A story page (og:type article) with `extra` inside its body and `after` at its end. */
 function story(extra: string, after = ""): string {
   return `<html><head><title>Story</title><meta property="og:type" content="article"></head>
@@ -249,7 +252,7 @@ Deno.test("chrome lines in German, Spanish and French go; a paragraph opening al
     "Sie sind hier: Startseite > Politik",
   ];
   const text = mainText(story(
-    `${chrome.map((line) => `<p>${line}</p>`).join("")}
+    `${paragraphs(chrome)}
     <p>(dpa) Der Stadtrat hat am Dienstag den Haushalt beschlossen, mit mehr Geld für Schulen.</p>`,
   ));
   assert.match(text, /\(dpa\) Der Stadtrat hat am Dienstag/);
@@ -285,7 +288,7 @@ Deno.test("photo credits and archive-photo labels in other languages go", () => 
     "Symbolbild",
     "Foto de archivo",
   ];
-  const text = mainText(story(credits.map((line) => `<p>${line}</p>`).join("")));
+  const text = mainText(story(paragraphs(credits)));
   assert.match(text, /The last words of the story\./);
   assertLacks(text, credits);
 });
@@ -302,7 +305,7 @@ Deno.test("datelines, reading times and bylines in French and Spanish go", () =>
     "Escrito por Juan Pérez",
   ];
   const text = mainText(story(
-    `${lines.map((line) => `<p>${line}</p>`).join("")}
+    `${paragraphs(lines)}
     <p>Lectura del informe: the council read the whole report aloud before the vote began.</p>`,
   ));
   assert.match(text, /Lectura del informe: the council read/);
@@ -312,7 +315,7 @@ Deno.test("datelines, reading times and bylines in French and Spanish go", () =>
 Deno.test("news controls alone on their line go; a program's word inline in a list stays", () => {
   const lines = ["Skip Advertisement", "Share full article", "Hide caption", "Gift this article"];
   const text = mainText(story(
-    `${lines.map((line) => `<p>${line}</p>`).join("")}
+    `${paragraphs(lines)}
     <p><code>Read</code>, <code>Write</code>, <code>Trending</code>, <code>Flush</code></p>`,
   ));
   assert.match(text, /Read, Write, Trending, Flush/);
@@ -328,7 +331,7 @@ Deno.test("a blog's lines around its post (labels, reactions, pager, share bar) 
     "Posted by Jane Doe",
     "Eingestellt von Max um 10:32",
   ];
-  const text = mainText(story(lines.map((line) => `<p>${line}</p>`).join("")));
+  const text = mainText(story(paragraphs(lines)));
   assert.match(text, /The last words of the story\./);
   assertLacks(text, lines);
 });
@@ -355,7 +358,7 @@ Deno.test("ad networks' widget labels, share-tool states and 'Related Topics' go
     "Copy link",
     "Have you got a story? Email us at news@example.invalid",
   ];
-  const text = mainText(story(lines.map((line) => `<p>${line}</p>`).join("")));
+  const text = mainText(story(paragraphs(lines)));
   assert.match(text, /The last words of the story\./);
   assertLacks(text, lines);
 });

@@ -107,6 +107,13 @@ Deno.test("a block named a call to action (cta) is chrome; the story beside it s
 /** Each of `lines` as a paragraph of its own. */
 const paragraphs = (lines: string[]) => lines.map((line) => `<p>${line}</p>`).join("");
 
+/** Each of `lines`, a paragraph of its own inside a story, goes; the story's end stays. */
+function assertLinesGo(lines: string[]): void {
+  const text = mainText(story(paragraphs(lines)));
+  assert.match(text, /The last words of the story\./);
+  assertLacks(text, lines);
+}
+
 /** A story page (og:type article) with `extra` inside its body and `after` at its end. */
 function story(extra: string, after = ""): string {
   return `<html><head><title>Story</title><meta property="og:type" content="article"></head>
@@ -288,9 +295,7 @@ Deno.test("photo credits and archive-photo labels in other languages go", () => 
     "Symbolbild",
     "Foto de archivo",
   ];
-  const text = mainText(story(paragraphs(credits)));
-  assert.match(text, /The last words of the story\./);
-  assertLacks(text, credits);
+  assertLinesGo(credits);
 });
 
 Deno.test("datelines, reading times and bylines in French and Spanish go", () => {
@@ -331,9 +336,7 @@ Deno.test("a blog's lines around its post (labels, reactions, pager, share bar) 
     "Posted by Jane Doe",
     "Eingestellt von Max um 10:32",
   ];
-  const text = mainText(story(paragraphs(lines)));
-  assert.match(text, /The last words of the story\./);
-  assertLacks(text, lines);
+  assertLinesGo(lines);
 });
 
 Deno.test("a story's kicker above its headline goes; a line above another heading stays", () => {
@@ -358,9 +361,7 @@ Deno.test("ad networks' widget labels, share-tool states and 'Related Topics' go
     "Copy link",
     "Have you got a story? Email us at news@example.invalid",
   ];
-  const text = mainText(story(paragraphs(lines)));
-  assert.match(text, /The last words of the story\./);
-  assertLacks(text, lines);
+  assertLinesGo(lines);
 });
 
 Deno.test("a line of a short label, a colon and one headline link goes, in any language", () => {

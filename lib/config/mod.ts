@@ -126,7 +126,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     browserQueue: int(env, "BROWSER_QUEUE", 16),
     browserPageMemoryMb: int(env, "BROWSER_PAGE_MEMORY_MB", 1024, 128),
     documentHeapMb: int(env, "DOCUMENT_HEAP_MB", 256, 16),
-    // Room for the page work of a page up to ALONE_LIMIT (~8 ms), far under the 100 ms the
+    // Room for the page work of most pages up to ALONE_LIMIT (~8 ms), far under the 100 ms the
     // event loop may be held.
     domAloneSliceMs: int(env, "DOM_ALONE_SLICE_MS", 20),
     logLevel: parseLogLevel(env.LOG_LEVEL),

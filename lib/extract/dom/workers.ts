@@ -26,10 +26,13 @@ export const EXTRACT_THRESHOLD = 64 * 1024;
 
 /**
  * A page up to this many characters is worked on the main thread when its request is alone
- * (DomWorkersOptions.alone): its DOM job takes a few ms (~3 ms at 110 KB, ~8 ms here), while
- * the hop to a worker and back costs ~1 ms of a request's ~7 (measured by bench:content).
+ * (DomWorkersOptions.alone): its DOM job takes a few ms (median ~8 ms for pages of 384-512 KB,
+ * ~14 ms at 512-768 KB, on a slow 2-core machine), while the hop to a worker and back costs
+ * ~1 ms of a request's ~7. Past 512 KB the median nears the 20 ms slice and work spent before
+ * a move to a worker is lost (a request of pages over 256 KB: ~11% faster at 512 KB, no gain
+ * at 1 MB; bench:content, paired).
  */
-export const ALONE_LIMIT = 256 * 1024;
+export const ALONE_LIMIT = 512 * 1024;
 
 /**
  * A page up to WORKER_THRESHOLD is worked on the main thread for at most this long, then on a

@@ -53,6 +53,20 @@ Deno.test("imageSize() reads SVG width/height or viewBox", async (t) => {
   await t.step("relative units without viewBox tell nothing", () => {
     assert.equal(imageSize(fx.svg('width="100%" height="2em"')), null);
   });
+  await t.step("only the file's head is read for the root element", () => {
+    const drawing = (before: string, after: string) =>
+      new TextEncoder().encode(
+        `<?xml version="1.0"?>\n<!--${before}--><svg width="40" height="30">${after}</svg>`,
+      );
+    // A 5 MB drawing: its size is in its first bytes, the rest is never decoded.
+    const paths = '<path d="M0 0L1 1"/>'.repeat(250_000);
+    assert.deepEqual(imageSize(drawing("", paths)), { width: 40, height: 30 });
+    // Past the sniffer's 4 KB, the type comes from the response; past 64 KB the root element
+    // is not looked for.
+    const late = (kb: number) => imageSize(drawing("x".repeat(kb * 1024), ""), "svg");
+    assert.deepEqual(late(60), { width: 40, height: 30 });
+    assert.equal(late(64), null);
+  });
 });
 
 Deno.test("imageSize() returns null for truncated or unknown bytes", () => {

@@ -100,7 +100,11 @@ async function denoDir(): Promise<string> {
   return JSON.parse(stdout).denoDir;
 }
 
-/** stderr without Deno's own boxed notices (ignored install scripts and the like). */
+/**
+ * stderr without Deno's own notices: its boxed ones (ignored install scripts and the like), and
+ * the "Download <url>" line of each package fetched on a first run with an empty cache.
+ */
 export function withoutDenoNotices(stderr: string): string {
-  return stderr.replace(/^╭[^\n]*\n(?:│[^\n]*\n)*╰[^\n]*\n?/gm, "");
+  return stderr.replace(/^╭[^\n]*\n(?:│[^\n]*\n)*╰[^\n]*\n?/gm, "")
+    .replace(/^Download https?:\/\/\S+\n?/gm, "");
 }

@@ -398,3 +398,23 @@ Deno.test("page furniture stated in schema.org microdata goes, whatever its name
   assert.match(text, /A sentence of the story/);
   assertLacks(text, ["Europe section", "Stories our editors chose"]);
 });
+
+Deno.test("story cards under an empty link laid over each go; the story's own head stays", () => {
+  // Each card's link is empty and comes last: the page's CSS stretches it over the card.
+  const card = (n: number) =>
+    `<li><article class="content-article"><div class="item"><div class="text"><h3>Another
+    headline number ${n} of the site, from the week before</h3><p>Kicker ${n}</p></div>
+    <picture><img alt="Another headline number ${n}" src="/t${n}.jpg"></picture></div>
+    <a class="links" href="/politics/story-${n}.html"></a></article></li>`;
+  const page = `<html><head><title>Story</title></head><body><div class="news">
+    <div class="entry-title"><a class="section" href="/politics/">Politics</a><h1>Story</h1>
+    <div class="bajada">${PROSE}</div></div><div class="notas"><div class="colright"><div class="ultimas_columDer">
+    <label>Últimas Noticias</label><ul>${Array.from({ length: 6 }, (_, n) => card(n)).join("")}
+    </ul></div></div><div class="body"><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
+    <p>${PROSE.repeat(5)}</p></div></div></div></body></html>`;
+  const text = mainText(page);
+  // The standfirst, under a head whose link has words: no card.
+  assert.match(text, /^A sentence of the story [^\n]*words\.$/m);
+  assert.match(text, /A sentence of the story/);
+  assertLacks(text, ["Another headline", "Kicker"]);
+});

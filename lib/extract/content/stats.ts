@@ -135,6 +135,8 @@ class Figures implements Stats {
   headingText = 0;
   hasBlock = false;
   breaks = false;
+  /** Whether an empty link laid over it is among its own children (isOverlayLink). */
+  overlaid = false;
   constructor(readonly by: Counting) {}
 }
 
@@ -268,6 +270,29 @@ function verdictsOnce(): PageStats["judged"] {
   };
 }
 
+/**
+ * An empty link to another page at the end of its card, laid over it by the page's CSS (a
+ * "stretched link").
+ */
+function isOverlayLink(a: Element): boolean {
+  const href = a.attribs.href?.trim();
+  if (!href || href.startsWith("#") || /^javascript:/i.test(href)) return false;
+  if (!a.children.every(isBlank)) return false;
+  // Laid over its card, the link comes last, after all the card shows.
+  for (let next = a.next; next; next = next.next) if (!isBlank(next)) return false;
+  return true;
+}
+
+function isBlank(node: AnyNode): boolean {
+  return isText(node) && !/\S/.test(node.data);
+}
+
+/** The elements that hold such cards (never a paragraph or a heading of running text)... */
+const CARDS = new Set(["article", "li", "div", "section"]);
+
+/** ...and at most this much text: a headline, a kicker and a line, not a story. */
+const CARD_MAX_TEXT = 300;
+
 /** Marks, on measure's stack, that the node under it has had all its children counted. */
 const CLOSE = Symbol("close");
 
@@ -277,7 +302,14 @@ function close(node: AnyNode, totals: Figures[]): void {
   const parent = totals[totals.length - 1]!;
   if (isTag(node)) {
     const name = node.name;
-    if (name === "a") own.linkText = own.text;
+    if (name === "a") {
+      own.linkText = own.text;
+      if (own.text === 0 && own.images === 0 && isOverlayLink(node)) parent.overlaid = true;
+    }
+    // A story's card whose link is laid over it: its headline is that link's text to a reader.
+    if (own.overlaid && own.headingText > 0 && own.text <= CARD_MAX_TEXT && CARDS.has(name)) {
+      own.linkText = own.text;
+    }
     if (name === "p") own.paragraphs++;
     if (name === "li") own.listItems++;
     const kind = KINDS.get(name) ?? 0;

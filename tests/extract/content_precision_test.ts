@@ -399,22 +399,36 @@ Deno.test("page furniture stated in schema.org microdata goes, whatever its name
   assertLacks(text, ["Europe section", "Stories our editors chose"]);
 });
 
-Deno.test("story cards under an empty link laid over each go; the story's own head stays", () => {
-  // Each card's link is empty and comes last: the page's CSS stretches it over the card.
-  const card = (n: number) =>
+Deno.test("strips of story cards reached through empty links go; one such card stays", () => {
+  // The empty link last in each card, stretched over it by the page's CSS...
+  const overlaid = (n: number) =>
     `<li><article class="content-article"><div class="item"><div class="text"><h3>Another
     headline number ${n} of the site, from the week before</h3><p>Kicker ${n}</p></div>
     <picture><img alt="Another headline number ${n}" src="/t${n}.jpg"></picture></div>
     <a class="links" href="/politics/story-${n}.html"></a></article></li>`;
+  // ...or over the picture and beside the headline, no heading tag.
+  const beside = (n: number) =>
+    `<li><div class="wrapper"><div class="image"><a href="/news/teaser-${n}" title="Teaser ${n}">
+    </a><img src="/t${n}.jpg"></div><div class="text"><div class="topline">Video series</div>
+    <a href="/news/teaser-${n}" title="Teaser ${n}"></a><div class="title">A teaser headline
+    ${n}</div><p><span class="date">01.12.2021</span>Its opening words, set under the title of
+    the card.</p></div></div></li>`;
+  // One card of the story's own with a stray empty link (a financing offer's): it stays.
+  const offer = `<div class="offer"><a href="/financing/"></a><p>Pay for the bike over twelve
+    months, as the maker's offer to the readers of this story says.</p></div>`;
   const page = `<html><head><title>Story</title></head><body><div class="news">
     <div class="entry-title"><a class="section" href="/politics/">Politics</a><h1>Story</h1>
-    <div class="bajada">${PROSE}</div></div><div class="notas"><div class="colright"><div class="ultimas_columDer">
-    <label>Últimas Noticias</label><ul>${Array.from({ length: 6 }, (_, n) => card(n)).join("")}
-    </ul></div></div><div class="body"><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>
-    <p>${PROSE.repeat(5)}</p></div></div></div></body></html>`;
+    <div class="bajada">${PROSE}</div></div><div class="notas"><div class="colright">
+    <div class="ultimas_columDer"><label>Últimas Noticias</label><ul>
+    ${Array.from({ length: 6 }, (_, n) => overlaid(n)).join("")}</ul></div></div>
+    <div class="body"><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>${offer}
+    <p>${PROSE.repeat(5)}</p><ul class="row">
+    ${
+    Array.from({ length: 4 }, (_, n) => beside(n)).join("")
+  }</ul></div></div></div></body></html>`;
   const text = mainText(page);
   // The standfirst, under a head whose link has words: no card.
   assert.match(text, /^A sentence of the story [^\n]*words\.$/m);
-  assert.match(text, /A sentence of the story/);
-  assertLacks(text, ["Another headline", "Kicker"]);
+  assert.match(text, /Pay for the bike over twelve months/);
+  assertLacks(text, ["Another headline", "Kicker", "A teaser headline", "Its opening words"]);
 });

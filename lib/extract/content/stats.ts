@@ -135,8 +135,10 @@ class Figures implements Stats {
   headingText = 0;
   hasBlock = false;
   breaks = false;
-  /** Whether an empty link laid over it is among its own children (isOverlayLink). */
-  overlaid = false;
+  /** Empty links to other pages among its descendants (isEmptyPageLink). */
+  emptyLinks = 0;
+  /** Its children that are cards reached through an empty link (isCard). */
+  cards: Figures[] | null = null;
   constructor(readonly by: Counting) {}
 }
 
@@ -271,27 +273,33 @@ function verdictsOnce(): PageStats["judged"] {
 }
 
 /**
- * An empty link to another page at the end of its card, laid over it by the page's CSS (a
- * "stretched link").
+ * An empty link to another page: on a card of the site's other stories, the page's CSS lays it
+ * over the card (a "stretched link") or over its picture and headline.
  */
-function isOverlayLink(a: Element): boolean {
+function isEmptyPageLink(a: Element): boolean {
   const href = a.attribs.href?.trim();
   if (!href || href.startsWith("#") || /^javascript:/i.test(href)) return false;
-  if (!a.children.every(isBlank)) return false;
-  // Laid over its card, the link comes last, after all the card shows.
-  for (let next = a.next; next; next = next.next) if (!isBlank(next)) return false;
-  return true;
+  return a.children.every(isBlank);
 }
 
 function isBlank(node: AnyNode): boolean {
   return isText(node) && !/\S/.test(node.data);
 }
 
-/** The elements that hold such cards (never a paragraph or a heading of running text)... */
+/** The elements that can be such cards (never a paragraph or a heading of running text)... */
 const CARDS = new Set(["article", "li", "div", "section"]);
 
-/** ...and at most this much text: a headline, a kicker and a line, not a story. */
+/** ...at most this much text: a headline, a kicker and a line, not a story... */
 const CARD_MAX_TEXT = 300;
+
+/** ...and how many siblings make a strip of them (one card's stray empty link does not). */
+const CARD_RUN = 3;
+
+/** A card reached through an empty link: no words in links, a card's length, a card's tag. */
+function isCard(name: string, own: Figures): boolean {
+  return own.emptyLinks > 0 && own.linkText === 0 && own.text > 0 &&
+    own.text <= CARD_MAX_TEXT && CARDS.has(name);
+}
 
 /** Marks, on measure's stack, that the node under it has had all its children counted. */
 const CLOSE = Symbol("close");
@@ -304,12 +312,19 @@ function close(node: AnyNode, totals: Figures[]): void {
     const name = node.name;
     if (name === "a") {
       own.linkText = own.text;
-      if (own.text === 0 && own.images === 0 && isOverlayLink(node)) parent.overlaid = true;
+      // Its whitespace is no word of a link.
+      if (own.images === 0 && isEmptyPageLink(node)) [own.emptyLinks, own.linkText] = [1, 0];
     }
-    // A story's card whose link is laid over it: its headline is that link's text to a reader.
-    if (own.overlaid && own.headingText > 0 && own.text <= CARD_MAX_TEXT && CARDS.has(name)) {
-      own.linkText = own.text;
+    if (own.cards && own.cards.length >= CARD_RUN) {
+      // A strip of cards of other pages, each reached through an empty link: to a reader their
+      // words are those links' text.
+      for (const card of own.cards) {
+        own.linkText += card.text - card.linkText;
+        card.linkText = card.text;
+      }
     }
+    own.cards = null;
+    if (isCard(name, own)) (parent.cards ??= []).push(own);
     if (name === "p") own.paragraphs++;
     if (name === "li") own.listItems++;
     const kind = KINDS.get(name) ?? 0;
@@ -327,6 +342,7 @@ function close(node: AnyNode, totals: Figures[]): void {
   parent.inputs += own.inputs;
   parent.embeds += own.embeds;
   parent.headingText += own.headingText;
+  parent.emptyLinks += own.emptyLinks;
   parent.hasBlock ||= own.hasBlock;
 }
 

@@ -416,16 +416,15 @@ Deno.test("strips of story cards reached through empty links go; one such card s
   // One card of the story's own with a stray empty link (a financing offer's): it stays.
   const offer = `<div class="offer"><a href="/financing/"></a><p>Pay for the bike over twelve
     months, as the maker's offer to the readers of this story says.</p></div>`;
+  const strip = (card: (n: number) => string, count: number) =>
+    Array.from({ length: count }, (_, n) => card(n)).join("");
   const page = `<html><head><title>Story</title></head><body><div class="news">
     <div class="entry-title"><a class="section" href="/politics/">Politics</a><h1>Story</h1>
     <div class="bajada">${PROSE}</div></div><div class="notas"><div class="colright">
-    <div class="ultimas_columDer"><label>Últimas Noticias</label><ul>
-    ${Array.from({ length: 6 }, (_, n) => overlaid(n)).join("")}</ul></div></div>
-    <div class="body"><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>${offer}
-    <p>${PROSE.repeat(5)}</p><ul class="row">
-    ${
-    Array.from({ length: 4 }, (_, n) => beside(n)).join("")
-  }</ul></div></div></div></body></html>`;
+    <div class="ultimas_columDer"><label>Últimas Noticias</label><ul>${strip(overlaid, 6)}</ul>
+    </div></div><div class="body"><p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(5)}</p>${offer}
+    <p>${PROSE.repeat(5)}</p><ul class="row">${strip(beside, 4)}</ul></div></div></div>
+    </body></html>`;
   const text = mainText(page);
   // The standfirst, under a head whose link has words: no card.
   assert.match(text, /^A sentence of the story [^\n]*words\.$/m);

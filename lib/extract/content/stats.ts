@@ -311,9 +311,11 @@ function close(node: AnyNode, totals: Figures[]): void {
   if (isTag(node)) {
     const name = node.name;
     if (name === "a") {
-      own.linkText = own.text;
-      // Its whitespace is no word of a link.
-      if (own.images === 0 && isEmptyPageLink(node)) [own.emptyLinks, own.linkText] = [1, 0];
+      if (own.images === 0 && isEmptyPageLink(node)) {
+        own.emptyLinks = 1; // and its whitespace is no word of a link
+      } else {
+        own.linkText = own.text;
+      }
     }
     if (own.cards && own.cards.length >= CARD_RUN) {
       // A strip of cards of other pages, each reached through an empty link: to a reader their
@@ -323,7 +325,7 @@ function close(node: AnyNode, totals: Figures[]): void {
         card.linkText = card.text;
       }
     }
-    own.cards = null;
+    own.cards = null; // counted: not kept with the element's figures
     if (isCard(name, own)) (parent.cards ??= []).push(own);
     if (name === "p") own.paragraphs++;
     if (name === "li") own.listItems++;

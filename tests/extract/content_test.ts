@@ -482,6 +482,8 @@ Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels
     <p>By signing up, you agree to our Privacy Policy and Terms.</p>
     <p>Thank you for signing up!</p></div>
     <p>Have a news tip? Write to the desk.</p>
+    <p>A version of this article appears in print on May 3, 2024, Section A, Page 18 of the New
+    York edition with the headline: Bridge Closes. <a href="/r">Order Reprints</a></p>
     <p>Ihnen hat der Artikel gefallen? Dann abonnieren Sie unseren Newsletter!</p>
     <p>The city will watch the river closely this winter, its engineer said.</p>
     </article></body></html>`;
@@ -496,6 +498,7 @@ Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels
     "Briefing",
     "signing up",
     "news tip",
+    "in print",
     "gefallen",
   ];
   assertDropped(text, chromes);

@@ -101,6 +101,12 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");
   });
+  await t.step("<br><br> sets paragraphs apart; inside emphasis it stays a line break", () => {
+    // Text set apart by blank lines drawn with <br> (old CMSs, Blogger) reads as paragraphs.
+    assert.equal(md("<div>one<br>two<br><br> <br>three<br><br></div>"), "one\\\ntwo\n\nthree");
+    assert.equal(md("<p>a <b>b<br><br>c</b></p>"), "a **b\\\nc**");
+    assert.equal(md("<ul><li>a<br><br>b</li></ul>"), "- a\n\n  b");
+  });
   await t.step("an ordered list keeps a start Markdown can write, else starts at 1", () => {
     assert.equal(md('<ol start="7"><li>a</li><li>b</li></ol>'), "7. a\n8. b");
     // CommonMark reads 1-9 digits as a list marker: these would be paragraphs of text.

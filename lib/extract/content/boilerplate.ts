@@ -405,6 +405,8 @@ const APPEAL_OPENINGS = new RegExp(
     "(?:download|install) and subscribe to\\b",
     // Calls for tips.
     "(?:have|got) a (?:news )?tip\\b",
+    // Where the printed paper ran the story ("A version of this article appears in print on ...").
+    "a version of this (?:article|story|review|column) appear(?:s|ed) in print\\b",
     // A longer disclaimer or copyright notice under the story (short ones are chrome lines).
     "disclaimer\\s*:|copyright\\s*(?:©|\\(c\\))|©\\s*(?:copyright|\\d{4})",
     // A longer caption opening with its picture's label ("Abbildung: ... (links) ...").

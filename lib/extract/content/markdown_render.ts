@@ -194,14 +194,19 @@ function blocks(nodes: AnyNode[], ctx: Ctx): string[] {
     inline = [];
   };
   let after: Element | null = null;
+  // Line breaks in a row with only spaces between: `<br><br>` sets paragraphs apart.
+  let breaks = 0;
   for (const node of nodes) {
     spend();
     if (isText(node)) {
       addInline(inline, escapeText(node.data));
       after = null;
+      if (/\S/.test(node.data)) breaks = 0;
       continue;
     }
     if (!isTag(node) || skip(node, ctx)) continue;
+    if (node.name === "br" && ++breaks === 2) flush();
+    if (node.name !== "br") breaks = 0;
     const rendered = block(node, ctx);
     if (rendered === null) {
       addSeamed(inline, inlineNode(node, ctx), after, node);

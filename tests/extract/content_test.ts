@@ -328,6 +328,60 @@ Deno.test("a product page keeps its stated description and details, not its revi
   assert.doesNotMatch(text, /I took this pack on a long hike/);
 });
 
+/** A news page whose JSON-LD states `articleBody`, with `markup` in its body. */
+function statingPage(articleBody: string, markup: string): string {
+  const ld = JSON.stringify({
+    "@context": "https://schema.org",
+    "@type": "NewsArticle",
+    articleBody,
+  })
+    .replaceAll("<", "\\u003c");
+  return `<html><head><title>Story</title><script type="application/ld+json">${ld}</script>
+    </head><body><header><a href="/">Home</a> <a href="/news">News</a></header>
+    <main><h1>Bridge to close</h1>${markup}</main><footer>© 2024 The Paper</footer></body></html>`;
+}
+
+Deno.test("the body a page states in JSON-LD is read when its markup shows little of it", async (t) => {
+  const lines = [
+    "The council voted on Tuesday to close the old river bridge for repairs, for six months.",
+    "Residents said they had not been consulted, and asked for a footbridge meanwhile.",
+    "Engineers flagged the bearings three years ago, when an inspection found cracks in two.",
+    "The leader said costs &amp; delays would be kept low, and that 3 < 4 weeks of work remain.",
+  ];
+  await t.step("a page its scripts fill in: the stated text, a paragraph a line", () => {
+    const md = mainMarkdown(statingPage(lines.join("\n\n"), `<div id="root">Loading…</div>`));
+    assert.match(md, /close the old river bridge for repairs, for six months\.\n\nResidents/);
+    assert.match(md, /costs & delays would be kept low, and that 3 < 4 weeks/);
+    assertDropped(md, ["Loading", "Home", "The Paper"]);
+  });
+  await t.step("stated HTML is read as a page: its own chrome goes", () => {
+    const body = lines.slice(0, 3).map((line) => `<p>${line}</p>`).join("") +
+      `<div class="related"><a href="/x">Read more: the ferry returns</a></div><p>${lines[3]}</p>`;
+    const text = mainText(
+      statingPage(body, `<p>${lines[0]}</p><a href="/subscribe">Subscribe</a>`),
+    );
+    assert.match(text, /Residents said they had not been consulted/);
+    assert.match(text, /3 < 4 weeks/);
+    assertDropped(text, ["ferry returns", "Subscribe"]);
+  });
+  await t.step("markup showing the story is read as ever, its own words with it", () => {
+    const shown = lines.map((line) => `<p>${line}</p>`).join("");
+    const caption = "<p>The markup's own paragraph, which the statement does not hold.</p>";
+    const text = mainText(statingPage(lines.join(" "), `<article>${shown}${caption}</article>`));
+    assert.match(text, /The markup's own paragraph/);
+  });
+  await t.step("a statement stating a body of its own is read once, not again", () => {
+    const again = JSON.stringify({
+      articleBody: `${"A statement inside the statement. ".repeat(60)}`,
+    });
+    const shown = lines.map((line) => `<p>${line}</p>`).join("");
+    const body = `<script type="application/ld+json">${again}</script>${shown}`;
+    const text = mainText(statingPage(body, ""));
+    assert.match(text, /Engineers flagged the bearings/);
+    assertDropped(text, ["inside the statement"]);
+  });
+});
+
 Deno.test("the publisher's lines go: bio, disclosures, paywall, share and like widgets", () => {
   const page = `<html><head><title>Story</title></head><body><article>
     <p>Our editors handpick every product we feature. We may earn a commission from purchases.</p>

@@ -16,7 +16,7 @@ import { classWeight, isUnlikely } from "./classes.ts";
 import { type Flags, scoreCandidates, type Scores, type Scoring } from "./score.ts";
 import { topCandidate, wholeOfParts, withSiblings } from "./select.ts";
 import { measure, type PageStats } from "./stats.ts";
-import { statedBody, statedContainer } from "./structure.ts";
+import { statedBody, statedContainer, statedInstead } from "./structure.ts";
 import { describedBlock, reviewBlocks, statedProduct } from "./product.ts";
 import { parentElement } from "./score.ts";
 import { leadBefore, statedDescriptions } from "./lead.ts";
@@ -88,17 +88,20 @@ interface Choice {
  */
 const WIDE_RATIO = { article: 0.2, other: 0.5, sections: 0.85 };
 
-/** Finds the main content of `doc`, removes the chrome inside it and returns it. */
-export function extractMainContent(doc: Document): AnyNode {
+/**
+ * Finds the main content of `doc`, removes the chrome inside it and returns it. With `stated`,
+ * the page's JSON-LD statement of its body is read (off when the document is that statement).
+ */
+export function extractMainContent(doc: Document, stated = true): AnyNode {
   const body = select(doc, "body") ?? adoptedBody(doc);
   const stats = measure(body);
   const whole = stats.mains.find(compileSelector(WHOLE_CONTENT));
   if (whole) return whole;
   const head = select(doc, "head");
   const jsonLd = [...(head ? selectAll(head, LD_JSON) : []), ...stats.jsonLd];
-  const stated = statedBody(jsonLd);
+  const statement = stated ? statedBody(jsonLd) : null;
   const product = readProduct(body, stats, jsonLd);
-  const anchor = stated ? statedContainer(body, stated) : null;
+  const anchor = statement ? statedContainer(body, statement.normal) : null;
   const article = saysArticle(head, jsonLd) || stats.articleItem;
   // A page stating a product is read as one even when it also says article.
   const story = article && !product;
@@ -111,6 +114,10 @@ export function extractMainContent(doc: Document): AnyNode {
     best = bestChoice(body, stats, product.anchor, article, story, widen);
   }
   for (const el of product?.reviews ?? []) best.drop.add(el);
+  // The markup shows little of the body the page states (its scripts fill it in, or a teaser
+  // stands above a paywall): the statement is the content, its own chrome left out.
+  const instead = statement && !product ? statedInstead(statement, plainText(best, stats)) : null;
+  if (instead) return extractMainContent(instead, false);
   if (!best.wide && best.top) best = withThreadPosts(best, best.top, body, stats, story);
   removeAll(best.runs?.length ? new Set<ChildNode>([...best.drop, ...best.runs]) : best.drop);
   // A root judged chrome (a captioned image beside the story) stays out of the wrapper too.

@@ -1,10 +1,12 @@
 /**
  * The article's text as the page states it in schema.org JSON-LD (`articleBody`): the
- * container holding the paragraphs found in it is the article, whatever the scores say.
+ * container holding the paragraphs found in it is the article, whatever the scores say. When
+ * the page's markup shows far less of it (a page its scripts fill in, a teaser above a
+ * paywall), the statement itself is the content.
  */
-import type { Element } from "domhandler";
+import type { Document, Element } from "domhandler";
 import { spend } from "../dom/budget.ts";
-import { rawText, selectAll, textOf } from "../dom/mod.ts";
+import { parseHtml, rawText, selectAll, textOf } from "../dom/mod.ts";
 import { parentElement } from "./score.ts";
 
 /** Shorter statements are summaries, not the body. */
@@ -16,8 +18,22 @@ const BODY_FIELD = /"articleBody"\s*:\s*("(?:[^"\\]|\\.)*")/g;
 
 const normal = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
 
-/** The longest `articleBody` string of the page's JSON-LD, normalised, or null. */
-export function statedBody(scripts: Element[]): string | null {
+/** The page's statement of its article's body. */
+export interface StatedBody {
+  /** The statement as written: text, or the body's HTML (many CMSs state its markup). */
+  text: string;
+  /** The statement normalised, for finding the paragraphs that show it. */
+  normal: string;
+  /** Characters of its words, tags left out. */
+  length: number;
+}
+
+/** A tag: a statement holding one is HTML. */
+const TAG = /<\/?[a-z][\w-]*(?:\s[^<>]*)?>/i;
+const TAGS = /<[^<>]*>/g;
+
+/** The longest `articleBody` string of the page's JSON-LD, or null. */
+export function statedBody(scripts: Element[]): StatedBody | null {
   let best = "";
   for (const script of scripts) {
     for (const match of rawText(script).slice(0, MAX_BODY * 2).matchAll(BODY_FIELD)) {
@@ -30,7 +46,26 @@ export function statedBody(scripts: Element[]): string | null {
       }
     }
   }
-  return best.length >= MIN_BODY ? normal(best).slice(0, MAX_BODY) : null;
+  if (best.length < MIN_BODY) return null;
+  const text = best.slice(0, MAX_BODY);
+  const normalised = normal(text);
+  return { text, normal: normalised, length: normal(text.replace(TAGS, " ")).length };
+}
+
+/** Least share of the statement the markup's content shows before the statement is used. */
+const SHOWN_SHARE = 0.3;
+
+/**
+ * The stated body as a document of its own, when the content found in the markup shows less
+ * than SHOWN_SHARE of its characters; else null. Stated text becomes a paragraph a line; its
+ * character references ("&#8217;", common) are read, but no "<" in it opens a tag.
+ */
+export function statedInstead(stated: StatedBody, shown: number): Document | null {
+  if (shown >= stated.length * SHOWN_SHARE) return null;
+  const html = TAG.test(stated.text)
+    ? stated.text
+    : stated.text.split(/\n\s*/).map((line) => `<p>${line.replaceAll("<", "&lt;")}</p>`).join("");
+  return parseHtml(html);
 }
 
 /** The nearest common container of the paragraphs whose text `body` states, or null. */

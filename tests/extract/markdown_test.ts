@@ -101,6 +101,11 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");
   });
+  await t.step("a heading's text is written as it reads: no line starts inside it", () => {
+    // After "## " nothing starts a line: "1." is no list there, and needs no backslash.
+    assert.equal(md("<h2>1. The Old Bridge</h2><p>a</p>"), "## 1. The Old Bridge\n\na");
+    assert.equal(md("<h3>- dash &gt; quote</h3>"), "### - dash > quote");
+  });
   await t.step("<br><br> sets paragraphs apart; inside emphasis it stays a line break", () => {
     // Text set apart by blank lines drawn with <br> (old CMSs, Blogger) reads as paragraphs.
     assert.equal(md("<div>one<br>two<br><br> <br>three<br><br></div>"), "one\\\ntwo\n\nthree");

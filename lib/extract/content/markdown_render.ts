@@ -243,7 +243,7 @@ function block(el: Element, ctx: Ctx): string[] | null {
   const tag = el.name;
   const level = HEADING_LEVEL.get(tag);
   if (level !== undefined) {
-    const text = headingLine(inline(el, ctx));
+    const text = headingLine(tidy(inlineChildren(el, ctx), false));
     if (!text) return [];
     if (level === 1) ctx.sawH1 = true;
     if (!ctx.firstHeading) [ctx.firstHeading, ctx.firstHeadingText] = [level, textOf(el)];
@@ -284,7 +284,7 @@ function block(el: Element, ctx: Ctx): string[] | null {
 
 /** Plain text as the inline content of a heading (the page title line). */
 export function headingText(text: string): string {
-  return headingLine(tidy(escapeText(text)));
+  return headingLine(tidy(escapeText(text), false));
 }
 
 /** Inline Markdown on one line; a closing run of `#` would end the heading early. */
@@ -600,20 +600,23 @@ const LINE_MARKERS = /^[\d#>+=-]/;
  */
 const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
 
-/** Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks. */
-function tidy(text: string): string {
+/**
+ * Collapses whitespace, turns <br> into hard breaks, escapes line starts read as blocks (with
+ * `lineStarts`: after a heading's `## ` no text starts a line, and "1." stays as written).
+ */
+function tidy(text: string, lineStarts = true): string {
   const collapsed = text.replace(WHITESPACE_TO_COLLAPSE, " ");
   // One line, as most are: no list of lines to make and join.
   if (!collapsed.includes(BR)) {
     const line = collapsed.trim();
-    return line ? escapeLineStart(line) : "";
+    return line && lineStarts ? escapeLineStart(line) : line;
   }
   // Empty lines (leading, trailing, or <br><br>) are dropped by the filter: linear, no shifting.
   const lines = collapsed.split(BR);
   const kept: string[] = [];
   for (const line of lines) {
     const trimmed = line.trim();
-    if (trimmed) kept.push(escapeLineStart(trimmed));
+    if (trimmed) kept.push(lineStarts ? escapeLineStart(trimmed) : trimmed);
   }
   return kept.join("\\\n");
 }

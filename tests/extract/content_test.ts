@@ -539,11 +539,21 @@ Deno.test("news sites' newsletter boxes, tip calls, app notes and picture labels
     <p>A version of this article appears in print on May 3, 2024, Section A, Page 18 of the New
     York edition with the headline: Bridge Closes. <a href="/r">Order Reprints</a></p>
     <p>Ihnen hat der Artikel gefallen? Dann abonnieren Sie unseren Newsletter!</p>
+    <div><p>Will you support The Paper's explanatory journalism?</p>
+    <p>Millions turn to us to understand the news. Financial contributions from our readers are
+    a critical part of supporting our work.</p>
+    <p>Please consider making a contribution to The Paper today.</p><a href="/give">Give</a></div>
+    <p>Would you support a ban on cars in the centre, the survey asked; most said they would.</p>
     <p>The city will watch the river closely this winter, its engineer said.</p>
     </article></body></html>`;
   const text = mainText(page);
   assert.match(text, /will watch the river closely/);
+  assert.match(text, /Would you support a ban on cars/);
   const chromes = [
+    "explanatory",
+    "Millions turn",
+    "making a contribution",
+    "Give",
     "years old",
     "Image caption",
     "Watch:",

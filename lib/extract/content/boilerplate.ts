@@ -52,7 +52,7 @@ const CHROME_LINE = new RegExp(
     "(?:\\d{1,4}[./-]\\d{1,2}[./-]\\d{2,4}|\\p{L}{3,}\\.? \\d{1,2},? \\d{4}|\\d{1,2}\\.? \\p{L}{3,}\\.? \\d{4})" +
     "\\s*[-–|·•]\\s*(?:by |von |par |por )?\\p{Lu}[\\p{L}.'-]+(?:\\s+\\p{Lu}[\\p{L}.'-]+){0,3}$",
     // A paywall's buttons alone on their line.
-    "(?:subscribe|sign in|log in|register)(?: now| today| here)?[.!]?$|" +
+    "(?:subscribe|sign in|log in|register|give|donate|contribute)(?: now| today| here)?[.!]?$|" +
     "(?:view|see|compare) (?:all )?(?:plans|subscription options|offers)$",
     // Links that skip to the page's content, for keyboard and screen reader users.
     "skip to (?:the )?(?:main )?(?:content|navigation|search|footer)|(?:zum|direkt zum) inhalt" +
@@ -352,6 +352,15 @@ const APPEAL = new RegExp(
     "content|site|blog|newsletter|podcast|work|articles?)\\?",
     "(?:hazte|sé) (?:miembro|socio)|suscríbete|abonnez-vous|unterstützen sie (?:uns|unseren)",
     "(?:this|our) (?:journalism|reporting) (?:is|relies|depends)",
+    // Appeals for readers' money: "Will you support our journalism?", "Please consider making a
+    // contribution today", "Financial contributions from our readers ...".
+    // (Not "Would you support a ban?": the support asked for is the publisher's.)
+    "(?:will|would|can|could) you (?:please )?(?:consider )?(?:support(?:ing)?|help(?:ing)? " +
+    "(?:fund|sustain|keep)|donat(?:e|ing) to|contribut(?:e|ing) to) (?:us|our\\b|" +
+    "[^.?!]{0,40}\\b(?:journalism|reporting|newsroom|mission|coverage)\\b)",
+    "please (?:consider )?(?:support(?:ing)? us|donating|contributing|(?:mak|giv)(?:e|ing) a " +
+    "(?:[\\p{L}-]+ ){0,2}(?:donation|contribution|gift))\\b",
+    "(?:financial )?contributions? from (?:our )?readers\\b",
     "abonnieren sie (?:unser|unseren|unsere|jetzt|den)\\b",
     "unterstützen sie (?:unabhängigen |kritischen |guten )?journalismus|abo abschließen",
     // Paywall notes in the corpus's other languages.

@@ -86,6 +86,11 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
       md("<dl><dt><strong>Term</strong></dt><dd>its meaning</dd></dl>"),
       "**Term**\n\nits meaning",
     );
+    // A definition holding blocks (Sphinx's API docs) keeps them: code stays a code block.
+    assert.equal(
+      md("<dl><dt>gather(*aws)</dt><dd><p>Run them.</p><pre>await gather(a())</pre></dd></dl>"),
+      "**gather(\\*aws)**\n\nRun them.\n\n```\nawait gather(a())\n```",
+    );
     // Runs of one emphasis side by side are one; apart by a space, two.
     assert.equal(
       md("<p><b>S</b><b>unshine:</b> <i>a</i><i>b</i> <b>c</b> <b>d</b> <b>e\\</b><b>f</b></p>"),

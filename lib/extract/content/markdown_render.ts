@@ -255,7 +255,8 @@ function block(el: Element, ctx: Ctx): string[] | null {
     case "summary":
     case "caption":
     case "dd":
-      return [inline(el, ctx)];
+      // Flow content may hold blocks (a definition's code and notes in Sphinx's API docs).
+      return HAS_BLOCK.has(el) ? children(el, ctx) : [inline(el, ctx)];
     case "dt":
       // A term is bold; bold inside it adds no markers of its own.
       return [marked(ctx, "**", () => inline(el, ctx))];

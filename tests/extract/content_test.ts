@@ -252,6 +252,27 @@ Deno.test("a forum thread keeps its posts, not the posters' details and the soft
   assertDropped(text, ["Registered User", "Joined", "Messages", "Thread starter", "Start date"]);
 });
 
+Deno.test("a question page keeps its posts, not their vote counts; a table's counts stay", () => {
+  const post = (n: number, votes: string) =>
+    `<div class="answer"><div class="votecell"><div class="js-vote-count">${votes}</div></div>
+    <div class="answercell"><div class="s-prose"><p>Answer ${n}: ${PROSE.repeat(2)}</p></div>
+    <div itemprop="upvoteCount">${votes}</div></div></div>`;
+  const table = `<table><tr><th>Party</th><th>Seats</th></tr>
+    <tr><td>Left</td><td class="votes">1334</td></tr><tr><td>Right</td><td>
+    <span class="vote-count">1480</span></td></tr></table>`;
+  const page = `<html><head><title>A question</title></head><body><main><h1>A question</h1>
+    <div>Viewed 3.2m times</div>${post(1, "1644")}${post(2, "3.2k")}
+    <p>Results: ${PROSE} <span class="counter">43</span> million in revenue.</p>${table}
+    <h2>Not the answer you're looking for? Browse other questions tagged python.</h2>
+    </main></body></html>`;
+  const text = mainText(page);
+  for (const n of [1, 2]) assert.match(text, new RegExp(`Answer ${n}: A sentence`));
+  assert.match(text, /43 million in revenue/);
+  assert.match(text, /Left\s+1334/);
+  assert.match(text, /Right\s+1480/);
+  assertDropped(text, ["1644", "3.2k", "Viewed", "Not the answer"]);
+});
+
 Deno.test("a listing page keeps its list (no single article in it)", () => {
   const items = Array.from(
     { length: 12 },

@@ -141,7 +141,7 @@ const CHROME_LINE = new RegExp(
     // Question-and-answer sites' labels above a question.
     "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b" +
     ".{0,30}ago$",
-    "viewed [\\d.,]+k? times$",
+    "viewed [\\d.,]+[km]? times$|not the answer you're looking for\\?",
     "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
     // The poster's panel beside a post: when they joined, whether they are online
     // ("Registered: 2024-01-27", "Member since Jan 2020", "Offline").

@@ -30,7 +30,7 @@ import {
 } from "./boilerplate.ts";
 import { pageTitles, repeatsTitle } from "./headline.ts";
 import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
-import type { Scores } from "./score.ts";
+import { parentElement, type Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
 import { type EntryCache, inEntry } from "./entries.ts";
 import { furnitureTag } from "./components.ts";
@@ -272,6 +272,7 @@ function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   }
   if (small && isSocialEmbed(el)) return true;
   if (!listing && s.text <= DATE_MAX && isMarkedDate(el, ctx)) return true;
+  if (s.text <= COUNT_MAX && isNamedCount(el, ctx)) return true;
   if (ctx.story && isKicker(el, s, ctx.stats)) return true;
   if (small && isPosterDetails(el)) return true;
   if (isHoverCard(el, s)) return true;
@@ -806,6 +807,32 @@ function isMarkedDate(el: Element, ctx: PruneContext): boolean {
 }
 
 const DATE_NAMES = anyWordOf(new Set(["date", "datum", "fecha", "data"]));
+
+/** Longest text read as a count. */
+const COUNT_MAX = 12;
+/** A number alone ("1334", "3.2k"). */
+const COUNT_TEXT = /^\d[\d.,]*\s*[km]?$/i;
+const COUNT_NAMES = anyWordOf(
+  new Set(["count", "counter", "votes", "vote", "likes", "upvotes", "claps", "reactions"]),
+);
+/** Levels climbed looking for a table around a count: a table's numbers are its data. */
+const COUNT_TABLE_DEPTH = 6;
+
+/**
+ * A number alone in an element named as a count ("js-vote-count", `itemprop=upvoteCount`): the
+ * votes, likes or comments of a post, not its words. In a table, a number is data.
+ */
+function isNamedCount(el: Element, ctx: PruneContext): boolean {
+  if (!COUNT_TEXT.test(ctx.stats.textOf(el)) || (INLINE.has(el.name) && !standsAlone(el))) {
+    return false;
+  }
+  if (!namesSay(el, COUNT_NAMES) && !/count$/i.test(el.attribs.itemprop ?? "")) return false;
+  let up: Element | null = el;
+  for (let depth = 0; up && depth < COUNT_TABLE_DEPTH; depth++, up = parentElement(up)) {
+    if (CELLS.has(up.name)) return false;
+  }
+  return true;
+}
 
 /** A post of a social network embedded in the page (a tweet, an Instagram or Facebook post). */
 function isSocialEmbed(el: Element): boolean {

@@ -273,6 +273,23 @@ Deno.test("a question page keeps its posts, not their vote counts; a table's cou
   assertDropped(text, ["1644", "3.2k", "Viewed", "Not the answer"]);
 });
 
+Deno.test("a wiki's section headings stay, their edit links and the site's tagline go", () => {
+  const heading = (title: string) =>
+    `<div class="mw-heading mw-heading2"><h2 id="${title}">${title}</h2><span class="mw-editsection">
+    <span>[</span><a href="/w/index.php?action=edit">edit</a><span>]</span></span></div>`;
+  // A teaser's headline (a link) in the same shape is no section heading.
+  const teaser =
+    `<div class="teaser"><h3><a href="/other">Another bridge</a></h3><a href="/x">More</a></div>`;
+  const page = `<html><head><title>River Bridge</title></head><body><main><h1>River Bridge</h1>
+    <div id="siteSub">From Wikipedia, the free encyclopedia</div><p>${PROSE.repeat(3)}</p>
+    ${heading("History")}<p>${PROSE.repeat(3)}</p>${heading("Design")}<p>${PROSE.repeat(3)}</p>
+    ${teaser}</main></body></html>`;
+  const md = mainMarkdown(page);
+  assert.match(md, /## History\n\nA sentence/);
+  assert.match(md, /## Design\n\nA sentence/);
+  assertDropped(md, ["edit", "[", "free encyclopedia", "Another bridge"]);
+});
+
 Deno.test("a listing page keeps its list (no single article in it)", () => {
   const items = Array.from(
     { length: 12 },

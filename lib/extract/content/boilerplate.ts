@@ -142,6 +142,10 @@ const CHROME_LINE = new RegExp(
     "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b" +
     ".{0,30}ago$",
     "viewed [\\d.,]+[km]? times$|not the answer you're looking for\\?",
+    // A wiki's edit links beside a heading ("[edit]", "[Bearbeiten | Quelltext bearbeiten]") and
+    // its tagline ("From Wikipedia, the free encyclopedia").
+    "\\[\\s*(?:edit|bearbeiten|modifier|editar|modifica)\\b[^\\]]{0,40}\\]$|" +
+    "from wikipedia, the free encyclopedia$",
     "join(?:ed)? date\\s*:|joined\\s*:?$|registered user$|new posts$|posts\\s*:\\s*[\\d.,]+$",
     // The poster's panel beside a post: when they joined, whether they are online
     // ("Registered: 2024-01-27", "Member since Jan 2020", "Offline").

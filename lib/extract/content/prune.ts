@@ -947,12 +947,33 @@ function isListWithControl(el: Element, ctx: PruneContext): boolean {
 }
 
 /** Readability's _cleanConditionally, on counts. */
+/** Most text beside a heading read as the heading's own (an edit link, an anchor). */
+const HEADING_ASIDE_MAX = 20;
+
+/**
+ * A heading's wrapper holding little beside it ("History [edit]", an anchor) is the heading:
+ * Readability's link tests would drop MediaWiki's section headings. A heading that is a link
+ * (a teaser's headline) is no such heading.
+ */
+function isHeadingWrapper(el: Element, s: Stats, ctx: PruneContext): boolean {
+  if (s.headingText === 0 || s.text - s.headingText > HEADING_ASIDE_MAX) return false;
+  // The heading first, what belongs to it after (a player's or a card's title comes last).
+  const first = el.children.find((child) => child.type === "tag");
+  // A section's heading, not the page's title (h1), which the views write on their own.
+  if (!first || first.type !== "tag" || first.name === "h1" || !HEADING_TAGS.has(first.name)) {
+    return false;
+  }
+  const heading = ctx.stats.of(first);
+  return heading.text > 0 && heading.linkText === 0;
+}
+
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const weight = classWeight(el);
   const score = ctx.scores.get(el) ?? 0;
   // Lists and headings start below zero: only a name that says chrome sinks them.
   if (weight < 0 && weight + score < 0) return true;
   if (s.commas >= 10) return false;
+  if (isHeadingWrapper(el, s, ctx)) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
   const density = linkDensity(s);
   const paragraphs = s.paragraphs;

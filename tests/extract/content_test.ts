@@ -290,6 +290,18 @@ Deno.test("a wiki's section headings stay, their edit links and the site's tagli
   assertDropped(md, ["edit", "[", "free encyclopedia", "Another bridge"]);
 });
 
+Deno.test("a README keeps its task list's boxes; its code blocks' copy buttons go", () => {
+  const page = `<html><head><title>rivet</title></head><body><main><article class="markdown-body">
+    <h1>Rivet</h1><p>${PROSE.repeat(3)}</p><div class="highlight"><pre>npm install rivet</pre>
+    <div class="zeroclipboard-container"><clipboard-copy class="btn">Copy</clipboard-copy></div>
+    </div><p>${PROSE.repeat(3)}</p><ul><li><input type="checkbox" disabled checked> Tests</li>
+    <li><input type="checkbox" disabled> Docs</li></ul><p>${PROSE.repeat(3)}</p>
+    <form><input type="checkbox" name="subscribe"> Email me</form></article></main></body></html>`;
+  const md = mainMarkdown(page);
+  assert.match(md, /- \[x\] Tests\n- \[ \] Docs/);
+  assertDropped(md, ["Copy", "Email me"]);
+});
+
 Deno.test("a listing page keeps its list (no single article in it)", () => {
   const items = Array.from(
     { length: 12 },

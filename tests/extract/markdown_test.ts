@@ -106,6 +106,15 @@ Deno.test("nodeToMarkdown() converts inline and block edge cases", async (t) => 
     assert.equal(md("<p><em>Jane Roe,<br>York<br></em></p>"), "*Jane Roe,\\\nYork*");
     assert.equal(md("<p>a<br><b><br>bold</b></p>"), "a\\\n**bold**");
   });
+  await t.step("a task list keeps its boxes, as GFM writes them", () => {
+    assert.equal(
+      md(
+        '<ul><li><input type="checkbox" disabled checked> Tests</li>' +
+          '<li><input type="checkbox" disabled> Docs<p>later</p></li></ul>',
+      ),
+      "- [x] Tests\n- [ ] Docs\n\n  later",
+    );
+  });
   await t.step("a heading's text is written as it reads: no line starts inside it", () => {
     // After "## " nothing starts a line: "1." is no list there, and needs no backslash.
     assert.equal(md("<h2>1. The Old Bridge</h2><p>a</p>"), "## 1. The Old Bridge\n\na");

@@ -142,6 +142,8 @@ const CHROME_LINE = new RegExp(
     "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b" +
     ".{0,30}ago$",
     "viewed [\\d.,]+[km]? times$|not the answer you're looking for\\?",
+    // A code block's copy button ("Copy", "Copy code", "Copied!").
+    "(?:copy|copied)(?: code| to clipboard)?!?$",
     // A wiki's edit links beside a heading ("[edit]", "[Bearbeiten | Quelltext bearbeiten]") and
     // its tagline ("From Wikipedia, the free encyclopedia").
     "\\[\\s*(?:edit|bearbeiten|modifier|editar|modifica)\\b[^\\]]{0,40}\\]$|" +

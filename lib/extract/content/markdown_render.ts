@@ -13,6 +13,7 @@ import { linkTarget, pointsAtItself } from "./markdown_links.ts";
 import { tableBlocks } from "./markdown_table.ts";
 import { isCollapsedPanel } from "./visibility.ts";
 import { ATTACHED, startsNewWord } from "./seams.ts";
+import { isTaskBox } from "./stats.ts";
 
 export interface RenderOptions {
   /** Base for relative links and images. */
@@ -311,10 +312,20 @@ function list(el: Element, ctx: Ctx): string {
     // Renderers number on from the first item: a number past nine digits would end the list.
     const marker = ordered ? `${Math.min(n++, MAX_ITEM_NUMBER)}. ` : "- ";
     const tight = parts.length === 1 || (parts.length === 2 && isList(parts[1]!));
-    const body = parts.join(tight ? "\n" : "\n\n");
+    const body = taskBox(child) + parts.join(tight ? "\n" : "\n\n");
     items.push(marker + indent(body, " ".repeat(marker.length)).slice(marker.length));
   }
   return items.join("\n");
+}
+
+/**
+ * A task list item's box in GFM's words ("[x] ", "[ ] "): the item's first element is a
+ * disabled checkbox (GitHub's and most renderers' task lists). Else "".
+ */
+function taskBox(item: Element): string {
+  const first = item.children.find(isTag);
+  if (!first || first.name !== "input" || !isTaskBox(first)) return "";
+  return first.attribs.checked !== undefined ? "[x] " : "[ ] ";
 }
 
 /** Highest item number CommonMark reads as a list marker (1-9 digits). */

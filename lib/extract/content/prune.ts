@@ -29,7 +29,7 @@ import {
   startsAsChrome,
 } from "./boilerplate.ts";
 import { pageTitles, repeatsTitle } from "./headline.ts";
-import { BLOCKS, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
+import { BLOCKS, isTaskBox, linkDensity, type PageStats, SILENT, type Stats } from "./stats.ts";
 import { parentElement, type Scores } from "./score.ts";
 import { chromeRunsOf } from "./runs.ts";
 import { type EntryCache, inEntry } from "./entries.ts";
@@ -239,7 +239,8 @@ function isChromeWords(el: Element, s: Stats, ctx: PruneContext): boolean {
 
 function isChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const tag = furnitureTag(el);
-  if (CHROME_TAGS.has(tag)) return true;
+  // A task list's box stays: the Markdown writes it as the item's "[x]".
+  if (CHROME_TAGS.has(tag)) return !isTaskBox(el);
   if (ctx.wide && WIDE_CHROME.has(tag)) return true;
   // A region read whole is a listing's, whose captions, dates and link lines are its items;
   // on a page that says it is an article they are the story's chrome as in a chosen article.

@@ -181,7 +181,8 @@ export function measure(root: AnyNode): PageStats {
         continue;
       }
       if (el.name === "input") {
-        top.inputs++;
+        // A disabled checkbox shows a task's state (a task list), not a form to fill in.
+        if (!isTaskBox(el)) top.inputs++;
         continue;
       }
       const kind = KINDS.get(el.name) ?? 0;
@@ -387,4 +388,9 @@ const WIDE_COMMA_RANGE = /[\u060c-\uff0c]/;
 
 export function linkDensity(s: Stats): number {
   return s.text ? Math.min(1, s.linkText / s.text) : 0;
+}
+
+/** A disabled checkbox: how task lists (GitHub's, most Markdown renderers') draw an item's state. */
+export function isTaskBox(el: Element): boolean {
+  return el.attribs.type?.toLowerCase() === "checkbox" && el.attribs.disabled !== undefined;
 }

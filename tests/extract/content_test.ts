@@ -640,11 +640,23 @@ Deno.test("share buttons' words, ad labels and news sites' reading prompts go", 
     <p>${PROSE.repeat(3)}</p><p>CLICK HERE TO GET THE PAPER'S APP</p>
     <div>Click to email a link to a friend (Opens in new window)</div>
     <p>Reuse this content</p>
+    <div class="recipe-buttons"><a href="/print">Print</a> <a href="/pin">Pin</a></div>
+    <div>Tried this recipe? Mention @thepaper or tag #thepaper!</div>
     <p>The advertisements ran for a week, and readers kept reading the main story.</p>
-    </article></body></html>`;
+    <pre>print("Pin, Print")</pre></article></body></html>`;
   const text = mainText(page);
   assert.match(text, /The advertisements ran for a week/);
-  const chromes = ["Advertisements", "Continue", "Image source", "CLICK", "a friend", "Reuse"];
+  assert.match(text, /print\("Pin, Print"\)/);
+  const chromes = [
+    "Advertisements",
+    "Continue",
+    "Image source",
+    "CLICK",
+    "a friend",
+    "Reuse",
+    "Print Pin",
+    "Tried this",
+  ];
   assertDropped(text, chromes);
 });
 

@@ -142,6 +142,8 @@ const CHROME_LINE = new RegExp(
     "(?:asked|modified|active|answered)\\s+\\d+ (?:years?|months?|days?|hours?|mins?)\\b" +
     ".{0,30}ago$",
     "viewed [\\d.,]+[km]? times$|not the answer you're looking for\\?",
+    // A recipe card's call to share ("Tried this recipe? Mention @site ...").
+    "tried this recipe\\?",
     // A code block's copy button ("Copy", "Copy code", "Copied!").
     "(?:copy|copied)(?: code| to clipboard)?!?$",
     // A wiki's edit links beside a heading ("[edit]", "[Bearbeiten | Quelltext bearbeiten]") and

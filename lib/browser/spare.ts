@@ -8,6 +8,7 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { DEFAULT_VIEWPORT } from "./page_setup.ts";
 import { type ConsentInstall, installConsent } from "./adblock/mod.ts";
+import { log } from "../util/log.ts";
 
 const noop = () => {};
 /** A live renderer answers in a few ms; a dead one may never answer. */
@@ -55,7 +56,24 @@ export class SpareContexts implements AsyncDisposable {
       this.#dispose(lease.context.close());
       lease = null;
     }
-    return lease ?? await this.#open(false);
+    return lease ?? await this.#openFresh();
+  }
+
+  /**
+   * A new context and page for a visit. Chromium now and then refuses a tab under load ("Failed
+   * to open a new tab", seen right after a capture of a 100,000 px page while a spare was given
+   * up on): one more try while the browser lives, within the visit's own deadline.
+   */
+  async #openFresh(): Promise<Lease> {
+    try {
+      return await this.#open(false);
+    } catch (error) {
+      if (this.#closed || !this.#browser.connected) throw error;
+      log.warn("a new tab was refused; trying once more", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return await this.#open(false);
+    }
   }
 
   /** Pages whose renderer crashed (puppeteer's "error" event). */

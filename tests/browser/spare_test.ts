@@ -37,3 +37,33 @@ Deno.test("the spare is opened once a visit is over, not beside it, and the next
     await removeDir(userDataDir);
   }
 });
+
+Deno.test("a tab Chromium refuses is asked for once more, and the visit gets its page", async () => {
+  requireChromium();
+  const { browser, userDataDir } = await launchChromium({ executablePath: CHROMIUM, proxyPort: 9 });
+  // The first context handed out is closed before its tab opens: Chromium refuses that tab for
+  // real (a protocol error), as it refused "a new tab" under load in CI.
+  let refusals = 1;
+  const refusing = new Proxy(browser, {
+    get(target, key) {
+      if (key !== "createBrowserContext") return Reflect.get(target, key, target);
+      return async () => {
+        const context = await target.createBrowserContext();
+        if (refusals-- > 0) await context.close();
+        return context;
+      };
+    },
+  });
+  const spares = new SpareContexts(refusing);
+  try {
+    const lease = await spares.take();
+    assert.equal(await lease.page.evaluate("1 + 1"), 2);
+    assert.equal(refusals, -1, "the tab was refused once, then opened");
+    assert.equal(browser.browserContexts().length, 2, "the refused context is not left open");
+    await lease.context.close();
+  } finally {
+    await spares.close();
+    await browser.close();
+    await removeDir(userDataDir);
+  }
+});

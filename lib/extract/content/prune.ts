@@ -947,7 +947,6 @@ function isListWithControl(el: Element, ctx: PruneContext): boolean {
   return form && list;
 }
 
-/** Readability's _cleanConditionally, on counts. */
 /** Most text beside a heading read as the heading's own (an edit link, an anchor). */
 const HEADING_ASIDE_MAX = 20;
 
@@ -968,6 +967,7 @@ function isHeadingWrapper(el: Element, s: Stats, ctx: PruneContext): boolean {
   return heading.text > 0 && heading.linkText === 0;
 }
 
+/** Readability's _cleanConditionally, on counts. */
 function conditionallyChrome(el: Element, s: Stats, ctx: PruneContext): boolean {
   const weight = classWeight(el);
   const score = ctx.scores.get(el) ?? 0;

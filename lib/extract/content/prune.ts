@@ -3,7 +3,7 @@
  * boilerplate rules remove, decided top-down from the page's counts (no element's text is
  * measured twice). Returns the elements to drop; nothing is removed here.
  */
-import type { ChildNode, Element, ParentNode } from "domhandler";
+import { type ChildNode, type Element, isTag, type ParentNode } from "domhandler";
 import { spend } from "../dom/budget.ts";
 import { elementFrom, HEADING_TAGS, select, walkElements } from "../dom/mod.ts";
 import { anyWordOf, classWeight, isUnlikely, namesSay, type NamesTest } from "./classes.ts";
@@ -958,11 +958,9 @@ const HEADING_ASIDE_MAX = 20;
 function isHeadingWrapper(el: Element, s: Stats, ctx: PruneContext): boolean {
   if (s.headingText === 0 || s.text - s.headingText > HEADING_ASIDE_MAX) return false;
   // The heading first, what belongs to it after (a player's or a card's title comes last).
-  const first = el.children.find((child) => child.type === "tag");
+  const first = el.children.find(isTag);
   // A section's heading, not the page's title (h1), which the views write on their own.
-  if (!first || first.type !== "tag" || first.name === "h1" || !HEADING_TAGS.has(first.name)) {
-    return false;
-  }
+  if (!first || first.name === "h1" || !HEADING_TAGS.has(first.name)) return false;
   const heading = ctx.stats.of(first);
   return heading.text > 0 && heading.linkText === 0;
 }

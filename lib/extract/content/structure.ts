@@ -24,8 +24,6 @@ export interface StatedBody {
   text: string;
   /** The statement normalised, for finding the paragraphs that show it. */
   normal: string;
-  /** Characters of its words, tags left out. */
-  length: number;
 }
 
 /** A tag: a statement holding one is HTML. */
@@ -48,8 +46,7 @@ export function statedBody(scripts: Element[]): StatedBody | null {
   }
   if (best.length < MIN_BODY) return null;
   const text = best.slice(0, MAX_BODY);
-  const normalised = normal(text);
-  return { text, normal: normalised, length: normal(text.replace(TAGS, " ")).length };
+  return { text, normal: normal(text) };
 }
 
 /** Least share of the statement the markup's content shows before the statement is used. */
@@ -61,7 +58,10 @@ const SHOWN_SHARE = 0.3;
  * character references ("&#8217;", common) are read, but no "<" in it opens a tag.
  */
 export function statedInstead(stated: StatedBody, shown: number): Document | null {
-  if (shown >= stated.length * SHOWN_SHARE) return null;
+  // The statement as written is never shorter than its words: most pages show enough of it
+  // that its tags need not be taken out to know.
+  if (shown >= stated.text.length * SHOWN_SHARE) return null;
+  if (shown >= normal(stated.text.replace(TAGS, " ")).length * SHOWN_SHARE) return null;
   const html = TAG.test(stated.text)
     ? stated.text
     : stated.text.split(/\n\s*/).map((line) => `<p>${line.replaceAll("<", "&lt;")}</p>`).join("");
